@@ -1,0 +1,321 @@
+/**
+ * The engine's own records: what the store keeps. Times are epoch milliseconds (UTC),
+ * amounts are numbers in token units, values are USD. Wire shapes (snake_case, formatted
+ * timestamps) are produced from these by the presenters in `schemas/`.
+ */
+import type {
+  AlertStatus,
+  CheckKind,
+  CheckState,
+  Direction,
+  ManualCheckStatus,
+  ManualCheckType,
+  Proximity,
+  RiskLevel,
+  RiskType,
+  RuleRiskLevel,
+  RuleSubType,
+  RuleType,
+  TxStatus,
+} from "./enums.js";
+
+/** Epoch milliseconds, UTC. */
+export type Millis = number;
+
+/** State and time of one check. */
+export interface CheckStatus {
+  readonly state: CheckState;
+  /** When the state last changed; null while the state is `none` and nothing ever ran. */
+  readonly at: Millis | null;
+}
+
+/** The three checks of a transfer. */
+export type CheckStates = Readonly<Record<CheckKind, CheckStatus>>;
+
+/** An entity an address is attributed to. */
+export interface Entity {
+  readonly name: string;
+  readonly category: string;
+}
+
+/** The interface's RISK_RULE plus the level it raises. */
+export interface RiskRule {
+  readonly ruleType: RuleType;
+  readonly ruleSubType: RuleSubType;
+  readonly entityCategory: string;
+  /** Minimum value in USD; null always passes. */
+  readonly minValueInFiat: number | null;
+  /** Minimum share in [0, 1]; null always passes. */
+  readonly minValueShare: number | null;
+  readonly riskLevel: RuleRiskLevel;
+}
+
+/** A named, versioned set of rules. */
+export interface RiskModel {
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+  readonly rules: ReadonlyArray<RiskRule>;
+}
+
+/** One category's part of an exposure. */
+export interface ExposureShare {
+  readonly category: string;
+  readonly proximity: Proximity;
+  /** Share of the traced value, in [0, 1]. */
+  readonly share: number;
+  /** share times the traced value, when the value is known. */
+  readonly valueInFiat: number | null;
+  /** Entity names met for this category, most weight first (at most a few). */
+  readonly entityNames: ReadonlyArray<string>;
+  /** Fewest hops at which the category was met (1 = the counterparty itself). */
+  readonly minHops: number;
+  /** Addresses of the largest contribution, from the start address to the attributed one. */
+  readonly path: ReadonlyArray<string>;
+}
+
+/**
+ * Result of tracing a transfer (origin or destination of funds) or an address.
+ * `shares` includes the `undefined` category for the unexplained remainder; all shares sum to 1.
+ */
+export interface ExposureResult {
+  /** The counterparty's own entity when it is attributed (a direct interaction, share 1). */
+  readonly direct: (Entity & { readonly valueInFiat: number | null }) | null;
+  readonly shares: ReadonlyArray<ExposureShare>;
+  /** True when the edge budget ran out before the trace finished. */
+  readonly truncated: boolean;
+  readonly edgesRead: number;
+  /** Deepest hop reached. */
+  readonly hops: number;
+}
+
+/** A sanctions listing of an address. */
+export interface SanctionsListing {
+  readonly network: string;
+  readonly address: string;
+  readonly listName: string;
+  readonly program: string | null;
+  readonly entity: string | null;
+  /** Start of validity; null = since the beginning of time. */
+  readonly listedAt: Millis | null;
+  /** End of validity; null = still listed. */
+  readonly delistedAt: Millis | null;
+}
+
+/** Outcome of a sanctions check. */
+export interface SanctionsResult {
+  readonly address: string;
+  readonly hit: boolean;
+  readonly listings: ReadonlyArray<SanctionsListing>;
+}
+
+/** Outcome of a counterparty check: the counterparty's entity, or its address exposure. */
+export interface CounterpartyResult {
+  readonly address: string;
+  readonly entity: Entity | null;
+  /** Null when the counterparty is identified (entity set). */
+  readonly exposure: ExposureResult | null;
+}
+
+/** A registered transfer or attempt. */
+export interface TransferRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly clientId: string | null;
+  readonly attemptId: string | null;
+  readonly registeredAt: Millis;
+  readonly network: string;
+  readonly tokenId: string;
+  readonly tokenSymbol: string | null;
+  readonly direction: Direction;
+  readonly txStatus: TxStatus;
+  readonly txHash: string | null;
+  readonly occurredAt: Millis | null;
+  readonly inputAddress: string | null;
+  readonly outputAddress: string | null;
+  readonly amount: number | null;
+  readonly valueInFiat: number | null;
+  readonly riskLevel: RiskLevel;
+  readonly riskScore: number | null;
+  /** Risk model id asked for at registration; null = the account's default. */
+  readonly riskModelId: string | null;
+  /** Model and version that produced the current risks. */
+  readonly riskModelVersion: string | null;
+  readonly checks: CheckStates;
+  readonly disableAutoCheck: boolean;
+  readonly exposure: ExposureResult | null;
+  readonly counterparty: CounterpartyResult | null;
+  readonly sanctions: SanctionsResult | null;
+  /** Counterparty entity name and category, kept for the list filters. */
+  readonly counterpartyName: string | null;
+  readonly counterpartyCategory: string | null;
+  /** Why binding or a check last failed, when it did. */
+  readonly lastError: string | null;
+  readonly updatedAt: Millis;
+}
+
+/** A manual check of a transfer or an address. */
+export interface ManualCheckRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly createdAt: Millis;
+  readonly checkType: ManualCheckType;
+  readonly checkStatus: ManualCheckStatus;
+  readonly checkedAt: Millis | null;
+  readonly network: string;
+  readonly tokenId: string;
+  readonly tokenSymbol: string | null;
+  /** Transfer checks: the hash; address checks: null. */
+  readonly txHash: string | null;
+  /** Transfer checks: the client-side address (recipient for incoming, sender for outgoing). */
+  readonly outputAddress: string | null;
+  readonly direction: Direction | null;
+  /** Address checks: the address. */
+  readonly address: string | null;
+  /** Transfer checks: what the chain source said. */
+  readonly txStatus: TxStatus | null;
+  readonly occurredAt: Millis | null;
+  readonly inputAddress: string | null;
+  readonly counterpartyAddress: string | null;
+  readonly amount: number | null;
+  readonly valueInFiat: number | null;
+  readonly riskLevel: RiskLevel;
+  readonly riskScore: number | null;
+  readonly riskModelId: string | null;
+  readonly riskModelVersion: string | null;
+  readonly exposure: ExposureResult | null;
+  readonly counterparty: CounterpartyResult | null;
+  readonly sanctions: SanctionsResult | null;
+  readonly lastError: string | null;
+  readonly updatedAt: Millis;
+}
+
+/** What a risk belongs to. */
+export type RiskSubjectType = "transfer" | "manual_check";
+
+/** A rule that fired. */
+export interface RiskRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly subjectType: RiskSubjectType;
+  readonly subjectId: string;
+  /** The check that produced it; a new run of that check replaces its risks. */
+  readonly checkKind: CheckKind;
+  readonly riskType: RiskType;
+  readonly riskLevel: RuleRiskLevel;
+  readonly entityCategory: string;
+  readonly entityName: string | null;
+  readonly proximity: Proximity;
+  readonly valueInFiat: number | null;
+  readonly valueShare: number | null;
+  readonly rule: RiskRule;
+  /** When the risky transfer happened (occurred_at, else registration time). */
+  readonly occurredAt: Millis;
+  readonly createdAt: Millis;
+}
+
+/** An alert opened for a risk of a registered transfer. */
+export interface AlertRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly transferId: string;
+  /** Identity of the risk it was opened for: the same risk never opens a second alert. */
+  readonly dedupeKey: string;
+  readonly createdAt: Millis;
+  readonly updatedAt: Millis | null;
+  readonly riskLevel: RuleRiskLevel;
+  readonly riskType: RiskType;
+  readonly riskOccurredAt: Millis;
+  readonly alertStatus: AlertStatus;
+  readonly entityCategory: string;
+  readonly proximity: Proximity;
+  readonly valueInFiat: number | null;
+  readonly valueShare: number | null;
+  readonly rule: RiskRule;
+}
+
+/** An entry of an alert's history. */
+export interface AlertHistoryRecord {
+  readonly id: string;
+  readonly alertId: string;
+  readonly at: Millis;
+  readonly actor: string | null;
+  readonly from: AlertStatus | null;
+  readonly to: AlertStatus;
+  readonly comment: string | null;
+}
+
+/** Kinds of durable job. */
+export const JOB_KINDS = ["transfer.bind", "transfer.check", "manual_check.run"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** A durable unit of work. */
+export interface JobRecord {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly accountId: string;
+  /** The transfer or manual check it works on. */
+  readonly subjectId: string;
+  /** Kind-specific data (for `transfer.check`: which checks). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** Not claimable before this time. */
+  readonly runAt: Millis;
+  /** How many times it was claimed. */
+  readonly attempts: number;
+  readonly leaseOwner: string | null;
+  readonly leaseUntil: Millis | null;
+  readonly lastError: string | null;
+  readonly createdAt: Millis;
+}
+
+/** An API key; the secret is kept as given by the key vault of the HTTP adapter. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+  /** Secret material as the configured vault stores it (never the clear secret unless no vault key). */
+  readonly secret: string;
+  readonly createdAt: Millis;
+  readonly revokedAt: Millis | null;
+}
+
+/** One transfer of the ledger (the chain's transfer graph). */
+export interface LedgerTransfer {
+  readonly network: string;
+  readonly txHash: string;
+  /** Position in the transaction (log index; 0 for a native transfer without logs). */
+  readonly logIndex: number;
+  readonly tokenId: string;
+  readonly from: string;
+  readonly to: string;
+  readonly amount: number;
+  readonly occurredAt: Millis;
+  readonly block: number | null;
+  readonly valueUsd: number | null;
+}
+
+/** An address attributed to an entity. */
+export interface Attribution {
+  readonly network: string;
+  readonly address: string;
+  readonly entityName: string;
+  readonly entityCategory: string;
+  readonly source: string | null;
+}
+
+/** A token of a network. */
+export interface TokenInfo {
+  readonly network: string;
+  readonly tokenId: string;
+  readonly symbol: string;
+  readonly decimals: number;
+  readonly name: string | null;
+}
+
+/** A daily USD price of a token. */
+export interface PriceRow {
+  readonly network: string;
+  readonly tokenId: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly usd: number;
+}

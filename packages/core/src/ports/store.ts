@@ -1,0 +1,248 @@
+/**
+ * The Store port: everything the engine keeps. One implementation per storage technology
+ * (memory in core, SQLite and Postgres over kysely); all pass `@openkyt/testkit`'s
+ * conformance suite.
+ *
+ * Contract common to every member:
+ * - records go in and come out as plain frozen-compatible objects; the store never mutates an
+ *   argument and returns fresh objects;
+ * - `account` scoping is the engine's job except where a member takes an `accountId`, in which
+ *   case it never returns another account's rows;
+ * - inside `transaction(fn)` every call sees the transaction's own writes, and either all of
+ *   them land or none does (the error `fn` threw is rethrown unchanged).
+ */
+import type {
+  AlertHistoryRecord,
+  AlertRecord,
+  ApiKeyRecord,
+  Attribution,
+  JobRecord,
+  LedgerTransfer,
+  ManualCheckRecord,
+  Millis,
+  PriceRow,
+  RiskModel,
+  RiskRecord,
+  RiskSubjectType,
+  SanctionsListing,
+  TokenInfo,
+  TransferRecord,
+} from "../domain/records.js";
+import type { AlertStatus, CheckKind, Direction, Proximity, RiskLevel, RiskType } from "../domain/enums.js";
+import type { LedgerReader } from "./ledger-reader.js";
+
+/** A page request: page from 1, pageSize >= 1 (the engine bounds it). */
+export interface PageRequest {
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+/** A page of results with the total count of matching rows. */
+export interface PageResult<T> {
+  readonly items: ReadonlyArray<T>;
+  readonly total: number;
+}
+
+/** Filters of the transfer list; time bounds are inclusive epoch ms. All optional, ANDed. */
+export interface TransferFilter {
+  readonly clientId?: string;
+  readonly direction?: Direction;
+  readonly network?: string;
+  readonly tokenId?: string;
+  readonly tokenSymbol?: string;
+  readonly txHash?: string;
+  readonly inputAddress?: string;
+  readonly outputAddress?: string;
+  readonly registeredFrom?: Millis;
+  readonly registeredTo?: Millis;
+  readonly occurredFrom?: Millis;
+  readonly occurredTo?: Millis;
+  readonly riskLevel?: RiskLevel;
+  readonly counterpartyName?: string;
+  readonly counterpartyCategory?: string;
+}
+
+/** Filters of the alert list; client/network/token filters apply to the alert's transfer. */
+export interface AlertFilter {
+  readonly clientId?: string;
+  readonly riskType?: RiskType;
+  readonly riskLevel?: RiskLevel;
+  readonly alertStatus?: AlertStatus;
+  readonly createdFrom?: Millis;
+  readonly createdTo?: Millis;
+  readonly occurredFrom?: Millis;
+  readonly occurredTo?: Millis;
+  readonly network?: string;
+  readonly tokenId?: string;
+  readonly tokenSymbol?: string;
+  readonly entityCategory?: string;
+  readonly proximity?: Proximity;
+}
+
+/** What makes two registrations the same transfer. */
+export interface TransferIdentity {
+  readonly accountId: string;
+  readonly network: string;
+  readonly txHash: string;
+  readonly tokenId: string;
+  readonly outputAddress: string;
+  readonly direction: Direction;
+}
+
+/** Arguments of {@link StoreOps.claimJobs}. */
+export interface ClaimJobsRequest {
+  readonly now: Millis;
+  readonly limit: number;
+  /** The lease runs until now + leaseMs. */
+  readonly leaseMs: number;
+  /** Who holds the lease (a worker id). */
+  readonly owner: string;
+}
+
+/** Filter of the token list. */
+export interface TokenFilter {
+  readonly network?: string;
+  readonly tokenId?: string;
+}
+
+/** What differs between stores, as flags (never `instanceof` checks). */
+export interface StoreCapabilities {
+  /** Several processes may claim jobs from this store at once. */
+  readonly multiProcess: boolean;
+  /** Human name of the backend, for logs. */
+  readonly dialect: string;
+}
+
+/** Every read and write of the store; also the view a transaction gets. */
+export interface StoreOps extends LedgerReader {
+  // Transfers
+  /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
+  insertTransfer(record: TransferRecord): Promise<void>;
+  /** Replaces a transfer by id. Unknown id: NOT_FOUND. */
+  updateTransfer(record: TransferRecord): Promise<void>;
+  /** One transfer by id, any account. */
+  getTransfer(id: string): Promise<TransferRecord | null>;
+  /** Transfers by ids, any account, in no particular order; unknown ids are left out. */
+  getTransfers(ids: ReadonlyArray<string>): Promise<ReadonlyArray<TransferRecord>>;
+  /** The full transfer with this identity (tx_hash not null), or null. */
+  findTransfer(identity: TransferIdentity): Promise<TransferRecord | null>;
+  /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
+  listTransfers(
+    accountId: string,
+    filter: TransferFilter,
+    page: PageRequest,
+  ): Promise<PageResult<TransferRecord>>;
+
+  // Manual checks
+  /** Inserts a new manual check; duplicate id: CONFLICT. */
+  insertManualCheck(record: ManualCheckRecord): Promise<void>;
+  /** Replaces a manual check by id. Unknown id: NOT_FOUND. */
+  updateManualCheck(record: ManualCheckRecord): Promise<void>;
+  /** One manual check by id, any account. */
+  getManualCheck(id: string): Promise<ManualCheckRecord | null>;
+  /** The account's manual checks, newest createdAt first, ties by id descending. */
+  listManualChecks(accountId: string, page: PageRequest): Promise<PageResult<ManualCheckRecord>>;
+
+  // Risks
+  /** Atomically replaces the risks one check produced for one subject with `risks`. */
+  replaceRisks(
+    subjectType: RiskSubjectType,
+    subjectId: string,
+    checkKind: CheckKind,
+    risks: ReadonlyArray<RiskRecord>,
+  ): Promise<void>;
+  /** Every risk of a subject, highest level first, then by createdAt and id. */
+  listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
+
+  // Alerts
+  /** Inserts an alert unless one with the same (transferId, dedupeKey) exists; true when inserted. */
+  insertAlert(record: AlertRecord): Promise<boolean>;
+  /** Replaces an alert by id. Unknown id: NOT_FOUND. */
+  updateAlert(record: AlertRecord): Promise<void>;
+  /** One alert by id, any account. */
+  getAlert(id: string): Promise<AlertRecord | null>;
+  /** The account's alerts matching the filter, newest createdAt first, ties by id descending. */
+  listAlerts(accountId: string, filter: AlertFilter, page: PageRequest): Promise<PageResult<AlertRecord>>;
+  /** The alerts of one transfer, oldest first. */
+  listAlertsOfTransfer(transferId: string): Promise<ReadonlyArray<AlertRecord>>;
+  /** Appends an entry to an alert's history. */
+  appendAlertHistory(entry: AlertHistoryRecord): Promise<void>;
+  /** An alert's history, oldest first. */
+  listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
+
+  // Jobs
+  /** Adds a job. Duplicate id: CONFLICT. */
+  enqueueJob(job: JobRecord): Promise<void>;
+  /**
+   * Claims up to `limit` due jobs (runAt <= now, and no lease or a lease that ran out),
+   * earliest runAt first: each gets the lease (owner, now + leaseMs) and attempts + 1.
+   * Atomic: two concurrent claimers never get the same job while its lease holds.
+   */
+  claimJobs(request: ClaimJobsRequest): Promise<ReadonlyArray<JobRecord>>;
+  /** Deletes a finished job if `owner` still holds its lease; false when the lease was lost. */
+  completeJob(id: string, owner: string): Promise<boolean>;
+  /**
+   * Releases a job for a later run (runAt, lastError kept) if `owner` still holds its lease;
+   * false when the lease was lost.
+   */
+  retryJob(id: string, owner: string, runAt: Millis, lastError: string | null): Promise<boolean>;
+  /** The jobs of a subject (for tests and diagnostics). */
+  listJobs(subjectId?: string): Promise<ReadonlyArray<JobRecord>>;
+  /** The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none. */
+  nextJobAt(): Promise<Millis | null>;
+
+  // Risk models
+  /** Stores a version of a model (id + version unique); a same id+version: CONFLICT. */
+  putRiskModel(accountId: string, model: RiskModel): Promise<void>;
+  /** A model of the account by id, its newest version unless `version` is given. */
+  getRiskModel(accountId: string, id: string, version?: number): Promise<RiskModel | null>;
+
+  // API keys
+  /** Adds a key; duplicate id: CONFLICT. */
+  putApiKey(record: ApiKeyRecord): Promise<void>;
+  /** One key by id (revoked ones too). */
+  getApiKey(id: string): Promise<ApiKeyRecord | null>;
+  /** The keys of an account, oldest first. */
+  listApiKeys(accountId: string): Promise<ReadonlyArray<ApiKeyRecord>>;
+  /** Marks a key revoked at `at`; false when unknown or already revoked. */
+  revokeApiKey(id: string, at: Millis): Promise<boolean>;
+
+  // Reference data
+  /** Inserts ledger transfers, ignoring ones already present (same network, txHash, logIndex); returns how many were new. */
+  putLedgerTransfers(rows: ReadonlyArray<LedgerTransfer>): Promise<number>;
+  /** Every ledger transfer of a transaction, by logIndex. */
+  ledgerByTxHash(network: string, txHash: string): Promise<ReadonlyArray<LedgerTransfer>>;
+  /** Inserts or replaces attributions (key: network, address). Returns rows written. */
+  putAttributions(rows: ReadonlyArray<Attribution>): Promise<number>;
+  /** Attributions of these addresses on a network (at most one per address). */
+  getAttributions(network: string, addresses: ReadonlyArray<string>): Promise<ReadonlyArray<Attribution>>;
+  /**
+   * Inserts or replaces sanctions listings (key: address, listName, listedAt). Returns rows written.
+   * Addresses are kept as given (already normalised by the caller).
+   */
+  putSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number>;
+  /** Every listing (current and past) of these addresses, on any network. */
+  getSanctions(addresses: ReadonlyArray<string>): Promise<ReadonlyArray<SanctionsListing>>;
+  /** Inserts or replaces tokens (key: network, tokenId). */
+  putTokens(rows: ReadonlyArray<TokenInfo>): Promise<number>;
+  /** One token, or null. */
+  getToken(network: string, tokenId: string): Promise<TokenInfo | null>;
+  /** Tokens matching the filter, by network then tokenId. */
+  listTokens(filter: TokenFilter, page: PageRequest): Promise<PageResult<TokenInfo>>;
+  /** Inserts or replaces daily prices (key: network, tokenId, day). */
+  putPrices(rows: ReadonlyArray<PriceRow>): Promise<number>;
+  /** The price on `day`, else the latest day before it; null when none. */
+  getPrice(network: string, tokenId: string, day: string): Promise<number | null>;
+}
+
+/** A store: its operations, transactions and lifecycle. */
+export interface Store extends StoreOps {
+  readonly capabilities: StoreCapabilities;
+  /**
+   * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
+   * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.
+   */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
+  /** Releases connections. Idempotent. */
+  close(): Promise<void>;
+}
