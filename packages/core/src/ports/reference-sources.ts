@@ -26,4 +26,6 @@ export interface PriceSource {
 export interface TokenCatalog {
   /** The token, or null when unknown. The native token of a known network is always known. */
   token(network: string, tokenId: string): Promise<TokenInfo | null>;
+  /** The token of a network with this symbol (case-insensitive), or null when none or ambiguous. */
+  bySymbol(network: string, symbol: string): Promise<TokenInfo | null>;
 }

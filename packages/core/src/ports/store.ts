@@ -103,6 +103,8 @@ export interface ClaimJobsRequest {
 export interface TokenFilter {
   readonly network?: string;
   readonly tokenId?: string;
+  /** Case-insensitive symbol match. */
+  readonly symbol?: string;
 }
 
 /** What differs between stores, as flags (never `instanceof` checks). */
