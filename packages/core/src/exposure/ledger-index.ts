@@ -1,0 +1,152 @@
+/**
+ * An in-memory index of ledger transfers that serves the `LedgerReader` port: per
+ * (network, token, address) the incoming and the outgoing transfers sorted by time, so a read
+ * is a binary search. Used by the in-memory store and as the warm cache of the benchmarks.
+ */
+import type { LedgerTransfer, Millis } from "../domain/records.js";
+import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
+
+const SEP = "\u0000";
+
+/** A list of transfers of one address kept sorted by (occurredAt, txHash, logIndex) on demand. */
+interface SortedRows {
+  rows: LedgerTransfer[];
+  sorted: boolean;
+}
+
+/** Total order of ledger rows: time, then transaction hash, then log index. */
+export function compareLedgerTransfers(a: LedgerTransfer, b: LedgerTransfer): number {
+  if (a.occurredAt !== b.occurredAt) return a.occurredAt - b.occurredAt;
+  if (a.txHash !== b.txHash) return a.txHash < b.txHash ? -1 : 1;
+  return a.logIndex - b.logIndex;
+}
+
+/** First index whose time is >= `at` (strict = false) or > `at` (strict = true). */
+function searchTime(rows: ReadonlyArray<LedgerTransfer>, at: Millis, strict: boolean): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = rows[mid]!.occurredAt;
+    if (t < at || (strict && t === at)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * In-memory `LedgerReader`. Rows are kept by reference (never mutated); adding is O(1) per row
+ * and an address's list is sorted once, lazily, on its first read after a change.
+ */
+export class LedgerIndex implements LedgerReader {
+  readonly #seen = new Set<string>();
+  readonly #incoming = new Map<string, SortedRows>();
+  readonly #outgoing = new Map<string, SortedRows>();
+  readonly #byTx = new Map<string, LedgerTransfer[]>();
+
+  /** Adds rows; duplicates by (network, txHash, logIndex) are ignored. Returns how many were new. */
+  add(rows: ReadonlyArray<LedgerTransfer>): number {
+    let added = 0;
+    for (const row of rows) {
+      const txKey = row.network + SEP + row.txHash;
+      const id = txKey + SEP + row.logIndex;
+      if (this.#seen.has(id)) continue;
+      this.#seen.add(id);
+      added++;
+      push(this.#incoming, row.network + SEP + row.tokenId + SEP + row.to, row);
+      push(this.#outgoing, row.network + SEP + row.tokenId + SEP + row.from, row);
+      const tx = this.#byTx.get(txKey);
+      if (tx) tx.push(row);
+      else this.#byTx.set(txKey, [row]);
+    }
+    return added;
+  }
+
+  /** The transfers of one transaction, by log index (empty when unknown). */
+  byTxHash(network: string, txHash: string): LedgerTransfer[] {
+    const rows = this.#byTx.get(network + SEP + txHash);
+    return rows ? [...rows].sort((a, b) => a.logIndex - b.logIndex) : [];
+  }
+
+  /** Number of distinct transfers held. */
+  get size(): number {
+    return this.#seen.size;
+  }
+
+  /** Synchronous form of `ledgerIncoming`: per address the latest rows strictly before its time. */
+  incomingSync(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+    limitPerAddress: number,
+  ): LedgerTransfer[] {
+    const out: LedgerTransfer[] = [];
+    for (const q of queries) {
+      const rows = sortedRows(this.#incoming, network + SEP + tokenId + SEP + q.address);
+      if (!rows) continue;
+      const end = searchTime(rows, q.before, false);
+      const start = Math.max(0, end - limitPerAddress);
+      for (let i = end - 1; i >= start; i--) out.push(rows[i]!);
+    }
+    return out;
+  }
+
+  /** Synchronous form of `ledgerOutgoing`: per address the earliest rows strictly after its time. */
+  outgoingSync(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+    limitPerAddress: number,
+  ): LedgerTransfer[] {
+    const out: LedgerTransfer[] = [];
+    for (const q of queries) {
+      const rows = sortedRows(this.#outgoing, network + SEP + tokenId + SEP + q.address);
+      if (!rows) continue;
+      const start = searchTime(rows, q.after, true);
+      const end = Math.min(rows.length, start + limitPerAddress);
+      for (let i = start; i < end; i++) out.push(rows[i]!);
+    }
+    return out;
+  }
+
+  /** See `LedgerReader.ledgerIncoming`. */
+  ledgerIncoming(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+    limitPerAddress: number,
+  ): Promise<ReadonlyArray<LedgerTransfer>> {
+    return Promise.resolve(this.incomingSync(network, tokenId, queries, limitPerAddress));
+  }
+
+  /** See `LedgerReader.ledgerOutgoing`. */
+  ledgerOutgoing(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+    limitPerAddress: number,
+  ): Promise<ReadonlyArray<LedgerTransfer>> {
+    return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
+  }
+}
+
+function push(map: Map<string, SortedRows>, key: string, row: LedgerTransfer): void {
+  const entry = map.get(key);
+  if (!entry) {
+    map.set(key, { rows: [row], sorted: true });
+    return;
+  }
+  const last = entry.rows[entry.rows.length - 1];
+  if (entry.sorted && last && compareLedgerTransfers(last, row) > 0) entry.sorted = false;
+  entry.rows.push(row);
+}
+
+function sortedRows(map: Map<string, SortedRows>, key: string): ReadonlyArray<LedgerTransfer> | undefined {
+  const entry = map.get(key);
+  if (!entry) return undefined;
+  if (!entry.sorted) {
+    entry.rows.sort(compareLedgerTransfers);
+    entry.sorted = true;
+  }
+  return entry.rows;
+}
