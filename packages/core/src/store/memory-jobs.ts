@@ -1,0 +1,78 @@
+/** Durable jobs of the in-memory store: leases instead of locks, like the SQL stores. */
+import type { JobRecord, Millis } from "../domain/records.js";
+import { KytError } from "../errors.js";
+import type { StoreOps } from "../ports/store.js";
+import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
+import { compareStrings, copy, type MemoryTables } from "./memory-state.js";
+
+/** The job members of the store port. */
+export type JobOps = Pick<
+  StoreOps,
+  "enqueueJob" | "claimJobs" | "completeJob" | "retryJob" | "listJobs" | "nextJobAt"
+>;
+
+/** True when a job may be claimed at `now`: due, and not leased or its lease ran out. */
+export function isClaimable(job: JobRecord, now: Millis): boolean {
+  return job.runAt <= now && (job.leaseUntil === null || job.leaseUntil <= now);
+}
+
+/** When a job becomes claimable: its runAt, or the end of its lease if that is later. */
+export function claimableAt(job: JobRecord): Millis {
+  return job.leaseUntil !== null && job.leaseUntil > job.runAt ? job.leaseUntil : job.runAt;
+}
+
+/** Earliest runAt first, then id. */
+function byRunAt(a: JobRecord, b: JobRecord): number {
+  return a.runAt - b.runAt || compareStrings(a.id, b.id);
+}
+
+/** Creates the job members over `tables`, writing through `journal`. */
+export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
+  const { jobs } = tables;
+  const heldBy = (id: string, owner: string): JobRecord | null => {
+    const job = jobs.get(id);
+    return job && job.leaseOwner === owner ? job : null;
+  };
+  return {
+    async enqueueJob(job) {
+      if (jobs.has(job.id)) throw new KytError("CONFLICT", `job ${job.id} exists`);
+      setEntry(journal, jobs, job.id, copy(job));
+    },
+    async claimJobs({ now, limit, leaseMs, owner }) {
+      const due = [...jobs.values()].filter((j) => isClaimable(j, now)).sort(byRunAt);
+      return due.slice(0, Math.max(0, limit)).map((job) => {
+        const claimed: JobRecord = {
+          ...job,
+          attempts: job.attempts + 1,
+          leaseOwner: owner,
+          leaseUntil: now + leaseMs,
+        };
+        setEntry(journal, jobs, job.id, claimed);
+        return copy(claimed);
+      });
+    },
+    async completeJob(id, owner) {
+      if (!heldBy(id, owner)) return false;
+      deleteEntry(journal, jobs, id);
+      return true;
+    },
+    async retryJob(id, owner, runAt, lastError) {
+      const job = heldBy(id, owner);
+      if (!job) return false;
+      setEntry(journal, jobs, id, { ...job, runAt, lastError, leaseOwner: null, leaseUntil: null });
+      return true;
+    },
+    async listJobs(subjectId) {
+      const matching = [...jobs.values()].filter((j) => subjectId === undefined || j.subjectId === subjectId);
+      return matching.sort(byRunAt).map(copy);
+    },
+    async nextJobAt() {
+      let next: Millis | null = null;
+      for (const job of jobs.values()) {
+        const at = claimableAt(job);
+        if (next === null || at < next) next = at;
+      }
+      return next;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/** Risks, alerts and alert history of the in-memory store. */
+import { riskRank } from "../domain/enums.js";
+import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
+import { notFound } from "../errors.js";
+import type { AlertFilter, StoreOps } from "../ports/store.js";
+import { type Journal, setEntry } from "./memory-journal.js";
+import {
+  compareStrings,
+  copy,
+  keyOf,
+  type MemoryTables,
+  newestFirst,
+  oldestFirst,
+  pageOf,
+  withinBounds,
+} from "./memory-state.js";
+
+/** The risk and alert members of the store port. */
+export type RiskAlertOps = Pick<
+  StoreOps,
+  | "replaceRisks"
+  | "listRisks"
+  | "insertAlert"
+  | "updateAlert"
+  | "getAlert"
+  | "listAlerts"
+  | "listAlertsOfTransfer"
+  | "appendAlertHistory"
+  | "listAlertHistory"
+>;
+
+/** Highest level first, then createdAt and id ascending (the order of `listRisks`). */
+export function compareRisks(a: RiskRecord, b: RiskRecord): number {
+  return (
+    riskRank(b.riskLevel) - riskRank(a.riskLevel) || a.createdAt - b.createdAt || compareStrings(a.id, b.id)
+  );
+}
+
+/** True when an alert (and its transfer, for the transfer filters) passes every filter given. */
+export function matchesAlertFilter(a: AlertRecord, t: TransferRecord | undefined, f: AlertFilter): boolean {
+  const needsTransfer =
+    f.clientId !== undefined ||
+    f.network !== undefined ||
+    f.tokenId !== undefined ||
+    f.tokenSymbol !== undefined;
+  if (needsTransfer) {
+    if (!t) return false;
+    if (f.clientId !== undefined && t.clientId !== f.clientId) return false;
+    if (f.network !== undefined && t.network !== f.network) return false;
+    if (f.tokenId !== undefined && t.tokenId !== f.tokenId) return false;
+    if (f.tokenSymbol !== undefined && t.tokenSymbol?.toLowerCase() !== f.tokenSymbol.toLowerCase())
+      return false;
+  }
+  return (
+    (f.riskType === undefined || a.riskType === f.riskType) &&
+    (f.riskLevel === undefined || a.riskLevel === f.riskLevel) &&
+    (f.alertStatus === undefined || a.alertStatus === f.alertStatus) &&
+    withinBounds(a.createdAt, f.createdFrom, f.createdTo) &&
+    withinBounds(a.riskOccurredAt, f.occurredFrom, f.occurredTo) &&
+    (f.entityCategory === undefined || a.entityCategory === f.entityCategory) &&
+    (f.proximity === undefined || a.proximity === f.proximity)
+  );
+}
+
+/** Creates the risk and alert members over `tables`, writing through `journal`. */
+export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): RiskAlertOps {
+  const { risks, alerts, alertDedupe, alertHistory, transfers } = tables;
+  return {
+    async replaceRisks(subjectType, subjectId, checkKind, replacement) {
+      const key = keyOf(subjectType, subjectId);
+      const kept = (risks.get(key) ?? []).filter((r) => r.checkKind !== checkKind);
+      setEntry(journal, risks, key, [...kept, ...replacement.map(copy)]);
+    },
+    async listRisks(subjectType, subjectId) {
+      return [...(risks.get(keyOf(subjectType, subjectId)) ?? [])].sort(compareRisks).map(copy);
+    },
+    async insertAlert(record) {
+      const dedupe = keyOf(record.transferId, record.dedupeKey);
+      if (alertDedupe.has(dedupe)) return false;
+      setEntry(journal, alertDedupe, dedupe, record.id);
+      setEntry(journal, alerts, record.id, copy(record));
+      return true;
+    },
+    async updateAlert(record) {
+      if (!alerts.has(record.id)) throw notFound("alert", record.id);
+      setEntry(journal, alerts, record.id, copy(record));
+    },
+    async getAlert(id) {
+      const record = alerts.get(id);
+      return record ? copy(record) : null;
+    },
+    async listAlerts(accountId, filter, page) {
+      const matching = [...alerts.values()].filter(
+        (a) => a.accountId === accountId && matchesAlertFilter(a, transfers.get(a.transferId), filter),
+      );
+      matching.sort(newestFirst((a) => a.createdAt));
+      return pageOf(matching, page);
+    },
+    async listAlertsOfTransfer(transferId) {
+      const matching = [...alerts.values()].filter((a) => a.transferId === transferId);
+      return matching.sort(oldestFirst((a) => a.createdAt)).map(copy);
+    },
+    async appendAlertHistory(entry) {
+      setEntry(journal, alertHistory, entry.alertId, [
+        ...(alertHistory.get(entry.alertId) ?? []),
+        copy(entry),
+      ]);
+    },
+    async listAlertHistory(alertId) {
+      const entries = alertHistory.get(alertId) ?? [];
+      // Oldest first; entries of the same instant keep the order they were appended in.
+      return entries
+        .map((entry, position) => ({ entry, position }))
+        .sort((x, y) => x.entry.at - y.entry.at || x.position - y.position)
+        .map((x) => copy(x.entry));
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The tables of the in-memory store: plain Maps keyed by id or by a composite key. Values are
+ * private copies; every read hands out a fresh copy.
+ */
+import type {
+  AlertHistoryRecord,
+  AlertRecord,
+  ApiKeyRecord,
+  Attribution,
+  JobRecord,
+  LedgerTransfer,
+  ManualCheckRecord,
+  RiskModel,
+  RiskRecord,
+  SanctionsListing,
+  TokenInfo,
+  TransferRecord,
+} from "../domain/records.js";
+import { LedgerIndex } from "../exposure/ledger-index.js";
+import type { PageRequest, PageResult } from "../ports/store.js";
+
+/** Every table of one in-memory store. */
+export interface MemoryTables {
+  readonly transfers: Map<string, TransferRecord>;
+  /** Transfer identity key to transfer id (transfers with a tx hash and output address). */
+  readonly transferIdentities: Map<string, string>;
+  readonly manualChecks: Map<string, ManualCheckRecord>;
+  /** Subject key to its risks. */
+  readonly risks: Map<string, ReadonlyArray<RiskRecord>>;
+  readonly alerts: Map<string, AlertRecord>;
+  /** (transferId, dedupeKey) key to alert id. */
+  readonly alertDedupe: Map<string, string>;
+  /** Alert id to its history, oldest first. */
+  readonly alertHistory: Map<string, ReadonlyArray<AlertHistoryRecord>>;
+  readonly jobs: Map<string, JobRecord>;
+  /** (accountId, model id) key to its versions. */
+  readonly riskModels: Map<string, ReadonlyArray<RiskModel>>;
+  readonly apiKeys: Map<string, ApiKeyRecord>;
+  readonly ledger: LedgerSlot;
+  /** (network, address) key to its attribution. */
+  readonly attributions: Map<string, Attribution>;
+  /** Address to its listings. */
+  readonly sanctions: Map<string, ReadonlyArray<SanctionsListing>>;
+  /** (network, tokenId) key to the token. */
+  readonly tokens: Map<string, TokenInfo>;
+  /** (network, tokenId) key to day to price. */
+  readonly prices: Map<string, Map<string, number>>;
+}
+
+/**
+ * The ledger: a {@link LedgerIndex} plus the list of its rows in insertion order, so that a
+ * rolled-back transaction can rebuild the index without the rows it added.
+ */
+export interface LedgerSlot {
+  /** Null after a rollback removed rows; rebuilt from `rows` on the next use. */
+  index: LedgerIndex | null;
+  readonly rows: LedgerTransfer[];
+}
+
+/** Creates empty tables. */
+export function createMemoryTables(): MemoryTables {
+  return {
+    transfers: new Map(),
+    transferIdentities: new Map(),
+    manualChecks: new Map(),
+    risks: new Map(),
+    alerts: new Map(),
+    alertDedupe: new Map(),
+    alertHistory: new Map(),
+    jobs: new Map(),
+    riskModels: new Map(),
+    apiKeys: new Map(),
+    ledger: { index: new LedgerIndex(), rows: [] },
+    attributions: new Map(),
+    sanctions: new Map(),
+    tokens: new Map(),
+    prices: new Map(),
+  };
+}
+
+/** A composite map key from its parts. */
+export function keyOf(...parts: ReadonlyArray<string | number | null>): string {
+  return parts.map((p) => (p === null ? "\u0001" : String(p))).join("\u0000");
+}
+
+/** A deep copy of a stored value (records are plain data). */
+export function copy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** One page of already ordered items, copied. */
+export function pageOf<T>(items: ReadonlyArray<T>, page: PageRequest): PageResult<T> {
+  const start = (page.page - 1) * page.pageSize;
+  return { items: items.slice(start, start + page.pageSize).map(copy), total: items.length };
+}
+
+/** Orders by `time` descending, then id descending (the order of every list). */
+export function newestFirst<T extends { readonly id: string }>(time: (item: T) => number) {
+  return (a: T, b: T): number => time(b) - time(a) || compareStrings(b.id, a.id);
+}
+
+/** Orders by `time` ascending, then id ascending. */
+export function oldestFirst<T extends { readonly id: string }>(time: (item: T) => number) {
+  return (a: T, b: T): number => time(a) - time(b) || compareStrings(a.id, b.id);
+}
+
+/** Binary string order (what SQL's default collation of text gives for ASCII ids). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when the optional inclusive bounds contain `value` (a null value is outside any bound). */
+export function withinBounds(
+  value: number | null,
+  from: number | undefined,
+  to: number | undefined,
+): boolean {
+  if (from === undefined && to === undefined) return true;
+  if (value === null) return false;
+  return (from === undefined || value >= from) && (to === undefined || value <= to);
+}

@@ -1,0 +1,68 @@
+/**
+ * The in-memory store: the reference implementation of the Store port. Plain Maps, copies in
+ * and out, transactions serialised by an async mutex and made atomic by an undo log.
+ */
+import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
+import { memoryJobOps } from "./memory-jobs.js";
+import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
+import { memoryKeyModelOps } from "./memory-keys-models.js";
+import { memoryManualCheckOps } from "./memory-manual-checks.js";
+import { createMutex, type Mutex } from "./memory-mutex.js";
+import { memoryReferenceOps } from "./memory-reference.js";
+import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
+import { createMemoryTables, type MemoryTables } from "./memory-state.js";
+import { memoryTransferOps } from "./memory-transfers.js";
+
+/** Capabilities of the in-memory store. */
+export const MEMORY_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
+  multiProcess: false,
+  dialect: "memory",
+});
+
+/** Every member of the port over `tables`, writing through `journal`. */
+function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
+  return {
+    ...memoryTransferOps(tables, journal),
+    ...memoryManualCheckOps(tables, journal),
+    ...memoryRiskAlertOps(tables, journal),
+    ...memoryJobOps(tables, journal),
+    ...memoryKeyModelOps(tables, journal),
+    ...memoryReferenceOps(tables, journal),
+  };
+}
+
+/** `ops` with every member run under `mutex`, so none interleaves with an open transaction. */
+function serialised(ops: StoreOps, mutex: Mutex): StoreOps {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(ops) as Array<
+    [string, (...args: unknown[]) => Promise<unknown>]
+  >) {
+    wrapped[name] = (...args: unknown[]) => mutex.run(() => member(...args));
+  }
+  return wrapped as unknown as StoreOps;
+}
+
+/**
+ * Creates an empty in-memory store. Nothing survives the process; capabilities
+ * `{ multiProcess: false, dialect: "memory" }`.
+ */
+export function createMemoryStore(): Store {
+  const tables = createMemoryTables();
+  const mutex = createMutex();
+  return {
+    ...serialised(memoryOps(tables, finalJournal), mutex),
+    capabilities: MEMORY_STORE_CAPABILITIES,
+    transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+      return mutex.run(async () => {
+        const undo = createUndoLog();
+        try {
+          return await fn(memoryOps(tables, undo));
+        } catch (error) {
+          undo.rollback();
+          throw error;
+        }
+      });
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,118 @@
+/** Transfers of the in-memory store. */
+import type { TransferRecord } from "../domain/records.js";
+import { KytError, notFound } from "../errors.js";
+import type { StoreOps, TransferFilter, TransferIdentity } from "../ports/store.js";
+import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
+import { copy, keyOf, type MemoryTables, newestFirst, pageOf, withinBounds } from "./memory-state.js";
+
+/** The transfer members of the store port. */
+export type TransferOps = Pick<
+  StoreOps,
+  "insertTransfer" | "updateTransfer" | "getTransfer" | "getTransfers" | "findTransfer" | "listTransfers"
+>;
+
+/** The identity key of a transfer, or null when it has none (no tx hash or no output address). */
+function identityKey(record: TransferRecord): string | null {
+  if (record.txHash === null || record.outputAddress === null) return null;
+  return keyOf(
+    record.accountId,
+    record.network,
+    record.txHash,
+    record.tokenId,
+    record.outputAddress,
+    record.direction,
+  );
+}
+
+/** Case-insensitive equality of an optional text field. */
+function sameText(value: string | null, wanted: string): boolean {
+  return value !== null && value.toLowerCase() === wanted.toLowerCase();
+}
+
+/** True when a transfer passes every filter given. */
+export function matchesTransferFilter(t: TransferRecord, f: TransferFilter): boolean {
+  return (
+    (f.clientId === undefined || t.clientId === f.clientId) &&
+    (f.direction === undefined || t.direction === f.direction) &&
+    (f.network === undefined || t.network === f.network) &&
+    (f.tokenId === undefined || t.tokenId === f.tokenId) &&
+    (f.tokenSymbol === undefined || sameText(t.tokenSymbol, f.tokenSymbol)) &&
+    (f.txHash === undefined || t.txHash === f.txHash) &&
+    (f.inputAddress === undefined || t.inputAddress === f.inputAddress) &&
+    (f.outputAddress === undefined || t.outputAddress === f.outputAddress) &&
+    withinBounds(t.registeredAt, f.registeredFrom, f.registeredTo) &&
+    withinBounds(t.occurredAt, f.occurredFrom, f.occurredTo) &&
+    (f.riskLevel === undefined || t.riskLevel === f.riskLevel) &&
+    (f.counterpartyName === undefined || t.counterpartyName === f.counterpartyName) &&
+    (f.counterpartyCategory === undefined || t.counterpartyCategory === f.counterpartyCategory)
+  );
+}
+
+/** Creates the transfer members over `tables`, writing through `journal`. */
+export function memoryTransferOps(tables: MemoryTables, journal: Journal): TransferOps {
+  const { transfers, transferIdentities } = tables;
+
+  /** Refuses a record whose identity belongs to another transfer (before anything is written). */
+  const checkIdentity = (record: TransferRecord): void => {
+    const key = identityKey(record);
+    const owner = key === null ? undefined : transferIdentities.get(key);
+    if (owner !== undefined && owner !== record.id) {
+      throw new KytError("CONFLICT", `a transfer with this identity exists: ${owner}`);
+    }
+  };
+
+  const write = (record: TransferRecord): void => {
+    const key = identityKey(record);
+    if (key !== null) setEntry(journal, transferIdentities, key, record.id);
+    setEntry(journal, transfers, record.id, copy(record));
+  };
+
+  return {
+    async insertTransfer(record) {
+      if (transfers.has(record.id)) throw new KytError("CONFLICT", `transfer ${record.id} exists`);
+      checkIdentity(record);
+      write(record);
+    },
+    async updateTransfer(record) {
+      const previous = transfers.get(record.id);
+      if (!previous) throw notFound("transfer", record.id);
+      checkIdentity(record);
+      const oldKey = identityKey(previous);
+      if (oldKey !== null && oldKey !== identityKey(record)) deleteEntry(journal, transferIdentities, oldKey);
+      write(record);
+    },
+    async getTransfer(id) {
+      const record = transfers.get(id);
+      return record ? copy(record) : null;
+    },
+    async getTransfers(ids) {
+      const out: TransferRecord[] = [];
+      for (const id of new Set(ids)) {
+        const record = transfers.get(id);
+        if (record) out.push(copy(record));
+      }
+      return out;
+    },
+    async findTransfer(identity: TransferIdentity) {
+      const id = transferIdentities.get(
+        keyOf(
+          identity.accountId,
+          identity.network,
+          identity.txHash,
+          identity.tokenId,
+          identity.outputAddress,
+          identity.direction,
+        ),
+      );
+      const record = id === undefined ? undefined : transfers.get(id);
+      return record ? copy(record) : null;
+    },
+    async listTransfers(accountId, filter, page) {
+      const matching = [...transfers.values()].filter(
+        (t) => t.accountId === accountId && matchesTransferFilter(t, filter),
+      );
+      matching.sort(newestFirst((t) => t.registeredAt));
+      return pageOf(matching, page);
+    },
+  };
+}
