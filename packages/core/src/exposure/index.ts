@@ -1,2 +1,30 @@
 /** Exposure tracing: the in-memory ledger index, entity resolution, transfer and address tracing, sanctions. */
+export {
+  type AddressExposureInput,
+  type AddressSide,
+  BEGINNING_OF_TIME,
+  traceAddressExposure,
+} from "./address-exposure.js";
+export {
+  createEntityResolver,
+  type EntityResolver,
+  type EntityResolverSources,
+  type ResolvedEntity,
+} from "./entity-resolver.js";
+export { UNDEFINED_CATEGORY } from "./exposure-tally.js";
+export { LEDGER_CHUNK_SIZE } from "./frontier-trace.js";
 export { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
+export {
+  compareListings,
+  listingEntityName,
+  listingOverlaps,
+  sanctionsAsOf,
+  type TimeSpan,
+} from "./sanctions-as-of.js";
+export {
+  checkTraceLimits,
+  DEFAULT_EDGE_BUDGET,
+  DEFAULT_MAX_HOPS,
+  type TransferExposureInput,
+  traceTransferExposure,
+} from "./transfer-exposure.js";

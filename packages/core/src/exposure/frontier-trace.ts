@@ -1,0 +1,159 @@
+/**
+ * The hop-by-hop walk shared by transfer and address exposure: per hop, one resolver call for
+ * the new addresses and one ledger call per chunk of the frontier, heaviest weight first,
+ * within an edge budget.
+ */
+import type { Proximity } from "../domain/enums.js";
+import type { LedgerTransfer } from "../domain/records.js";
+import type { LedgerReader } from "../ports/ledger-reader.js";
+import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
+import { type ExposureTally, UNDEFINED_CATEGORY } from "./exposure-tally.js";
+import { compareLedgerTransfers } from "./ledger-index.js";
+import type { TimeSpan } from "./sanctions-as-of.js";
+import { compareNodes, pathOf, splitNode, type TraceNode } from "./trace-node.js";
+
+/** Most frontier addresses asked of the ledger in one call. */
+export const LEDGER_CHUNK_SIZE = 1000;
+
+/** What a walk needs. `roots` are unresolved nodes still to follow. */
+export interface FrontierTraceInput {
+  readonly ledger: LedgerReader;
+  readonly resolver: EntityResolver;
+  readonly network: string;
+  readonly tokenId: string;
+  /** true: follow outgoing transfers after each node's time; false: incoming before it. */
+  readonly forward: boolean;
+  readonly span: TimeSpan;
+  readonly maxHops: number;
+  readonly edgeBudget: number;
+  readonly roots: ReadonlyArray<TraceNode>;
+  readonly proximityAt: (hop: number) => Proximity;
+  readonly tally: ExposureTally;
+}
+
+/** How a walk went. */
+export interface FrontierTraceOutcome {
+  readonly edgesRead: number;
+  readonly hops: number;
+  readonly truncated: boolean;
+}
+
+/** Walks from `roots` until every weight is attributed or counted as `undefined`. */
+export async function runFrontierTrace(input: FrontierTraceInput): Promise<FrontierTraceOutcome> {
+  const { tally, proximityAt, maxHops } = input;
+  const known = new Map<string, ResolvedEntity | null>();
+  const unexplained = (n: TraceNode): void =>
+    tally.credit(UNDEFINED_CATEGORY, null, n.weight, n.hop, proximityAt(n.hop), () => pathOf(n));
+  let frontier = [...input.roots].sort(compareNodes);
+  let edgesRead = 0;
+  let truncated = false;
+  let hops = frontier.reduce((m, n) => Math.max(m, n.hop), 0);
+  while (frontier.length > 0) {
+    const toFollow: TraceNode[] = [];
+    for (const n of frontier) n.hop >= maxHops ? unexplained(n) : toFollow.push(n);
+    const children = new Map<string, TraceNode>();
+    let pending = toFollow;
+    while (pending.length > 0) {
+      const remaining = input.edgeBudget - edgesRead;
+      if (remaining <= 0) {
+        for (const n of pending) unexplained(n);
+        truncated = true;
+        break;
+      }
+      const [chunk, rest] = takeChunk(pending);
+      pending = rest;
+      const rows = await readChunk(input, chunk, remaining + 1);
+      let left = remaining;
+      for (const n of chunk) {
+        const own = rowsOf(n, rows.get(n.address) ?? [], input.forward, remaining + 1);
+        if (!own.complete || own.rows.length > left) {
+          // Its edges do not fit in what is left: skipped; lighter nodes may still fit.
+          unexplained(n);
+          truncated = true;
+          continue;
+        }
+        left -= own.rows.length;
+        edgesRead += own.rows.length;
+        if (!splitNode(n, own.rows, input.forward, children)) unexplained(n);
+      }
+    }
+    frontier = [...children.values()].sort(compareNodes);
+    if (frontier.length === 0) break;
+    hops = Math.max(hops, frontier[0]!.hop);
+    const ask = [...new Set(frontier.map((n) => n.address))].filter((a) => !known.has(a));
+    if (ask.length > 0) {
+      const found = await input.resolver.resolve(input.network, ask, input.span);
+      for (const a of ask) known.set(a, found.get(a) ?? null);
+    }
+    frontier = frontier.filter((n) => {
+      const entity = known.get(n.address);
+      if (!entity) return true;
+      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => pathOf(n));
+      return false;
+    });
+  }
+  return { edgesRead, hops, truncated };
+}
+
+/** The next chunk: heaviest first, each address at most once (later ones wait their turn). */
+function takeChunk(pending: ReadonlyArray<TraceNode>): [TraceNode[], TraceNode[]] {
+  const chunk: TraceNode[] = [];
+  const rest: TraceNode[] = [];
+  const seen = new Set<string>();
+  for (const n of pending) {
+    if (chunk.length < LEDGER_CHUNK_SIZE && !seen.has(n.address)) {
+      seen.add(n.address);
+      chunk.push(n);
+    } else rest.push(n);
+  }
+  return [chunk, rest];
+}
+
+/** One ledger call for a chunk; rows grouped by the frontier address they belong to. */
+async function readChunk(
+  input: FrontierTraceInput,
+  chunk: ReadonlyArray<TraceNode>,
+  limit: number,
+): Promise<Map<string, LedgerTransfer[]>> {
+  const rows = input.forward
+    ? await input.ledger.ledgerOutgoing(
+        input.network,
+        input.tokenId,
+        chunk.map((n) => ({ address: n.address, after: n.time })),
+        limit,
+      )
+    : await input.ledger.ledgerIncoming(
+        input.network,
+        input.tokenId,
+        chunk.map((n) => ({ address: n.address, before: n.time })),
+        limit,
+      );
+  const out = new Map<string, LedgerTransfer[]>();
+  for (const r of rows) {
+    const key = input.forward ? r.from : r.to;
+    const list = out.get(key);
+    if (list) list.push(r);
+    else out.set(key, [r]);
+  }
+  return out;
+}
+
+/**
+ * The rows of one node in ledger order, and whether they are all its rows (fewer than `limit`
+ * came back, or a forward read passed the node's `until`). Rows outside the node's time window
+ * are dropped, so a reader that returns a little too much cannot skew the split.
+ */
+function rowsOf(
+  n: TraceNode,
+  rows: ReadonlyArray<LedgerTransfer>,
+  forward: boolean,
+  limit: number,
+): { rows: LedgerTransfer[]; complete: boolean } {
+  let complete = rows.length < limit;
+  const inWindow = rows.filter((r) => (forward ? r.occurredAt > n.time : r.occurredAt < n.time));
+  if (n.until === null) return { rows: inWindow.sort(compareLedgerTransfers), complete };
+  const until = n.until;
+  const bounded = inWindow.filter((r) => r.occurredAt < until);
+  if (bounded.length < inWindow.length) complete = true;
+  return { rows: bounded.sort(compareLedgerTransfers), complete };
+}

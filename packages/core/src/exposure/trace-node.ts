@@ -1,0 +1,80 @@
+/**
+ * A point of a trace: funds of weight `weight` held by `address`, to be followed back before
+ * `time` (or forward after it), met `hop` hops from the start.
+ */
+import type { LedgerTransfer, Millis } from "../domain/records.js";
+
+/** One frontier entry. Built and merged only inside a trace. */
+export interface TraceNode {
+  readonly address: string;
+  readonly time: Millis;
+  weight: number;
+  readonly hop: number;
+  /** The node the funds came through; null at the start. */
+  parent: TraceNode | null;
+  /** Weight of the single largest part merged into this node (decides its `parent`). */
+  largestPart: number;
+  /** Forward reads only: transfers at or after this time are ignored (null: no bound). */
+  readonly until: Millis | null;
+}
+
+/** A start node of weight 1. */
+export function rootNode(address: string, time: Millis, hop: number, until: Millis | null = null): TraceNode {
+  return { address, time, weight: 1, hop, parent: null, largestPart: 1, until };
+}
+
+/** Addresses from the start to `node`. */
+export function pathOf(node: TraceNode): string[] {
+  const out: string[] = [];
+  for (let n: TraceNode | null = node; n !== null; n = n.parent) out.push(n.address);
+  return out.reverse();
+}
+
+/** Heaviest first, then by address and time, so a trace is deterministic. */
+export function compareNodes(a: TraceNode, b: TraceNode): number {
+  if (a.weight !== b.weight) return b.weight - a.weight;
+  if (a.address !== b.address) return a.address < b.address ? -1 : 1;
+  return a.time - b.time;
+}
+
+/**
+ * Splits `node`'s weight over the transfers that funded it (backward) or that it funded
+ * (forward), by amount, merging into `into` children already met at the same address and
+ * time. Transfers of no amount and self-transfers carry nothing and are skipped. Returns false
+ * when nothing was carried (the trail ends at `node`).
+ */
+export function splitNode(
+  node: TraceNode,
+  rows: ReadonlyArray<LedgerTransfer>,
+  forward: boolean,
+  into: Map<string, TraceNode>,
+): boolean {
+  let sum = 0;
+  for (const r of rows) if (r.amount > 0 && r.from !== r.to) sum += r.amount;
+  if (!(sum > 0 && Number.isFinite(sum))) return false;
+  for (const r of rows) {
+    if (!(r.amount > 0) || r.from === r.to) continue;
+    const address = forward ? r.to : r.from;
+    const part = node.weight * (r.amount / sum);
+    const key = `${address}\u0000${r.occurredAt}`;
+    const met = into.get(key);
+    if (!met) {
+      into.set(key, {
+        address,
+        time: r.occurredAt,
+        weight: part,
+        hop: node.hop + 1,
+        parent: node,
+        largestPart: part,
+        until: null,
+      });
+    } else {
+      met.weight += part;
+      if (part > met.largestPart) {
+        met.largestPart = part;
+        met.parent = node;
+      }
+    }
+  }
+  return true;
+}

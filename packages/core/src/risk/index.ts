@@ -1,0 +1,23 @@
+/** Risk models, rule matching and aggregation. */
+export {
+  DEFAULT_RISK_MODEL,
+  DEFAULT_RULE_TABLE,
+  type RiskyGroup,
+  type RuleTemplate,
+} from "./default-risk-model.js";
+export {
+  compareFiredRisks,
+  evaluateRisks,
+  type FiredRisk,
+  type RiskEvaluationInput,
+} from "./evaluate-risks.js";
+export { type AggregatedRisk, aggregateRisk } from "./risk-aggregation.js";
+export { validateRiskModel } from "./risk-model-validation.js";
+export {
+  compareRules,
+  type Observation,
+  ruleFires,
+  ruleKey,
+  SHARE_TOLERANCE,
+  subTypeAccepts,
+} from "./rule-matching.js";
