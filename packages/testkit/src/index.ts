@@ -1,1 +1,25 @@
-export {};
+/**
+ * @openkyt/testkit: the conformance suites every adapter must pass, and record factories for
+ * tests elsewhere.
+ */
+export {
+  type ConformanceContext,
+  expectKytError,
+  runStoreConformance,
+  type StoreConformanceOptions,
+} from "./store-conformance.js";
+export {
+  BASE_TIME,
+  checkedStates,
+  makeAlert,
+  makeExposure,
+  makeJob,
+  makeLedgerTransfer,
+  makeManualCheck,
+  makeRisk,
+  makeRule,
+  makeTransfer,
+  randomAddress,
+  randomId,
+  randomTxHash,
+} from "./store-factories.js";

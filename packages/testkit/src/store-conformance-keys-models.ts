@@ -1,0 +1,71 @@
+/** Conformance of the risk model and API key members. */
+import type { RiskModel } from "@openkyt/core";
+import { describe, expect, it } from "vitest";
+import { type ConformanceContext, expectKytError, idsOf } from "./store-conformance.js";
+import { makeRule, BASE_TIME as T0 } from "./store-factories.js";
+
+/** A model with two rules. */
+function model(id: string, version: number): RiskModel {
+  return {
+    id,
+    name: `Model ${id}`,
+    version,
+    rules: [
+      makeRule(),
+      makeRule({ ruleType: "entity", entityCategory: "mixer", riskLevel: "medium", minValueInFiat: 100 }),
+    ],
+  };
+}
+
+/** Registers the risk model and API key tests. */
+export function keyModelConformance(ctx: ConformanceContext): void {
+  describe("risk models", () => {
+    it("keeps versions: the newest unless one is asked for", async () => {
+      await ctx.store().putRiskModel("acct-1", model("strict", 1));
+      await ctx.store().putRiskModel("acct-1", model("strict", 3));
+      await ctx.store().putRiskModel("acct-1", model("strict", 2));
+      expect(await ctx.store().getRiskModel("acct-1", "strict")).toEqual(model("strict", 3));
+      expect(await ctx.store().getRiskModel("acct-1", "strict", 2)).toEqual(model("strict", 2));
+      expect(await ctx.store().getRiskModel("acct-1", "strict", 7)).toBeNull();
+      expect(await ctx.store().getRiskModel("acct-1", "other")).toBeNull();
+    });
+
+    it("refuses the same id and version with CONFLICT and keeps accounts apart", async () => {
+      await ctx.store().putRiskModel("acct-1", model("strict", 1));
+      await expectKytError(ctx.store().putRiskModel("acct-1", model("strict", 1)), "CONFLICT");
+      expect(await ctx.store().getRiskModel("acct-2", "strict")).toBeNull();
+      await ctx.store().putRiskModel("acct-2", { ...model("strict", 1), name: "theirs" });
+      expect((await ctx.store().getRiskModel("acct-1", "strict"))?.name).toBe("Model strict");
+    });
+  });
+
+  describe("api keys", () => {
+    const key = (id: string, accountId: string, createdAt: number) => ({
+      id,
+      accountId,
+      secret: `enc:${id}`,
+      createdAt,
+      revokedAt: null,
+    });
+
+    it("puts, gets and lists an account's keys oldest first", async () => {
+      await ctx.store().putApiKey(key("k-2", "acct-1", T0 + 2));
+      await ctx.store().putApiKey(key("k-1", "acct-1", T0 + 1));
+      await ctx.store().putApiKey(key("k-9", "acct-2", T0));
+      expect(await ctx.store().getApiKey("k-1")).toEqual(key("k-1", "acct-1", T0 + 1));
+      expect(await ctx.store().getApiKey("unknown")).toBeNull();
+      expect(idsOf(await ctx.store().listApiKeys("acct-1"))).toEqual(["k-1", "k-2"]);
+      expect(idsOf(await ctx.store().listApiKeys("acct-3"))).toEqual([]);
+      await expectKytError(ctx.store().putApiKey(key("k-1", "acct-1", T0)), "CONFLICT");
+    });
+
+    it("revokes a key once; revoked keys are still returned", async () => {
+      await ctx.store().putApiKey(key("k-1", "acct-1", T0));
+      expect(await ctx.store().revokeApiKey("k-1", T0 + 50)).toBe(true);
+      expect(await ctx.store().revokeApiKey("k-1", T0 + 60)).toBe(false);
+      expect(await ctx.store().revokeApiKey("unknown", T0)).toBe(false);
+      expect(await ctx.store().getApiKey("k-1")).toEqual({ ...key("k-1", "acct-1", T0), revokedAt: T0 + 50 });
+      expect(await ctx.store().listApiKeys("acct-1")).toHaveLength(1);
+    });
+  });
+}

@@ -1,0 +1,110 @@
+/** Conformance of the ledger members: idempotent inserts and the tracing reads. */
+import { describe, expect, it } from "vitest";
+import type { ConformanceContext } from "./store-conformance.js";
+import { makeLedgerTransfer, BASE_TIME as T0 } from "./store-factories.js";
+
+/** Registers the ledger tests. */
+export function ledgerConformance(ctx: ConformanceContext): void {
+  describe("ledger", () => {
+    it("inserts idempotently and counts only new rows", async () => {
+      const a = makeLedgerTransfer({ amount: 0.000123456789, valueUsd: 12.5, block: null });
+      const b = makeLedgerTransfer({ txHash: a.txHash, logIndex: 3 });
+      expect(await ctx.store().putLedgerTransfers([a, b, a])).toBe(2);
+      expect(await ctx.store().putLedgerTransfers([a, { ...b, amount: 999 }])).toBe(0);
+      expect(await ctx.store().putLedgerTransfers([makeLedgerTransfer(), b])).toBe(1);
+      expect(await ctx.store().putLedgerTransfers([])).toBe(0);
+      expect(await ctx.store().ledgerByTxHash("ETH", a.txHash)).toEqual([a, b]);
+    });
+
+    it("inserts large batches", async () => {
+      const rows = Array.from({ length: 1234 }, (_, i) =>
+        makeLedgerTransfer({ to: "0xbig", occurredAt: T0 + i }),
+      );
+      expect(await ctx.store().putLedgerTransfers(rows)).toBe(1234);
+      const latest = await ctx
+        .store()
+        .ledgerIncoming("ETH", "native", [{ address: "0xbig", before: T0 + 5000 }], 2);
+      expect(latest).toEqual([rows[1233], rows[1232]]);
+    });
+
+    it("reads a transaction's transfers by log index, per network", async () => {
+      const hash = "0xtx";
+      const rows = [2, 0, 1].map((logIndex) => makeLedgerTransfer({ txHash: hash, logIndex }));
+      await ctx.store().putLedgerTransfers([...rows, makeLedgerTransfer({ network: "BSC", txHash: hash })]);
+      expect((await ctx.store().ledgerByTxHash("ETH", hash)).map((r) => r.logIndex)).toEqual([0, 1, 2]);
+      expect(await ctx.store().ledgerByTxHash("BSC", hash)).toHaveLength(1);
+      expect(await ctx.store().ledgerByTxHash("ETH", "0xnone")).toEqual([]);
+    });
+
+    it("reads incoming transfers strictly before, latest first, limited per address", async () => {
+      const into = (to: string, at: number) => makeLedgerTransfer({ to, occurredAt: at });
+      const x = [into("0xx", T0 + 100), into("0xx", T0 + 300), into("0xx", T0 + 200)];
+      const y = [into("0xy", T0 + 50)];
+      await ctx.store().putLedgerTransfers([...x, ...y, makeLedgerTransfer({ from: "0xx", occurredAt: T0 })]);
+      const read = (before: number, limit: number) =>
+        ctx.store().ledgerIncoming("ETH", "native", [{ address: "0xx", before }], limit);
+      expect(await read(T0 + 300, 10)).toEqual([x[2], x[0]]);
+      expect(await read(T0 + 301, 2)).toEqual([x[1], x[2]]);
+      expect(await read(T0 + 100, 10)).toEqual([]);
+      const both = await ctx.store().ledgerIncoming(
+        "ETH",
+        "native",
+        [
+          { address: "0xy", before: T0 + 1000 },
+          { address: "0xx", before: T0 + 250 },
+          { address: "0xnobody", before: T0 + 1000 },
+        ],
+        10,
+      );
+      expect(both.filter((r) => r.to === "0xx")).toEqual([x[2], x[0]]);
+      expect(both.filter((r) => r.to === "0xy")).toEqual(y);
+      expect(both).toHaveLength(3);
+    });
+
+    it("reads outgoing transfers strictly after, earliest first, limited per address", async () => {
+      const out = (from: string, at: number) => makeLedgerTransfer({ from, occurredAt: at });
+      const x = [out("0xx", T0 + 300), out("0xx", T0 + 100), out("0xx", T0 + 200)];
+      await ctx.store().putLedgerTransfers([...x, makeLedgerTransfer({ to: "0xx", occurredAt: T0 + 500 })]);
+      const read = (after: number, limit: number) =>
+        ctx.store().ledgerOutgoing("ETH", "native", [{ address: "0xx", after }], limit);
+      expect(await read(T0 + 100, 10)).toEqual([x[2], x[0]]);
+      expect(await read(T0, 2)).toEqual([x[1], x[2]]);
+      expect(await read(T0 + 300, 10)).toEqual([]);
+    });
+
+    it("keeps tokens and networks apart", async () => {
+      const native = makeLedgerTransfer({ to: "0xz", occurredAt: T0 });
+      const token = makeLedgerTransfer({ to: "0xz", occurredAt: T0, tokenId: "0xtoken" });
+      const other = makeLedgerTransfer({ to: "0xz", occurredAt: T0, network: "BSC" });
+      await ctx.store().putLedgerTransfers([native, token, other]);
+      const q = [{ address: "0xz", before: T0 + 1 }];
+      expect(await ctx.store().ledgerIncoming("ETH", "native", q, 10)).toEqual([native]);
+      expect(await ctx.store().ledgerIncoming("ETH", "0xtoken", q, 10)).toEqual([token]);
+      expect(await ctx.store().ledgerIncoming("BSC", "native", q, 10)).toEqual([other]);
+      expect(
+        await ctx.store().ledgerOutgoing("ETH", "native", [{ address: native.from, after: T0 - 1 }], 10),
+      ).toEqual([native]);
+    });
+
+    it("serves a whole frontier of hundreds of addresses in one call", async () => {
+      const rows = Array.from({ length: 450 }, (_, i) =>
+        makeLedgerTransfer({ to: `0xaddr${i}`, from: `0xsrc${i}`, occurredAt: T0 + i }),
+      );
+      await ctx.store().putLedgerTransfers(rows);
+      const incoming = await ctx.store().ledgerIncoming(
+        "ETH",
+        "native",
+        rows.map((r) => ({ address: r.to, before: T0 + 1000 })),
+        3,
+      );
+      expect(new Set(incoming.map((r) => r.txHash))).toEqual(new Set(rows.map((r) => r.txHash)));
+      const outgoing = await ctx.store().ledgerOutgoing(
+        "ETH",
+        "native",
+        rows.map((r) => ({ address: r.from, after: T0 + 224 })),
+        3,
+      );
+      expect(outgoing).toHaveLength(225);
+    });
+  });
+}
