@@ -36,7 +36,7 @@ export interface EntityResolverSources {
 
 const GROUP_RANK = { severe: 0, high: 1, medium: 2, low: 3, system: 4 } as const;
 
-/** Riskiest group first (unknown categories last), then entity name, then source. */
+/** Riskiest group first (an unknown category ranks as system), then entity name, then source. */
 function compareAttributions(a: Attribution, b: Attribution): number {
   const ra = GROUP_RANK[entityCategoryInfo(a.entityCategory)?.group ?? "system"] ?? 5;
   const rb = GROUP_RANK[entityCategoryInfo(b.entityCategory)?.group ?? "system"] ?? 5;

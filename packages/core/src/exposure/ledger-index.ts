@@ -39,7 +39,7 @@ function searchTime(rows: ReadonlyArray<LedgerTransfer>, at: Millis, strict: boo
  * and an address's list is sorted once, lazily, on its first read after a change.
  */
 export class LedgerIndex implements LedgerReader {
-  readonly #seen = new Set<string>();
+  #size = 0;
   readonly #incoming = new Map<string, SortedRows>();
   readonly #outgoing = new Map<string, SortedRows>();
   readonly #byTx = new Map<string, LedgerTransfer[]>();
@@ -49,16 +49,16 @@ export class LedgerIndex implements LedgerReader {
     let added = 0;
     for (const row of rows) {
       const txKey = row.network + SEP + row.txHash;
-      const id = txKey + SEP + row.logIndex;
-      if (this.#seen.has(id)) continue;
-      this.#seen.add(id);
-      added++;
-      push(this.#incoming, row.network + SEP + row.tokenId + SEP + row.to, row);
-      push(this.#outgoing, row.network + SEP + row.tokenId + SEP + row.from, row);
       const tx = this.#byTx.get(txKey);
+      if (tx?.some((r) => r.logIndex === row.logIndex)) continue;
       if (tx) tx.push(row);
       else this.#byTx.set(txKey, [row]);
+      added++;
+      const tokenKey = row.network + SEP + row.tokenId + SEP;
+      push(this.#incoming, tokenKey + row.to, row);
+      push(this.#outgoing, tokenKey + row.from, row);
     }
+    this.#size += added;
     return added;
   }
 
@@ -70,7 +70,7 @@ export class LedgerIndex implements LedgerReader {
 
   /** Number of distinct transfers held. */
   get size(): number {
-    return this.#seen.size;
+    return this.#size;
   }
 
   /** Synchronous form of `ledgerIncoming`: per address the latest rows strictly before its time. */
