@@ -5,7 +5,7 @@ import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
 import { attr, ledgerOf, listing, resolverOf } from "./trace-fixtures.js";
 
-const ADDRESSES = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"];
+const ADDRESSES = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"];
 const CATEGORIES = ["exchange", "mixer", "scam", "gambling", "dex"];
 
 /** A random small ledger (unique ids), attributions, listings and a trace query. */
@@ -20,18 +20,22 @@ const world = fc
           fc.integer({ min: 1, max: 1000 }),
           fc.double({ min: 0.001, max: 1e6, noNaN: true }),
         ),
-        at: fc.integer({ min: 0, max: 60 }),
+        at: fc.integer({ min: 0, max: 100 }),
       }),
-      { maxLength: 60 },
+      // Dense enough that traces go several hops deep and meet several categories.
+      { minLength: 20, maxLength: 120, size: "max" },
     ),
-    attributed: fc.dictionary(fc.constantFrom(...ADDRESSES), fc.constantFrom(...CATEGORIES), { maxKeys: 5 }),
+    attributed: fc.dictionary(fc.constantFrom(...ADDRESSES), fc.constantFrom(...CATEGORIES), {
+      minKeys: 2,
+      maxKeys: 4,
+    }),
     sanctioned: fc.subarray(ADDRESSES, { maxLength: 2 }),
     counterparty: fc.constantFrom(...ADDRESSES),
-    at: fc.integer({ min: 0, max: 70 }),
+    at: fc.integer({ min: 60, max: 110 }),
     direction: fc.constantFrom("incoming" as const, "outgoing" as const),
     value: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
     maxHops: fc.integer({ min: 1, max: 6 }),
-    edgeBudget: fc.integer({ min: 0, max: 80 }),
+    edgeBudget: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(10_000)),
     seed: fc.integer(),
   })
   .map((w) => ({
@@ -87,7 +91,61 @@ function expectWellFormed(result: ExposureResult, value: number | null): void {
   if (result.truncated) expect(categories).toContain("undefined");
 }
 
+/**
+ * A plain recursive haircut, written independently of the tracer: category weights of an
+ * incoming transfer's origin of funds, with no edge budget.
+ */
+function referenceShares(
+  rows: ReadonlyArray<LedgerTransfer>,
+  categoryOf: (address: string) => string | undefined,
+  counterparty: string,
+  at: number,
+  maxHops: number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (category: string, w: number) => out.set(category, (out.get(category) ?? 0) + w);
+  const visit = (address: string, time: number, w: number, hop: number): void => {
+    const own = categoryOf(address);
+    if (own !== undefined) return void add(own, w);
+    if (hop >= maxHops) return void add("undefined", w);
+    const funds = rows.filter(
+      (r) => r.to === address && r.occurredAt < time && r.amount > 0 && r.from !== r.to,
+    );
+    const sum = funds.reduce((s, r) => s + r.amount, 0);
+    if (funds.length === 0) return void add("undefined", w);
+    for (const r of funds) visit(r.from, r.occurredAt, (w * r.amount) / sum, hop + 1);
+  };
+  visit(counterparty, at, 1, 1);
+  return out;
+}
+
 describe("tracing properties", () => {
+  it("agrees with a plain recursive haircut when the budget does not run out", async () => {
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        const result = await traceTransferExposure({
+          ...w,
+          direction: "incoming",
+          edgeBudget: 10_000,
+          ledger: ledgerOf(w.rows),
+          resolver: resolverFor(w),
+          network: "ETH",
+          tokenId: "native",
+          span: { from: w.at, to: 100 },
+        });
+        if (result.truncated) return;
+        const categoryOf = (a: string) => (w.sanctioned.includes(a) ? "sanctions" : w.attributed[a]);
+        const expected = referenceShares(w.rows, categoryOf, w.counterparty, w.at, w.maxHops);
+        const got = new Map(result.shares.map((s) => [s.category, s.share]));
+        for (const [category, share] of expected) {
+          if (share > 1e-12) expect(Math.abs((got.get(category) ?? 0) - share)).toBeLessThan(1e-9);
+        }
+        for (const category of got.keys()) expect(expected.has(category)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("transfer shares are each in [0, 1] and sum to 1, within the edge budget", async () => {
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
