@@ -2,11 +2,10 @@
  * Accumulates traced weight per entity category and turns it into the shares of an
  * `ExposureResult`. Local to one trace: created, filled and finished inside a single call.
  */
+
+import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import type { Proximity } from "../domain/enums.js";
 import type { ExposureShare } from "../domain/records.js";
-
-/** The category of weight that could not be explained. */
-export const UNDEFINED_CATEGORY = "undefined";
 
 /** Entity names kept per category. */
 const MAX_ENTITY_NAMES = 3;

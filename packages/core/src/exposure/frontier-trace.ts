@@ -3,11 +3,13 @@
  * the new addresses and one ledger call per chunk of the frontier, heaviest weight first,
  * within an edge budget.
  */
+
+import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import type { Proximity } from "../domain/enums.js";
 import type { LedgerTransfer } from "../domain/records.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
-import { type ExposureTally, UNDEFINED_CATEGORY } from "./exposure-tally.js";
+import type { ExposureTally } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import { compareNodes, pathOf, splitNode, type TraceNode } from "./trace-node.js";

@@ -11,7 +11,6 @@ export {
   type EntityResolverSources,
   type ResolvedEntity,
 } from "./entity-resolver.js";
-export { UNDEFINED_CATEGORY } from "./exposure-tally.js";
 export { LEDGER_CHUNK_SIZE } from "./frontier-trace.js";
 export { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
 export {
