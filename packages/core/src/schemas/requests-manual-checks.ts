@@ -1,0 +1,72 @@
+/**
+ * Request bodies of the manual-check endpoints: check-transfer and check-address.
+ */
+import { z } from "zod";
+import type { Direction } from "../domain/enums.js";
+import { networkFields, reportProblems } from "./network-fields.js";
+import { directionField, networkField, rawOptionalText, rawText, riskModelField } from "./wire-fields.js";
+
+/** Engine input of POST /v1/manual-checks/check-transfer/. */
+export interface CheckTransferInput {
+  readonly network: string;
+  readonly tokenId: string;
+  readonly txHash: string;
+  /** The client side: the recipient for incoming, the sender for outgoing. */
+  readonly outputAddress: string;
+  readonly direction: Direction;
+  readonly riskModel: string | null;
+}
+
+/** Body of POST /v1/manual-checks/check-transfer/. */
+export const checkTransferSchema = z
+  .strictObject({
+    network: networkField,
+    token_id: rawOptionalText('"native", a token contract or a symbol; omitted or null mean native.'),
+    tx_hash: rawText("Transaction hash."),
+    output_address: rawText(
+      "Address on the client side: the recipient for incoming, the sender for outgoing.",
+    ),
+    direction: directionField,
+    risk_model: riskModelField,
+  })
+  .transform((body, ctx): CheckTransferInput => {
+    const f = networkFields(body.network);
+    const input: CheckTransferInput = {
+      network: body.network,
+      tokenId: f.tokenId("token_id", body.token_id),
+      txHash: f.txHash("tx_hash", body.tx_hash),
+      outputAddress: f.address("output_address", body.output_address),
+      direction: body.direction,
+      riskModel: body.risk_model,
+    };
+    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
+  })
+  .describe("Creates a manual check of one transfer.");
+
+/** Engine input of POST /v1/manual-checks/check-address/. */
+export interface CheckAddressInput {
+  readonly network: string;
+  readonly tokenId: string;
+  readonly address: string;
+  readonly riskModel: string | null;
+}
+
+/** Body of POST /v1/manual-checks/check-address/. */
+export const checkAddressSchema = z
+  .strictObject({
+    network: networkField,
+    token_id: rawOptionalText('"native", a token contract or a symbol; omitted or null mean native.'),
+    address: rawText("The address to check; lower-cased on EVM networks."),
+    risk_model: riskModelField,
+  })
+  .transform((body, ctx): CheckAddressInput => {
+    const f = networkFields(body.network);
+    const input: CheckAddressInput = {
+      network: body.network,
+      tokenId: f.tokenId("token_id", body.token_id),
+      address: f.address("address", body.address),
+      riskModel: body.risk_model,
+    };
+    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
+  })
+  .describe("Creates a manual check of one address.");

@@ -1,0 +1,91 @@
+/**
+ * Field schemas shared by the request bodies: their wire (input) shape carries the OpenAPI
+ * description; their output is the normalised engine value.
+ */
+import { z } from "zod";
+import { DIRECTIONS } from "../domain/enums.js";
+import { isNetworkCode, NETWORK_CODES } from "../domain/networks.js";
+
+/** Longest client_id (interface limits). */
+export const CLIENT_ID_MAX = 40;
+/** Longest attempt_id (interface limits). */
+export const ATTEMPT_ID_MAX = 100;
+/** Longest risk_model id we accept. */
+export const RISK_MODEL_MAX = 100;
+
+/** A network code, accepted in any case, upper-cased; unknown codes are refused. */
+export const networkField = z
+  .string()
+  .transform((raw, ctx) => {
+    const code = raw.trim().toUpperCase();
+    if (isNetworkCode(code)) return code;
+    ctx.issues.push({
+      code: "custom",
+      input: raw,
+      message: `unknown network "${raw}" (known: ${NETWORK_CODES.join(", ")})`,
+    });
+    return z.NEVER;
+  })
+  .describe(`Network code, e.g. ETH, TRX, BTC (any case). Known: ${NETWORK_CODES.join(", ")}.`);
+
+/** incoming or outgoing. */
+export const directionField = z
+  .enum(DIRECTIONS)
+  .describe("incoming or outgoing, relative to the client's address.");
+
+/** An optional, nullable string of at most `max` characters; output null when omitted. */
+export function optionalText(max: number, description: string) {
+  return z
+    .string()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null)
+    .describe(description);
+}
+
+/** A raw string validated later against the network (addresses, hashes). */
+export function rawText(description: string) {
+  return z.string().describe(description);
+}
+
+/** A raw optional, nullable string validated later against the network. */
+export function rawOptionalText(description: string) {
+  return z.string().nullable().optional().describe(description);
+}
+
+/** An optional boolean; omitted or null is false. */
+export function flagField(description: string) {
+  return z
+    .boolean()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? false)
+    .describe(description);
+}
+
+const DECIMAL = /^\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** An asset amount: a finite number >= 0, a numeric string, or null. */
+export const amountField = z
+  .union([z.number(), z.string()], { error: "must be a number, a numeric string or null" })
+  .nullable()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === null || raw === undefined) return null;
+    const text = typeof raw === "string" ? raw.trim() : null;
+    const value = text === null ? raw : DECIMAL.test(text) ? Number(text) : Number.NaN;
+    if (Number.isFinite(value) && (value as number) >= 0) return value as number;
+    ctx.issues.push({ code: "custom", input: raw, message: "must be a finite number >= 0" });
+    return z.NEVER;
+  })
+  .describe("Asset amount in token units (a number, or a numeric string), or null.");
+
+/** A risk model id, or null (the account's default model); an empty string means null. */
+export const riskModelField = z
+  .string()
+  .max(RISK_MODEL_MAX)
+  .nullable()
+  .optional()
+  .transform((v) => (v === undefined || v === null || v.trim() === "" ? null : v.trim()))
+  .describe("ID of the risk model to apply; null or omitted for the default model.");
