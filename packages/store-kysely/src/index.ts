@@ -1,1 +1,16 @@
-export {};
+/**
+ * @openkyt/store-kysely: the one kysely implementation of OpenKYT's Store port and its
+ * migrations, shared by the SQLite and Postgres stores.
+ */
+
+export { isUniqueViolation } from "./kysely-context.js";
+export {
+  appliedMigrations,
+  type MigrationOutcome,
+  migrateDown,
+  migrateToLatest,
+  STORE_MIGRATIONS,
+} from "./kysely-migrations.js";
+export type * from "./kysely-schema.js";
+export { UNDATED_LISTING } from "./kysely-schema.js";
+export { createKyselyStore, type KyselyStoreOptions } from "./kysely-store.js";

@@ -76,7 +76,8 @@ export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): Risk
     },
     async insertAlert(record) {
       const dedupe = keyOf(record.transferId, record.dedupeKey);
-      if (alertDedupe.has(dedupe)) return false;
+      // A taken id is refused the same way (the SQL stores insert with ON CONFLICT DO NOTHING).
+      if (alertDedupe.has(dedupe) || alerts.has(record.id)) return false;
       setEntry(journal, alertDedupe, dedupe, record.id);
       setEntry(journal, alerts, record.id, copy(record));
       return true;

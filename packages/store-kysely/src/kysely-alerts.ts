@@ -1,0 +1,196 @@
+/** Alerts and alert history of the kysely store. */
+import {
+  type AlertFilter,
+  type AlertHistoryRecord,
+  type AlertRecord,
+  notFound,
+  type RiskRule,
+  type StoreOps,
+} from "@openkyt/core";
+import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
+import { changedRows, type KyselyContext } from "./kysely-context.js";
+import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.js";
+import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
+
+/** The alert members of the store port. */
+export type AlertOps = Pick<
+  StoreOps,
+  | "insertAlert"
+  | "updateAlert"
+  | "getAlert"
+  | "listAlerts"
+  | "listAlertsOfTransfer"
+  | "appendAlertHistory"
+  | "listAlertHistory"
+>;
+
+/** An alert as a row. */
+function toRow(a: AlertRecord): Insertable<AlertsTable> {
+  return {
+    id: a.id,
+    account_id: a.accountId,
+    transfer_id: a.transferId,
+    dedupe_key: a.dedupeKey,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+    risk_level: a.riskLevel,
+    risk_type: a.riskType,
+    risk_occurred_at: a.riskOccurredAt,
+    alert_status: a.alertStatus,
+    entity_category: a.entityCategory,
+    proximity: a.proximity,
+    value_in_fiat: a.valueInFiat,
+    value_share: a.valueShare,
+    rule: toJson(a.rule),
+  };
+}
+
+/** A row as an alert. */
+function fromRow(r: Selectable<AlertsTable>): AlertRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    transferId: r.transfer_id,
+    dedupeKey: r.dedupe_key,
+    createdAt: num(r.created_at),
+    updatedAt: numOrNull(r.updated_at),
+    riskLevel: r.risk_level as AlertRecord["riskLevel"],
+    riskType: r.risk_type as AlertRecord["riskType"],
+    riskOccurredAt: num(r.risk_occurred_at),
+    alertStatus: r.alert_status as AlertRecord["alertStatus"],
+    entityCategory: r.entity_category,
+    proximity: r.proximity as AlertRecord["proximity"],
+    valueInFiat: numOrNull(r.value_in_fiat),
+    valueShare: numOrNull(r.value_share),
+    rule: fromJson<RiskRule>(r.rule),
+  };
+}
+
+/** A row as a history entry. */
+function historyFromRow(r: Selectable<AlertHistoryTable>): AlertHistoryRecord {
+  return {
+    id: r.id,
+    alertId: r.alert_id,
+    at: num(r.at),
+    actor: r.actor,
+    from: r.from_status as AlertHistoryRecord["from"],
+    to: r.to_status as AlertHistoryRecord["to"],
+    comment: r.comment,
+  };
+}
+
+/** The WHERE of the alert list; client, network and token filters look at the alert's transfer. */
+function listConditions(
+  eb: ExpressionBuilder<Database, "alerts">,
+  accountId: string,
+  f: AlertFilter,
+): Expression<SqlBool> {
+  const c: Expression<SqlBool>[] = [eb("account_id", "=", accountId)];
+  if (f.riskType !== undefined) c.push(eb("risk_type", "=", f.riskType));
+  if (f.riskLevel !== undefined) c.push(eb("risk_level", "=", f.riskLevel));
+  if (f.alertStatus !== undefined) c.push(eb("alert_status", "=", f.alertStatus));
+  if (f.createdFrom !== undefined) c.push(eb("created_at", ">=", f.createdFrom));
+  if (f.createdTo !== undefined) c.push(eb("created_at", "<=", f.createdTo));
+  if (f.occurredFrom !== undefined) c.push(eb("risk_occurred_at", ">=", f.occurredFrom));
+  if (f.occurredTo !== undefined) c.push(eb("risk_occurred_at", "<=", f.occurredTo));
+  if (f.entityCategory !== undefined) c.push(eb("entity_category", "=", f.entityCategory));
+  if (f.proximity !== undefined) c.push(eb("proximity", "=", f.proximity));
+  const t: Array<(tb: ExpressionBuilder<Database, "transfers">) => Expression<SqlBool>> = [];
+  if (f.clientId !== undefined) t.push((tb) => tb("client_id", "=", f.clientId!));
+  if (f.network !== undefined) t.push((tb) => tb("network", "=", f.network!));
+  if (f.tokenId !== undefined) t.push((tb) => tb("token_id", "=", f.tokenId!));
+  if (f.tokenSymbol !== undefined) {
+    const symbol = f.tokenSymbol.toLowerCase();
+    t.push((tb) => tb(tb.fn("lower", ["token_symbol"]), "=", symbol));
+  }
+  if (t.length > 0) {
+    const transfers = eb
+      .selectFrom("transfers")
+      .select("transfers.id")
+      .where((tb) => tb.and(t.map((condition) => condition(tb))));
+    c.push(eb("transfer_id", "in", transfers));
+  }
+  return eb.and(c);
+}
+
+/** Creates the alert members over `ctx`. */
+export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
+  const { db } = ctx;
+  return {
+    async insertAlert(record) {
+      const result = await db
+        .insertInto("alerts")
+        .values(toRow(record))
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirstOrThrow();
+      return changedRows(result) === 1;
+    },
+    async updateAlert(record) {
+      const { id, ...changes } = toRow(record);
+      const result = await db
+        .updateTable("alerts")
+        .set(changes)
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      if (changedRows(result) === 0) throw notFound("alert", id);
+    },
+    async getAlert(id) {
+      const row = await db.selectFrom("alerts").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+    async listAlerts(accountId, filter, page) {
+      const matching = db.selectFrom("alerts").where((eb) => listConditions(eb, accountId, filter));
+      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
+      const rows = await matching
+        .selectAll()
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.pageSize)
+        .offset((page.page - 1) * page.pageSize)
+        .execute();
+      return { items: rows.map(fromRow), total: num(total as number | string | bigint) };
+    },
+    async listAlertsOfTransfer(transferId) {
+      const rows = await db
+        .selectFrom("alerts")
+        .selectAll()
+        .where("transfer_id", "=", transferId)
+        .orderBy("created_at", "asc")
+        .orderBy("id", "asc")
+        .execute();
+      return rows.map(fromRow);
+    },
+    async appendAlertHistory(entry) {
+      await ctx.atomic(async (tx) => {
+        const { last } = await tx
+          .selectFrom("alert_history")
+          .select((eb) => eb.fn.max("position").as("last"))
+          .where("alert_id", "=", entry.alertId)
+          .executeTakeFirstOrThrow();
+        await tx
+          .insertInto("alert_history")
+          .values({
+            id: entry.id,
+            alert_id: entry.alertId,
+            position: (numOrNull(last) ?? 0) + 1,
+            at: entry.at,
+            actor: entry.actor,
+            from_status: entry.from,
+            to_status: entry.to,
+            comment: entry.comment,
+          })
+          .execute();
+      });
+    },
+    async listAlertHistory(alertId) {
+      const rows = await db
+        .selectFrom("alert_history")
+        .selectAll()
+        .where("alert_id", "=", alertId)
+        .orderBy("at", "asc")
+        .orderBy("position", "asc")
+        .execute();
+      return rows.map(historyFromRow);
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Durable jobs of the kysely store. Claiming selects due jobs and takes their lease in one
+ * transaction; with `skipLocked` the select locks its rows `FOR UPDATE SKIP LOCKED`, so
+ * concurrent claimers in other processes skip each other's jobs instead of waiting.
+ */
+import { type JobRecord, KytError, type StoreOps } from "@openkyt/core";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from "kysely";
+import { changedRows, type KyselyContext } from "./kysely-context.js";
+import type { Database, JobsTable } from "./kysely-schema.js";
+import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
+
+/** The job members of the store port. */
+export type JobOps = Pick<
+  StoreOps,
+  "enqueueJob" | "claimJobs" | "completeJob" | "retryJob" | "listJobs" | "nextJobAt"
+>;
+
+/** A row as a job. */
+function fromRow(r: Selectable<JobsTable>): JobRecord {
+  return {
+    id: r.id,
+    kind: r.kind as JobRecord["kind"],
+    accountId: r.account_id,
+    subjectId: r.subject_id,
+    payload: fromJson<JobRecord["payload"]>(r.payload),
+    runAt: num(r.run_at),
+    attempts: num(r.attempts),
+    leaseOwner: r.lease_owner,
+    leaseUntil: numOrNull(r.lease_until),
+    lastError: r.last_error,
+    createdAt: num(r.created_at),
+  };
+}
+
+/** Due at `now` and not leased, or leased with a lease that ran out. */
+function claimable(eb: ExpressionBuilder<Database, "jobs">, now: number): Expression<SqlBool> {
+  return eb.and([
+    eb("run_at", "<=", now),
+    eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]),
+  ]);
+}
+
+/** Selects and leases due jobs on `db` (already inside a transaction). */
+async function claimIn(
+  db: Kysely<Database>,
+  skipLocked: boolean,
+  request: Parameters<StoreOps["claimJobs"]>[0],
+): Promise<JobRecord[]> {
+  const { now, limit, leaseMs, owner } = request;
+  if (limit <= 0) return [];
+  let due = db
+    .selectFrom("jobs")
+    .select("id")
+    .where((eb) => claimable(eb, now))
+    .orderBy("run_at", "asc")
+    .orderBy("id", "asc")
+    .limit(limit);
+  if (skipLocked) due = due.forUpdate().skipLocked();
+  const ids = (await due.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await db
+    .updateTable("jobs")
+    .set({
+      lease_owner: owner,
+      lease_until: now + leaseMs,
+      attempts: sql<number>`${sql.ref("attempts")} + 1`,
+    })
+    .where("id", "in", ids)
+    .where((eb) => claimable(eb, now))
+    .execute();
+  const rows = await db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("id", "in", ids)
+    .where("lease_owner", "=", owner)
+    .where("lease_until", "=", now + leaseMs)
+    .orderBy("run_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+  return rows.map(fromRow);
+}
+
+/** Creates the job members over `ctx`. */
+export function kyselyJobOps(ctx: KyselyContext): JobOps {
+  const { db } = ctx;
+  return {
+    async enqueueJob(job) {
+      const result = await db
+        .insertInto("jobs")
+        .values({
+          id: job.id,
+          kind: job.kind,
+          account_id: job.accountId,
+          subject_id: job.subjectId,
+          payload: toJson(job.payload),
+          run_at: job.runAt,
+          attempts: job.attempts,
+          lease_owner: job.leaseOwner,
+          lease_until: job.leaseUntil,
+          last_error: job.lastError,
+          created_at: job.createdAt,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirstOrThrow();
+      if (changedRows(result) === 0) throw new KytError("CONFLICT", `job ${job.id} exists`);
+    },
+    async claimJobs(request) {
+      return ctx.atomic((tx) => claimIn(tx, ctx.skipLocked, request));
+    },
+    async completeJob(id, owner) {
+      const result = await db
+        .deleteFrom("jobs")
+        .where("id", "=", id)
+        .where("lease_owner", "=", owner)
+        .executeTakeFirstOrThrow();
+      return changedRows(result) === 1;
+    },
+    async retryJob(id, owner, runAt, lastError) {
+      const result = await db
+        .updateTable("jobs")
+        .set({ run_at: runAt, last_error: lastError, lease_owner: null, lease_until: null })
+        .where("id", "=", id)
+        .where("lease_owner", "=", owner)
+        .executeTakeFirstOrThrow();
+      return changedRows(result) === 1;
+    },
+    async listJobs(subjectId) {
+      let query = db.selectFrom("jobs").selectAll().orderBy("run_at", "asc").orderBy("id", "asc");
+      if (subjectId !== undefined) query = query.where("subject_id", "=", subjectId);
+      return (await query.execute()).map(fromRow);
+    },
+    async nextJobAt() {
+      const { next } = await db
+        .selectFrom("jobs")
+        .select((eb) =>
+          eb.fn
+            .min(
+              eb
+                .case()
+                .when(eb.and([eb("lease_until", "is not", null), eb("lease_until", ">", eb.ref("run_at"))]))
+                .then(eb.ref("lease_until"))
+                .else(eb.ref("run_at"))
+                .end(),
+            )
+            .as("next"),
+        )
+        .executeTakeFirstOrThrow();
+      return numOrNull(next as number | string | null);
+    },
+  };
+}

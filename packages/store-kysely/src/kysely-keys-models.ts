@@ -1,0 +1,101 @@
+/** Risk models and API keys of the kysely store. */
+import { type ApiKeyRecord, KytError, type RiskRule, type StoreOps } from "@openkyt/core";
+import type { Selectable } from "kysely";
+import { changedRows, type KyselyContext } from "./kysely-context.js";
+import type { ApiKeysTable } from "./kysely-schema.js";
+import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
+
+/** The risk model and API key members of the store port. */
+export type KeyModelOps = Pick<
+  StoreOps,
+  "putRiskModel" | "getRiskModel" | "putApiKey" | "getApiKey" | "listApiKeys" | "revokeApiKey"
+>;
+
+/** A row as an API key. */
+function keyFromRow(r: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    secret: r.secret,
+    createdAt: num(r.created_at),
+    revokedAt: numOrNull(r.revoked_at),
+  };
+}
+
+/** Creates the risk model and API key members over `ctx`. */
+export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
+  const { db } = ctx;
+  return {
+    async putRiskModel(accountId, model) {
+      const result = await db
+        .insertInto("risk_models")
+        .values({
+          account_id: accountId,
+          id: model.id,
+          version: model.version,
+          name: model.name,
+          rules: toJson(model.rules),
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirstOrThrow();
+      if (changedRows(result) === 0) {
+        throw new KytError("CONFLICT", `risk model ${model.id} version ${model.version} exists`);
+      }
+    },
+    async getRiskModel(accountId, id, version) {
+      let query = db
+        .selectFrom("risk_models")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .orderBy("version", "desc")
+        .limit(1);
+      if (version !== undefined) query = query.where("version", "=", version);
+      const row = await query.executeTakeFirst();
+      if (!row) return null;
+      return {
+        id: row.id,
+        name: row.name,
+        version: num(row.version),
+        rules: fromJson<RiskRule[]>(row.rules),
+      };
+    },
+    async putApiKey(record) {
+      const result = await db
+        .insertInto("api_keys")
+        .values({
+          id: record.id,
+          account_id: record.accountId,
+          secret: record.secret,
+          created_at: record.createdAt,
+          revoked_at: record.revokedAt,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirstOrThrow();
+      if (changedRows(result) === 0) throw new KytError("CONFLICT", `api key ${record.id} exists`);
+    },
+    async getApiKey(id) {
+      const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? keyFromRow(row) : null;
+    },
+    async listApiKeys(accountId) {
+      const rows = await db
+        .selectFrom("api_keys")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .orderBy("created_at", "asc")
+        .orderBy("id", "asc")
+        .execute();
+      return rows.map(keyFromRow);
+    },
+    async revokeApiKey(id, at) {
+      const result = await db
+        .updateTable("api_keys")
+        .set({ revoked_at: at })
+        .where("id", "=", id)
+        .where("revoked_at", "is", null)
+        .executeTakeFirstOrThrow();
+      return changedRows(result) === 1;
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The ledger of the kysely store. A tracing read is one SQL statement per call (per 200
+ * frontier addresses): a UNION ALL of per-address subqueries, each a derived table with its
+ * own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
+ */
+import type { LedgerTransfer, StoreOps } from "@openkyt/core";
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
+import { changedRows, type KyselyContext } from "./kysely-context.js";
+import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
+import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
+
+/** The ledger members of the store port (the ledger reader included). */
+export type LedgerOps = Pick<
+  StoreOps,
+  "ledgerIncoming" | "ledgerOutgoing" | "putLedgerTransfers" | "ledgerByTxHash"
+>;
+
+/** Frontier addresses per statement. */
+export const FRONTIER_CHUNK = 200;
+
+/** A ledger transfer as a row. */
+function toRow(t: LedgerTransfer): Insertable<LedgerTransfersTable> {
+  return {
+    network: t.network,
+    tx_hash: t.txHash,
+    log_index: t.logIndex,
+    token_id: t.tokenId,
+    from_address: t.from,
+    to_address: t.to,
+    amount: t.amount,
+    occurred_at: t.occurredAt,
+    block: t.block,
+    value_usd: t.valueUsd,
+  };
+}
+
+/** A row as a ledger transfer. */
+function fromRow(r: Selectable<LedgerTransfersTable>): LedgerTransfer {
+  return {
+    network: r.network,
+    txHash: r.tx_hash,
+    logIndex: num(r.log_index),
+    tokenId: r.token_id,
+    from: r.from_address,
+    to: r.to_address,
+    amount: num(r.amount),
+    occurredAt: num(r.occurred_at),
+    block: numOrNull(r.block),
+    valueUsd: numOrNull(r.value_usd),
+  };
+}
+
+/** One frontier address of a hop: rows before `at` (incoming) or after `at` (outgoing). */
+interface FrontierAddress {
+  readonly address: string;
+  readonly at: number;
+}
+
+/** Reads one hop: per frontier address, in frontier order, its rows in the port's order. */
+async function readHop(
+  db: Kysely<Database>,
+  network: string,
+  tokenId: string,
+  direction: "incoming" | "outgoing",
+  frontier: ReadonlyArray<FrontierAddress>,
+  limit: number,
+): Promise<LedgerTransfer[]> {
+  if (limit <= 0 || frontier.length === 0) return [];
+  const incoming = direction === "incoming";
+  const order = incoming ? "desc" : "asc";
+  const out: LedgerTransfer[] = [];
+  for (const chunk of chunksOf(frontier, FRONTIER_CHUNK)) {
+    const parts = chunk.map((q, i) => {
+      const rows = db
+        .selectFrom("ledger_transfers")
+        .selectAll()
+        .where("network", "=", network)
+        .where("token_id", "=", tokenId)
+        .where(incoming ? "to_address" : "from_address", "=", q.address)
+        .where("occurred_at", incoming ? "<" : ">", q.at)
+        .orderBy("occurred_at", order)
+        .orderBy("tx_hash", order)
+        .orderBy("log_index", order)
+        .limit(limit);
+      return db
+        .selectFrom(rows.as(`q${i}`))
+        .selectAll()
+        .select(sql<number>`${sql.lit(i)}`.as("query_index"));
+    });
+    const [first, ...rest] = parts;
+    if (!first) continue;
+    const rows = await rest.reduce((all, part) => all.unionAll(part), first).execute();
+    // UNION ALL promises no order: regroup by query, then order within each query.
+    const groups: Array<Array<Selectable<LedgerTransfersTable>>> = chunk.map(() => []);
+    for (const row of rows) groups[num(row.query_index)]?.push(row);
+    for (const group of groups) {
+      const sorted = group.map(fromRow).sort(compareForward);
+      out.push(...(incoming ? sorted.reverse() : sorted));
+    }
+  }
+  return out;
+}
+
+/** Time, then transaction hash, then log index, ascending. */
+function compareForward(a: LedgerTransfer, b: LedgerTransfer): number {
+  if (a.occurredAt !== b.occurredAt) return a.occurredAt - b.occurredAt;
+  if (a.txHash !== b.txHash) return a.txHash < b.txHash ? -1 : 1;
+  return a.logIndex - b.logIndex;
+}
+
+/** Creates the ledger members over `ctx`. */
+export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
+  const { db } = ctx;
+  return {
+    ledgerIncoming: (network, tokenId, queries, limit) =>
+      readHop(
+        db,
+        network,
+        tokenId,
+        "incoming",
+        queries.map((q) => ({ address: q.address, at: q.before })),
+        limit,
+      ),
+    ledgerOutgoing: (network, tokenId, queries, limit) =>
+      readHop(
+        db,
+        network,
+        tokenId,
+        "outgoing",
+        queries.map((q) => ({ address: q.address, at: q.after })),
+        limit,
+      ),
+    async putLedgerTransfers(rows) {
+      if (rows.length === 0) return 0;
+      return ctx.atomic(async (tx) => {
+        let added = 0;
+        for (const chunk of chunksOf(rows.map(toRow), INSERT_CHUNK)) {
+          const result = await tx
+            .insertInto("ledger_transfers")
+            .values(chunk)
+            .onConflict((oc) => oc.columns(["network", "tx_hash", "log_index"]).doNothing())
+            .executeTakeFirstOrThrow();
+          added += changedRows(result);
+        }
+        return added;
+      });
+    },
+    async ledgerByTxHash(network, txHash) {
+      const rows = await db
+        .selectFrom("ledger_transfers")
+        .selectAll()
+        .where("network", "=", network)
+        .where("tx_hash", "=", txHash)
+        .orderBy("log_index", "asc")
+        .execute();
+      return rows.map(fromRow);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Versioned migrations of the kysely store, run by kysely's `Migrator` from a static list.
+ * The running engine never migrates implicitly: callers (the CLI's `migrate`, store factories
+ * with `migrate: true`) run these.
+ */
+import { KytError } from "@openkyt/core";
+import { type Kysely, type Migration, type MigrationResult, Migrator, NO_MIGRATIONS } from "kysely";
+import { engineTablesMigration } from "./kysely-migration-0001-engine.js";
+import { referenceTablesMigration } from "./kysely-migration-0002-reference.js";
+import type { Database } from "./kysely-schema.js";
+
+/** Every migration by name; names sort in the order they run. */
+export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
+  "0001_engine_tables": engineTablesMigration,
+  "0002_reference_tables": referenceTablesMigration,
+});
+
+/** What a migration run did: the migrations it ran, in order, with their direction. */
+export interface MigrationOutcome {
+  readonly applied: ReadonlyArray<{ readonly name: string; readonly direction: "Up" | "Down" }>;
+}
+
+/** A Migrator over the static list. */
+function migratorOf(db: Kysely<Database>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => ({ ...STORE_MIGRATIONS }) } });
+}
+
+/** Turns a migrator result into an outcome, or throws STORE_ERROR (cause kept). */
+function outcomeOf(run: { error?: unknown; results?: MigrationResult[] }): MigrationOutcome {
+  if (run.error !== undefined) {
+    const failed = run.results?.find((r) => r.status === "Error")?.migrationName;
+    const message = failed === undefined ? "migration failed" : `migration ${failed} failed`;
+    throw new KytError("STORE_ERROR", message, { cause: run.error });
+  }
+  return {
+    applied: (run.results ?? []).map((r) => ({ name: r.migrationName, direction: r.direction })),
+  };
+}
+
+/** Runs every pending migration. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationOutcome> {
+  return outcomeOf(await migratorOf(db).migrateToLatest());
+}
+
+/**
+ * Reverts migrations: the last one (`"previous"`, the default) or all of them (`"zero"`),
+ * which drops every table of the store.
+ */
+export async function migrateDown(
+  db: Kysely<Database>,
+  target: "previous" | "zero" = "previous",
+): Promise<MigrationOutcome> {
+  const migrator = migratorOf(db);
+  return outcomeOf(
+    target === "zero" ? await migrator.migrateTo(NO_MIGRATIONS) : await migrator.migrateDown(),
+  );
+}
+
+/** Names of the migrations applied so far, in order. */
+export async function appliedMigrations(db: Kysely<Database>): Promise<ReadonlyArray<string>> {
+  const all = await migratorOf(db).getMigrations();
+  return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
+}

@@ -1,0 +1,242 @@
+/**
+ * Reference data of the kysely store: attributions, sanctions listings, tokens and prices.
+ * Writes are upserts in chunks; rows repeating a key within one call count once (the last wins),
+ * since Postgres refuses to update one row twice in a statement.
+ */
+import type { Attribution, PriceRow, SanctionsListing, StoreOps, TokenInfo } from "@openkyt/core";
+import type { Expression, SqlBool } from "kysely";
+import type { KyselyContext } from "./kysely-context.js";
+import { UNDATED_LISTING } from "./kysely-schema.js";
+import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
+
+/** The attribution, sanctions, token and price members of the store port. */
+export type ReferenceOps = Pick<
+  StoreOps,
+  | "putAttributions"
+  | "getAttributions"
+  | "putSanctions"
+  | "getSanctions"
+  | "putTokens"
+  | "getToken"
+  | "listTokens"
+  | "putPrices"
+  | "getPrice"
+>;
+
+/** `rows` with one row per key, the last one given winning. */
+function lastPerKey<T>(rows: ReadonlyArray<T>, key: (row: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) byKey.set(key(row), row);
+  return [...byKey.values()];
+}
+
+/** Creates the reference data members over `ctx`. */
+export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
+  const { db } = ctx;
+  return {
+    async putAttributions(rows) {
+      const unique = lastPerKey(rows, (r: Attribution) => JSON.stringify([r.network, r.address]));
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(unique, INSERT_CHUNK)) {
+          await tx
+            .insertInto("attributions")
+            .values(
+              chunk.map((r) => ({
+                network: r.network,
+                address: r.address,
+                entity_name: r.entityName,
+                entity_category: r.entityCategory,
+                source: r.source,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(["network", "address"]).doUpdateSet((eb) => ({
+                entity_name: eb.ref("excluded.entity_name"),
+                entity_category: eb.ref("excluded.entity_category"),
+                source: eb.ref("excluded.source"),
+              })),
+            )
+            .execute();
+        }
+      });
+      return unique.length;
+    },
+    async getAttributions(network, addresses) {
+      const out: Attribution[] = [];
+      for (const chunk of chunksOf([...new Set(addresses)], IN_LIST_CHUNK)) {
+        const rows = await db
+          .selectFrom("attributions")
+          .selectAll()
+          .where("network", "=", network)
+          .where("address", "in", chunk)
+          .execute();
+        for (const r of rows) {
+          out.push({
+            network: r.network,
+            address: r.address,
+            entityName: r.entity_name,
+            entityCategory: r.entity_category,
+            source: r.source,
+          });
+        }
+      }
+      return out;
+    },
+    async putSanctions(rows) {
+      const unique = lastPerKey(rows, (r: SanctionsListing) =>
+        JSON.stringify([r.address, r.listName, r.listedAt]),
+      );
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(unique, INSERT_CHUNK)) {
+          await tx
+            .insertInto("sanctions_listings")
+            .values(
+              chunk.map((r) => ({
+                address: r.address,
+                list_name: r.listName,
+                listed_at: r.listedAt ?? UNDATED_LISTING,
+                network: r.network,
+                program: r.program,
+                entity: r.entity,
+                delisted_at: r.delistedAt,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(["address", "list_name", "listed_at"]).doUpdateSet((eb) => ({
+                network: eb.ref("excluded.network"),
+                program: eb.ref("excluded.program"),
+                entity: eb.ref("excluded.entity"),
+                delisted_at: eb.ref("excluded.delisted_at"),
+              })),
+            )
+            .execute();
+        }
+      });
+      return unique.length;
+    },
+    async getSanctions(addresses) {
+      const out: SanctionsListing[] = [];
+      for (const chunk of chunksOf([...new Set(addresses)], IN_LIST_CHUNK)) {
+        const rows = await db
+          .selectFrom("sanctions_listings")
+          .selectAll()
+          .where("address", "in", chunk)
+          .execute();
+        for (const r of rows) {
+          const listedAt = num(r.listed_at);
+          out.push({
+            network: r.network,
+            address: r.address,
+            listName: r.list_name,
+            program: r.program,
+            entity: r.entity,
+            listedAt: listedAt === UNDATED_LISTING ? null : listedAt,
+            delistedAt: numOrNull(r.delisted_at),
+          });
+        }
+      }
+      return out;
+    },
+    async putTokens(rows) {
+      const unique = lastPerKey(rows, (r: TokenInfo) => JSON.stringify([r.network, r.tokenId]));
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(unique, INSERT_CHUNK)) {
+          await tx
+            .insertInto("tokens")
+            .values(
+              chunk.map((r) => ({
+                network: r.network,
+                token_id: r.tokenId,
+                symbol: r.symbol,
+                decimals: r.decimals,
+                name: r.name,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(["network", "token_id"]).doUpdateSet((eb) => ({
+                symbol: eb.ref("excluded.symbol"),
+                decimals: eb.ref("excluded.decimals"),
+                name: eb.ref("excluded.name"),
+              })),
+            )
+            .execute();
+        }
+      });
+      return unique.length;
+    },
+    async getToken(network, tokenId) {
+      const r = await db
+        .selectFrom("tokens")
+        .selectAll()
+        .where("network", "=", network)
+        .where("token_id", "=", tokenId)
+        .executeTakeFirst();
+      return r
+        ? {
+            network: r.network,
+            tokenId: r.token_id,
+            symbol: r.symbol,
+            decimals: num(r.decimals),
+            name: r.name,
+          }
+        : null;
+    },
+    async listTokens(filter, page) {
+      const matching = db.selectFrom("tokens").where((eb) => {
+        const c: Expression<SqlBool>[] = [];
+        if (filter.network !== undefined) c.push(eb("network", "=", filter.network));
+        if (filter.tokenId !== undefined) c.push(eb("token_id", "=", filter.tokenId));
+        if (filter.symbol !== undefined)
+          c.push(eb(eb.fn("lower", ["symbol"]), "=", filter.symbol.toLowerCase()));
+        return eb.and(c);
+      });
+      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
+      const rows = await matching
+        .selectAll()
+        .orderBy("network", "asc")
+        .orderBy("token_id", "asc")
+        .limit(page.pageSize)
+        .offset((page.page - 1) * page.pageSize)
+        .execute();
+      return {
+        items: rows.map((r) => ({
+          network: r.network,
+          tokenId: r.token_id,
+          symbol: r.symbol,
+          decimals: num(r.decimals),
+          name: r.name,
+        })),
+        total: num(total as number | string | bigint),
+      };
+    },
+    async putPrices(rows) {
+      const unique = lastPerKey(rows, (r: PriceRow) => JSON.stringify([r.network, r.tokenId, r.day]));
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(unique, INSERT_CHUNK)) {
+          await tx
+            .insertInto("prices")
+            .values(chunk.map((r) => ({ network: r.network, token_id: r.tokenId, day: r.day, usd: r.usd })))
+            .onConflict((oc) =>
+              oc
+                .columns(["network", "token_id", "day"])
+                .doUpdateSet((eb) => ({ usd: eb.ref("excluded.usd") })),
+            )
+            .execute();
+        }
+      });
+      return unique.length;
+    },
+    async getPrice(network, tokenId, day) {
+      const row = await db
+        .selectFrom("prices")
+        .select("usd")
+        .where("network", "=", network)
+        .where("token_id", "=", tokenId)
+        .where("day", "<=", day)
+        .orderBy("day", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row ? num(row.usd) : null;
+    },
+  };
+}

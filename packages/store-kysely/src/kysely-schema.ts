@@ -1,0 +1,245 @@
+/**
+ * Table types of the kysely store. Plain column types that SQLite and Postgres share: JSON as
+ * text, booleans as integers 0/1, times as integer epoch ms (bigint). Postgres returns bigint
+ * columns as strings, so numeric columns are read through `kysely-values.ts`.
+ */
+import type { ColumnType } from "kysely";
+
+/** A bigint column: written as a number, read as a number (SQLite) or a string (Postgres). */
+export type Int8 = ColumnType<number | string, number, number>;
+/** A nullable bigint column. */
+export type NullableInt8 = ColumnType<number | string | null, number | null, number | null>;
+/** A double precision column (drivers may hand back strings for numerics; read via the transforms). */
+export type Float8 = ColumnType<number | string, number, number>;
+/** A nullable double precision column. */
+export type NullableFloat8 = ColumnType<number | string | null, number | null, number | null>;
+
+/** `transfers`: registered transfers and attempts. */
+export interface TransfersTable {
+  id: string;
+  account_id: string;
+  client_id: string | null;
+  attempt_id: string | null;
+  registered_at: Int8;
+  network: string;
+  token_id: string;
+  token_symbol: string | null;
+  direction: string;
+  tx_status: string;
+  tx_hash: string | null;
+  occurred_at: NullableInt8;
+  input_address: string | null;
+  output_address: string | null;
+  amount: NullableFloat8;
+  value_in_fiat: NullableFloat8;
+  risk_level: string;
+  risk_score: NullableFloat8;
+  risk_model_id: string | null;
+  risk_model_version: string | null;
+  /** JSON of `CheckStates`. */
+  checks: string;
+  /** 0 or 1. */
+  disable_auto_check: Int8;
+  exposure: string | null;
+  counterparty: string | null;
+  sanctions: string | null;
+  counterparty_name: string | null;
+  counterparty_category: string | null;
+  last_error: string | null;
+  updated_at: Int8;
+}
+
+/** `manual_checks`. */
+export interface ManualChecksTable {
+  id: string;
+  account_id: string;
+  created_at: Int8;
+  check_type: string;
+  check_status: string;
+  checked_at: NullableInt8;
+  network: string;
+  token_id: string;
+  token_symbol: string | null;
+  tx_hash: string | null;
+  output_address: string | null;
+  direction: string | null;
+  address: string | null;
+  tx_status: string | null;
+  occurred_at: NullableInt8;
+  input_address: string | null;
+  counterparty_address: string | null;
+  amount: NullableFloat8;
+  value_in_fiat: NullableFloat8;
+  risk_level: string;
+  risk_score: NullableFloat8;
+  risk_model_id: string | null;
+  risk_model_version: string | null;
+  exposure: string | null;
+  counterparty: string | null;
+  sanctions: string | null;
+  last_error: string | null;
+  updated_at: Int8;
+}
+
+/** `risks`: the rules that fired, per subject and check. */
+export interface RisksTable {
+  id: string;
+  account_id: string;
+  subject_type: string;
+  subject_id: string;
+  check_kind: string;
+  risk_type: string;
+  risk_level: string;
+  /** Rank of `risk_level` (higher is riskier), for ordering. */
+  level_rank: Int8;
+  entity_category: string;
+  entity_name: string | null;
+  proximity: string;
+  value_in_fiat: NullableFloat8;
+  value_share: NullableFloat8;
+  /** JSON of the `RiskRule`. */
+  rule: string;
+  occurred_at: Int8;
+  created_at: Int8;
+}
+
+/** `alerts`. */
+export interface AlertsTable {
+  id: string;
+  account_id: string;
+  transfer_id: string;
+  dedupe_key: string;
+  created_at: Int8;
+  updated_at: NullableInt8;
+  risk_level: string;
+  risk_type: string;
+  risk_occurred_at: Int8;
+  alert_status: string;
+  entity_category: string;
+  proximity: string;
+  value_in_fiat: NullableFloat8;
+  value_share: NullableFloat8;
+  rule: string;
+}
+
+/** `alert_history`: `position` numbers the entries of one alert in append order. */
+export interface AlertHistoryTable {
+  id: string;
+  alert_id: string;
+  position: Int8;
+  at: Int8;
+  actor: string | null;
+  from_status: string | null;
+  to_status: string;
+  comment: string | null;
+}
+
+/** `jobs`: durable work with leases. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  account_id: string;
+  subject_id: string;
+  /** JSON object. */
+  payload: string;
+  run_at: Int8;
+  attempts: Int8;
+  lease_owner: string | null;
+  lease_until: NullableInt8;
+  last_error: string | null;
+  created_at: Int8;
+}
+
+/** `risk_models`: one row per (account, model id, version). */
+export interface RiskModelsTable {
+  account_id: string;
+  id: string;
+  version: Int8;
+  name: string;
+  /** JSON array of `RiskRule`. */
+  rules: string;
+}
+
+/** `api_keys`. */
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  secret: string;
+  created_at: Int8;
+  revoked_at: NullableInt8;
+}
+
+/** `ledger_transfers`: the chain's transfer graph. */
+export interface LedgerTransfersTable {
+  network: string;
+  tx_hash: string;
+  log_index: Int8;
+  token_id: string;
+  from_address: string;
+  to_address: string;
+  amount: Float8;
+  occurred_at: Int8;
+  block: NullableInt8;
+  value_usd: NullableFloat8;
+}
+
+/** `attributions`: address to entity, one per (network, address). */
+export interface AttributionsTable {
+  network: string;
+  address: string;
+  entity_name: string;
+  entity_category: string;
+  source: string | null;
+}
+
+/**
+ * `sanctions_listings`, keyed by (address, list_name, listed_at). An unknown start date is kept
+ * as {@link UNDATED_LISTING} so that it takes part in the key (NULLs never conflict).
+ */
+export interface SanctionsListingsTable {
+  address: string;
+  list_name: string;
+  listed_at: Int8;
+  network: string;
+  program: string | null;
+  entity: string | null;
+  delisted_at: NullableInt8;
+}
+
+/** `listed_at` of a listing with no known start date. */
+export const UNDATED_LISTING = Number.MIN_SAFE_INTEGER;
+
+/** `tokens`, keyed by (network, token_id). */
+export interface TokensTable {
+  network: string;
+  token_id: string;
+  symbol: string;
+  decimals: Int8;
+  name: string | null;
+}
+
+/** `prices`: daily USD prices keyed by (network, token_id, day). */
+export interface PricesTable {
+  network: string;
+  token_id: string;
+  /** `YYYY-MM-DD`. */
+  day: string;
+  usd: Float8;
+}
+
+/** Every table of the store. */
+export interface Database {
+  transfers: TransfersTable;
+  manual_checks: ManualChecksTable;
+  risks: RisksTable;
+  alerts: AlertsTable;
+  alert_history: AlertHistoryTable;
+  jobs: JobsTable;
+  risk_models: RiskModelsTable;
+  api_keys: ApiKeysTable;
+  ledger_transfers: LedgerTransfersTable;
+  attributions: AttributionsTable;
+  sanctions_listings: SanctionsListingsTable;
+  tokens: TokensTable;
+  prices: PricesTable;
+}

@@ -1,0 +1,66 @@
+/**
+ * The kysely store: the Store port over any kysely dialect whose SQL both SQLite and Postgres
+ * speak. What differs between backends arrives as option flags, never as dialect checks.
+ */
+import type { Store, StoreCapabilities, StoreOps } from "@openkyt/core";
+import type { Kysely } from "kysely";
+import { kyselyAlertOps } from "./kysely-alerts.js";
+import type { KyselyContext } from "./kysely-context.js";
+import { kyselyJobOps } from "./kysely-jobs.js";
+import { kyselyKeyModelOps } from "./kysely-keys-models.js";
+import { kyselyLedgerOps } from "./kysely-ledger.js";
+import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
+import { kyselyReferenceOps } from "./kysely-reference.js";
+import { kyselyRiskOps } from "./kysely-risks.js";
+import type { Database } from "./kysely-schema.js";
+import { kyselyTransferOps } from "./kysely-transfers.js";
+
+/** Options of {@link createKyselyStore}. */
+export interface KyselyStoreOptions {
+  /** What the store reports about itself. */
+  readonly capabilities: StoreCapabilities;
+  /** Lock claimed jobs with `FOR UPDATE SKIP LOCKED` (Postgres); SQLite serialises transactions instead. */
+  readonly skipLocked: boolean;
+}
+
+/** Every member of the port over `ctx`. */
+function kyselyOps(ctx: KyselyContext): StoreOps {
+  return {
+    ...kyselyTransferOps(ctx),
+    ...kyselyManualCheckOps(ctx),
+    ...kyselyRiskOps(ctx),
+    ...kyselyAlertOps(ctx),
+    ...kyselyJobOps(ctx),
+    ...kyselyKeyModelOps(ctx),
+    ...kyselyLedgerOps(ctx),
+    ...kyselyReferenceOps(ctx),
+  };
+}
+
+/**
+ * Creates a store over a migrated database (see `migrateToLatest`). `transaction(fn)` runs `fn`
+ * in `db.transaction()` with a view of the store bound to that transaction; `close()` destroys
+ * `db` once.
+ */
+export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOptions): Store {
+  const { skipLocked } = options;
+  const root: KyselyContext = {
+    db,
+    skipLocked,
+    atomic: (fn) => db.transaction().execute(fn),
+  };
+  let closing: Promise<void> | null = null;
+  return {
+    ...kyselyOps(root),
+    capabilities: Object.freeze({ ...options.capabilities }),
+    transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+      return db
+        .transaction()
+        .execute((trx) => fn(kyselyOps({ db: trx, skipLocked, atomic: (inner) => inner(trx) })));
+    },
+    close() {
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+}

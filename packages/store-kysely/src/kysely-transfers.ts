@@ -1,0 +1,191 @@
+/** Transfers of the kysely store. */
+import {
+  type CheckStates,
+  type CounterpartyResult,
+  type ExposureResult,
+  KytError,
+  notFound,
+  type SanctionsResult,
+  type StoreOps,
+  type TransferFilter,
+  type TransferRecord,
+} from "@openkyt/core";
+import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
+import { changedRows, conflictAware, type KyselyContext } from "./kysely-context.js";
+import type { Database, TransfersTable } from "./kysely-schema.js";
+import {
+  bool,
+  boolColumn,
+  chunksOf,
+  fromJson,
+  fromJsonOrNull,
+  IN_LIST_CHUNK,
+  num,
+  numOrNull,
+  toJson,
+  toJsonOrNull,
+} from "./kysely-values.js";
+
+/** The transfer members of the store port. */
+export type TransferOps = Pick<
+  StoreOps,
+  "insertTransfer" | "updateTransfer" | "getTransfer" | "getTransfers" | "findTransfer" | "listTransfers"
+>;
+
+/** A transfer as a row. */
+function toRow(t: TransferRecord): Insertable<TransfersTable> {
+  return {
+    id: t.id,
+    account_id: t.accountId,
+    client_id: t.clientId,
+    attempt_id: t.attemptId,
+    registered_at: t.registeredAt,
+    network: t.network,
+    token_id: t.tokenId,
+    token_symbol: t.tokenSymbol,
+    direction: t.direction,
+    tx_status: t.txStatus,
+    tx_hash: t.txHash,
+    occurred_at: t.occurredAt,
+    input_address: t.inputAddress,
+    output_address: t.outputAddress,
+    amount: t.amount,
+    value_in_fiat: t.valueInFiat,
+    risk_level: t.riskLevel,
+    risk_score: t.riskScore,
+    risk_model_id: t.riskModelId,
+    risk_model_version: t.riskModelVersion,
+    checks: toJson(t.checks),
+    disable_auto_check: boolColumn(t.disableAutoCheck),
+    exposure: toJsonOrNull(t.exposure),
+    counterparty: toJsonOrNull(t.counterparty),
+    sanctions: toJsonOrNull(t.sanctions),
+    counterparty_name: t.counterpartyName,
+    counterparty_category: t.counterpartyCategory,
+    last_error: t.lastError,
+    updated_at: t.updatedAt,
+  };
+}
+
+/** A row as a transfer. */
+function fromRow(r: Selectable<TransfersTable>): TransferRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    clientId: r.client_id,
+    attemptId: r.attempt_id,
+    registeredAt: num(r.registered_at),
+    network: r.network,
+    tokenId: r.token_id,
+    tokenSymbol: r.token_symbol,
+    direction: r.direction as TransferRecord["direction"],
+    txStatus: r.tx_status as TransferRecord["txStatus"],
+    txHash: r.tx_hash,
+    occurredAt: numOrNull(r.occurred_at),
+    inputAddress: r.input_address,
+    outputAddress: r.output_address,
+    amount: numOrNull(r.amount),
+    valueInFiat: numOrNull(r.value_in_fiat),
+    riskLevel: r.risk_level as TransferRecord["riskLevel"],
+    riskScore: numOrNull(r.risk_score),
+    riskModelId: r.risk_model_id,
+    riskModelVersion: r.risk_model_version,
+    checks: fromJson<CheckStates>(r.checks),
+    disableAutoCheck: bool(r.disable_auto_check),
+    exposure: fromJsonOrNull<ExposureResult>(r.exposure),
+    counterparty: fromJsonOrNull<CounterpartyResult>(r.counterparty),
+    sanctions: fromJsonOrNull<SanctionsResult>(r.sanctions),
+    counterpartyName: r.counterparty_name,
+    counterpartyCategory: r.counterparty_category,
+    lastError: r.last_error,
+    updatedAt: num(r.updated_at),
+  };
+}
+
+/** The WHERE of the transfer list: the account and every filter given. */
+function listConditions(
+  eb: ExpressionBuilder<Database, "transfers">,
+  accountId: string,
+  f: TransferFilter,
+): Expression<SqlBool> {
+  const c: Expression<SqlBool>[] = [eb("account_id", "=", accountId)];
+  if (f.clientId !== undefined) c.push(eb("client_id", "=", f.clientId));
+  if (f.direction !== undefined) c.push(eb("direction", "=", f.direction));
+  if (f.network !== undefined) c.push(eb("network", "=", f.network));
+  if (f.tokenId !== undefined) c.push(eb("token_id", "=", f.tokenId));
+  if (f.tokenSymbol !== undefined)
+    c.push(eb(eb.fn("lower", ["token_symbol"]), "=", f.tokenSymbol.toLowerCase()));
+  if (f.txHash !== undefined) c.push(eb("tx_hash", "=", f.txHash));
+  if (f.inputAddress !== undefined) c.push(eb("input_address", "=", f.inputAddress));
+  if (f.outputAddress !== undefined) c.push(eb("output_address", "=", f.outputAddress));
+  if (f.registeredFrom !== undefined) c.push(eb("registered_at", ">=", f.registeredFrom));
+  if (f.registeredTo !== undefined) c.push(eb("registered_at", "<=", f.registeredTo));
+  if (f.occurredFrom !== undefined) c.push(eb("occurred_at", ">=", f.occurredFrom));
+  if (f.occurredTo !== undefined) c.push(eb("occurred_at", "<=", f.occurredTo));
+  if (f.riskLevel !== undefined) c.push(eb("risk_level", "=", f.riskLevel));
+  if (f.counterpartyName !== undefined) c.push(eb("counterparty_name", "=", f.counterpartyName));
+  if (f.counterpartyCategory !== undefined) c.push(eb("counterparty_category", "=", f.counterpartyCategory));
+  return eb.and(c);
+}
+
+/** Creates the transfer members over `ctx`. */
+export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
+  const { db } = ctx;
+  return {
+    async insertTransfer(record) {
+      // DO NOTHING instead of a failing insert keeps an open Postgres transaction usable.
+      const result = await db
+        .insertInto("transfers")
+        .values(toRow(record))
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirstOrThrow();
+      if (changedRows(result) === 0) {
+        throw new KytError("CONFLICT", `transfer ${record.id} or its identity exists`);
+      }
+    },
+    async updateTransfer(record) {
+      const { id, ...changes } = toRow(record);
+      const result = await conflictAware(`transfer ${id}`, () =>
+        db.updateTable("transfers").set(changes).where("id", "=", id).executeTakeFirstOrThrow(),
+      );
+      if (changedRows(result) === 0) throw notFound("transfer", id);
+    },
+    async getTransfer(id) {
+      const row = await db.selectFrom("transfers").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+    async getTransfers(ids) {
+      const out: TransferRecord[] = [];
+      for (const chunk of chunksOf([...new Set(ids)], IN_LIST_CHUNK)) {
+        const rows = await db.selectFrom("transfers").selectAll().where("id", "in", chunk).execute();
+        out.push(...rows.map(fromRow));
+      }
+      return out;
+    },
+    async findTransfer(identity) {
+      const row = await db
+        .selectFrom("transfers")
+        .selectAll()
+        .where("account_id", "=", identity.accountId)
+        .where("network", "=", identity.network)
+        .where("tx_hash", "=", identity.txHash)
+        .where("token_id", "=", identity.tokenId)
+        .where("output_address", "=", identity.outputAddress)
+        .where("direction", "=", identity.direction)
+        .executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+    async listTransfers(accountId, filter, page) {
+      const matching = db.selectFrom("transfers").where((eb) => listConditions(eb, accountId, filter));
+      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
+      const rows = await matching
+        .selectAll()
+        .orderBy("registered_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.pageSize)
+        .offset((page.page - 1) * page.pageSize)
+        .execute();
+      return { items: rows.map(fromRow), total: num(total as number | string | bigint) };
+    },
+  };
+}
