@@ -1,0 +1,33 @@
+/** The embedded default store: SQLite (WAL) through better-sqlite3 and the kysely store. */
+import type { Store, StoreCapabilities } from "@openkyt/core";
+import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
+import { openSqliteDatabase } from "./sqlite-database.js";
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Path of the database file, or ":memory:". */
+  readonly filename: string;
+  /** Run pending migrations before returning the store (default true). */
+  readonly migrate?: boolean;
+}
+
+/** Capabilities of the SQLite store: one process claims jobs. */
+export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
+  multiProcess: false,
+  dialect: "sqlite",
+});
+
+/**
+ * Opens a SQLite store, migrating it to the latest schema unless `migrate` is false. Jobs are
+ * claimed inside SQLite's serialised transactions (no `SKIP LOCKED`). `close()` is idempotent.
+ */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const db = openSqliteDatabase(options.filename);
+  try {
+    if (options.migrate ?? true) await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createKyselyStore(db, { capabilities: SQLITE_STORE_CAPABILITIES, skipLocked: false });
+}
