@@ -8,6 +8,7 @@ import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
 import { manualCheckConformance } from "./store-conformance-manual-checks.js";
+import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
@@ -65,5 +66,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     keyModelConformance(context);
     ledgerConformance(context);
     referenceConformance(context);
+    propertyConformance(context);
   });
 }

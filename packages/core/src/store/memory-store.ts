@@ -44,7 +44,8 @@ function serialised(ops: StoreOps, mutex: Mutex): StoreOps {
 
 /**
  * Creates an empty in-memory store. Nothing survives the process; capabilities
- * `{ multiProcess: false, dialect: "memory" }`.
+ * `{ multiProcess: false, dialect: "memory" }`. Inside `transaction(fn)`, use the `tx` view:
+ * the root store waits for the transaction to end (as a single SQLite connection does).
  */
 export function createMemoryStore(): Store {
   const tables = createMemoryTables();
