@@ -1,26 +1,13 @@
 /**
- * Query strings of the list endpoints: transfers, alerts, manual checks, tokens, and the plain
- * page query of the reference lists. Output is `{ page, pageSize, filter }` for the store.
+ * Query strings of the list endpoints: transfers, manual checks, tokens, and the plain page
+ * query of the reference lists (alerts: queries-alerts.ts). Output is `{ page, pageSize, filter }` for the store.
  */
 import { z } from "zod";
-import {
-  ALERT_STATUSES,
-  DIRECTIONS,
-  PROXIMITIES,
-  RISK_LEVELS,
-  RISK_TYPES,
-  RULE_RISK_LEVELS,
-} from "../domain/enums.js";
-import type { AlertFilter, PageRequest, TokenFilter, TransferFilter } from "../ports/store.js";
+import { DIRECTIONS, RISK_LEVELS } from "../domain/enums.js";
+import type { PageRequest, TokenFilter, TransferFilter } from "../ports/store.js";
 import { type FieldProblem, reportProblems } from "./network-fields.js";
-import {
-  dateFilter,
-  dropEmptyValues,
-  filterNormalizer,
-  pageField,
-  pageSizeField,
-  textFilter,
-} from "./query-fields.js";
+import { dateFilter, dropEmptyValues, filterNormalizer, textFilter } from "./query-fields.js";
+import { checkRange, compact, pageFields, symbolFilter } from "./query-filters.js";
 import { networkField } from "./wire-fields.js";
 
 /** A page of a list: page from 1, pageSize 1..100. */
@@ -31,30 +18,9 @@ export interface TransferListQuery extends PageQuery {
   readonly filter: TransferFilter;
 }
 
-/** Query of GET /v1/alerts/. */
-export interface AlertListQuery extends PageQuery {
-  readonly filter: AlertFilter;
-}
-
 /** Query of GET /v1/basics/tokens/. */
 export interface TokenListQuery extends PageQuery {
   readonly filter: TokenFilter;
-}
-
-const pageFields = { page: pageField, page_size: pageSizeField };
-
-/** Drops undefined values so filters only hold what was asked for. */
-function compact<T extends object>(filter: T): T {
-  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** Adds a problem under both names when a range's start is after its end. */
-function checkRange(problems: FieldProblem[], from: string, to: string, a?: number, b?: number): void {
-  if (a === undefined || b === undefined || a <= b) return;
-  problems.push(
-    { field: from, message: `${from} is after ${to}` },
-    { field: to, message: `${from} is after ${to}` },
-  );
 }
 
 /** Query of plain paginated lists (manual checks, networks, entity categories). */
@@ -119,88 +85,6 @@ export const transferListQuerySchema = z.preprocess(
         : { page: q.page, pageSize: q.page_size, filter };
     })
     .describe("Filters of the transfer list."),
-);
-
-/** A symbol given as token_id becomes the symbol filter; it must agree with token_symbol. */
-function symbolFilter(
-  problems: FieldProblem[],
-  fromTokenId?: string,
-  tokenSymbol?: string,
-): string | undefined {
-  if (fromTokenId === undefined) return tokenSymbol;
-  if (tokenSymbol !== undefined && tokenSymbol.toUpperCase() !== fromTokenId) {
-    problems.push({
-      field: "token_id",
-      message: `symbol ${fromTokenId} disagrees with token_symbol ${tokenSymbol}`,
-    });
-  }
-  return fromTokenId;
-}
-
-/** A deprecated alert parameter and its replacement: the same value, or an error naming both. */
-function merged<T>(
-  problems: FieldProblem[],
-  name: string,
-  value?: T,
-  oldName?: string,
-  old?: T,
-): T | undefined {
-  if (old !== undefined && value !== undefined && old !== value) {
-    const message = `${oldName} (deprecated) and ${name} disagree: ${String(old)} vs ${String(value)}`;
-    problems.push({ field: name, message }, { field: oldName ?? name, message });
-  }
-  return value ?? old;
-}
-
-/** Query of GET /v1/alerts/, deprecated type/interaction/status included. */
-export const alertListQuerySchema = z.preprocess(
-  dropEmptyValues,
-  z
-    .strictObject({
-      ...pageFields,
-      client_id: textFilter("Client ID of the alert's transfer."),
-      risk_type: z.enum(RISK_TYPES).optional().describe("Risk type, e.g. origin_of_funds."),
-      risk_level: z.enum(RULE_RISK_LEVELS).optional().describe("low, medium, high, severe."),
-      alert_status: z.enum(ALERT_STATUSES).optional().describe("open, in_progress, awaiting_response, done."),
-      created_from: dateFilter("from", "Created at or after."),
-      created_to: dateFilter("to", "Created at or before."),
-      occurred_from: dateFilter("from", "Risk occurred at or after."),
-      occurred_to: dateFilter("to", "Risk occurred at or before."),
-      network: networkField.optional(),
-      token_id: textFilter("Token id of the alert's transfer."),
-      token_symbol: textFilter("Token ticker, e.g. USDT."),
-      entity_category: textFilter("Risky entity category code."),
-      proximity: z.enum(PROXIMITIES).optional().describe("direct or indirect."),
-      type: z.enum(RISK_TYPES).optional().describe("Deprecated: use risk_type."),
-      interaction: z.enum(PROXIMITIES).optional().describe("Deprecated: use proximity."),
-      status: z.enum(ALERT_STATUSES).optional().describe("Deprecated: use alert_status."),
-    })
-    .transform((q, ctx): AlertListQuery => {
-      const f = filterNormalizer(q.network);
-      const token = f.token("token_id", q.token_id);
-      const problems: FieldProblem[] = [];
-      const filter = compact<AlertFilter>({
-        clientId: q.client_id,
-        riskType: merged(problems, "risk_type", q.risk_type, "type", q.type),
-        riskLevel: q.risk_level,
-        alertStatus: merged(problems, "alert_status", q.alert_status, "status", q.status),
-        createdFrom: q.created_from,
-        createdTo: q.created_to,
-        occurredFrom: q.occurred_from,
-        occurredTo: q.occurred_to,
-        network: q.network,
-        tokenId: token.tokenId,
-        tokenSymbol: symbolFilter(problems, token.symbol, q.token_symbol),
-        entityCategory: q.entity_category,
-        proximity: merged(problems, "proximity", q.proximity, "interaction", q.interaction),
-      });
-      checkRange(problems, "created_from", "created_to", q.created_from, q.created_to);
-      checkRange(problems, "occurred_from", "occurred_to", q.occurred_from, q.occurred_to);
-      return reportProblems(ctx, [...f.problems(), ...problems])
-        ? z.NEVER
-        : { page: q.page, pageSize: q.page_size, filter };
-    })
-    .describe("Filters of the alert list."),
 );
 
 /** Query of GET /v1/basics/tokens/. A symbol given as token_id filters by symbol. */

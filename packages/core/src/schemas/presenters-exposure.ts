@@ -1,0 +1,140 @@
+/**
+ * Presenters of exposures: TRANSFER_EXPOSURE from an ExposureResult and ADDRESS_EXPOSURE from a
+ * CounterpartyResult. Each takes either a transfer / manual-check record, or the result and the
+ * state of the check that produced it.
+ */
+import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
+import { FIAT_CURRENCY } from "../domain/enums.js";
+import type {
+  CheckStatus,
+  CounterpartyResult,
+  ExposureResult,
+  ExposureShare,
+  ManualCheckRecord,
+  TransferRecord,
+} from "../domain/records.js";
+import { roundFiat } from "./presenters.js";
+import type { AddressExposureResponse, TransferExposureResponse } from "./responses-exposure.js";
+import { formatUtcMicrosOrNull } from "./timestamps.js";
+
+type Subject = TransferRecord | ManualCheckRecord;
+
+const isTransfer = (s: Subject): s is TransferRecord => "checks" in s;
+const isSubject = (value: unknown): value is Subject =>
+  typeof value === "object" && value !== null && "accountId" in value;
+
+/** The check a record's exposure or counterparty came from. */
+function checkOf(s: Subject, kind: "exposure" | "counterparty"): CheckStatus {
+  return isTransfer(s) ? s.checks[kind] : { state: s.checkStatus, at: s.checkedAt };
+}
+
+/** Merges shares by category (value null when any part is unknown), largest share first. */
+function byCategory(shares: ReadonlyArray<ExposureShare>, value: number | null) {
+  const merged = new Map<string, { share: number; value: number | null }>();
+  for (const s of shares) {
+    const part = s.valueInFiat ?? (value === null ? null : s.share * value);
+    const prev = merged.get(s.category);
+    merged.set(s.category, {
+      share: (prev?.share ?? 0) + s.share,
+      value: prev === undefined ? part : prev.value === null || part === null ? null : prev.value + part,
+    });
+  }
+  return [...merged.entries()]
+    .map(([category, m]) => ({ category, share: Math.min(1, m.share), value: m.value }))
+    .sort((a, b) => b.share - a.share || a.category.localeCompare(b.category));
+}
+
+function transferExposure(
+  exposure: ExposureResult | null,
+  check: CheckStatus | undefined,
+  value: number | null,
+): TransferExposureResponse {
+  const status =
+    check === undefined ? {} : { check_status: check.state, checked_at: formatUtcMicrosOrNull(check.at) };
+  if (exposure === null) {
+    return { direct_interaction: null, indirect_interaction: null, fiat_currency: FIAT_CURRENCY, ...status };
+  }
+  const d = exposure.direct;
+  const indirect = byCategory(
+    exposure.shares.filter((s) => s.proximity === "indirect" || s.category === UNDEFINED_CATEGORY),
+    value,
+  ).map((m) => ({ entity_category: m.category, value_share: m.share, value_in_fiat: roundFiat(m.value) }));
+  return {
+    direct_interaction: d
+      ? { entity_category: d.category, entity_name: d.name, value_in_fiat: roundFiat(d.valueInFiat ?? value) }
+      : null,
+    indirect_interaction: indirect.length > 0 ? indirect : null,
+    fiat_currency: FIAT_CURRENCY,
+    ...status,
+  };
+}
+
+/**
+ * TRANSFER_EXPOSURE. From a record: its exposure, its value for value_in_fiat when a share
+ * lacks one, and the exposure check's state (check_status, checked_at). From a result: the
+ * check is optional. Both interactions are null when the exposure was not checked.
+ */
+export function presentTransferExposure(record: Subject): TransferExposureResponse;
+export function presentTransferExposure(
+  exposure: ExposureResult | null,
+  check?: CheckStatus,
+): TransferExposureResponse;
+export function presentTransferExposure(
+  source: Subject | ExposureResult | null,
+  check?: CheckStatus,
+): TransferExposureResponse {
+  if (isSubject(source))
+    return transferExposure(source.exposure, checkOf(source, "exposure"), source.valueInFiat);
+  return transferExposure(source, check, null);
+}
+
+/** The address a record's counterparty check is about. */
+function counterpartyAddressOf(s: Subject): string | null {
+  if (isTransfer(s)) return s.direction === "incoming" ? s.inputAddress : s.outputAddress;
+  return s.address ?? s.counterpartyAddress;
+}
+
+function addressExposure(
+  counterparty: CounterpartyResult | null,
+  check: CheckStatus,
+  address: string | null,
+): AddressExposureResponse {
+  const entity = counterparty?.entity ?? null;
+  const shares = entity === null ? counterparty?.exposure?.shares : undefined;
+  return {
+    address: counterparty?.address ?? address,
+    entity_category: entity?.category ?? null,
+    entity_name: entity?.name ?? null,
+    exposure:
+      shares === undefined
+        ? null
+        : byCategory(shares, null).map((m) => ({ entity_category: m.category, value_share: m.share })),
+    check_status: check.state,
+    checked_at: formatUtcMicrosOrNull(check.at),
+  };
+}
+
+/**
+ * ADDRESS_EXPOSURE. From a record: its counterparty result (for a transfer, the sender of an
+ * incoming or the recipient of an outgoing transfer) and the counterparty check's state. From a
+ * result: the state of the check that produced it. `exposure` is null when the address is
+ * identified (entity set) or not checked.
+ */
+export function presentAddressExposure(record: Subject): AddressExposureResponse;
+export function presentAddressExposure(
+  counterparty: CounterpartyResult | null,
+  check: CheckStatus,
+): AddressExposureResponse;
+export function presentAddressExposure(
+  source: Subject | CounterpartyResult | null,
+  check?: CheckStatus,
+): AddressExposureResponse {
+  if (isSubject(source)) {
+    return addressExposure(
+      source.counterparty,
+      checkOf(source, "counterparty"),
+      counterpartyAddressOf(source),
+    );
+  }
+  return addressExposure(source, check ?? { state: "none", at: null }, null);
+}

@@ -1,0 +1,73 @@
+/**
+ * Wire objects of exposures: TRANSFER_EXPOSURE (origin or destination of funds of a transfer)
+ * and ADDRESS_EXPOSURE (the counterparty, or a manually checked address).
+ */
+import { z } from "zod";
+import { CHECK_STATES } from "../domain/enums.js";
+import { fiatCurrency, fiatValue, share, utcTimestamp } from "./response-fields.js";
+
+/** A direct interaction: the counterparty itself is an identified entity. */
+export const directInteractionSchema = z
+  .strictObject({
+    entity_category: z.string().describe("Entity category code."),
+    entity_name: z.string().describe("Entity name."),
+    value_in_fiat: fiatValue.nullable(),
+  })
+  .describe("Direct interaction with an identified entity.");
+
+/** One category of an indirect interaction. */
+export const indirectInteractionSchema = z
+  .strictObject({
+    entity_category: z.string().describe("Entity category code (undefined for the unexplained remainder)."),
+    value_share: share.describe("Share of the category in the total exposure."),
+    value_in_fiat: fiatValue.nullable(),
+  })
+  .describe("Indirect interaction with an entity category.");
+
+const checkStatus = z.enum(CHECK_STATES).describe("State of the check that produced this exposure.");
+const checkedAt = utcTimestamp.nullable().describe("When that state last changed.");
+
+/** TRANSFER_EXPOSURE. */
+export const transferExposureResponseSchema = z
+  .strictObject({
+    direct_interaction: directInteractionSchema
+      .nullable()
+      .describe("Null if not checked or not directly interacted."),
+    indirect_interaction: z
+      .array(indirectInteractionSchema)
+      .nullable()
+      .describe("Null if not checked or only directly interacted; shares sum to 1 with the direct one."),
+    fiat_currency: fiatCurrency,
+    check_status: checkStatus.optional(),
+    checked_at: checkedAt.optional(),
+  })
+  .describe(
+    "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer.",
+  );
+
+/** ADDRESS_EXPOSURE. */
+export const addressExposureResponseSchema = z
+  .strictObject({
+    address: z.string().nullable().describe("The address (the counterparty, or the checked address)."),
+    entity_category: z
+      .string()
+      .nullable()
+      .describe("Category of the address's entity; null if not identified."),
+    entity_name: z.string().nullable().describe("Name of the address's entity; null if not identified."),
+    exposure: z
+      .array(
+        z
+          .strictObject({ entity_category: z.string().describe("Entity category code."), value_share: share })
+          .describe("Share of one category in the address's funds."),
+      )
+      .nullable()
+      .describe("Null if the address is identified or not checked."),
+    check_status: checkStatus,
+    checked_at: checkedAt,
+  })
+  .describe("Exposure of an address (ADDRESS_EXPOSURE).");
+
+/** A transfer exposure, as sent. */
+export type TransferExposureResponse = z.output<typeof transferExposureResponseSchema>;
+/** An address exposure, as sent. */
+export type AddressExposureResponse = z.output<typeof addressExposureResponseSchema>;
