@@ -1,0 +1,2 @@
+export * from "./machines.js";
+export * from "./state-machine.js";

@@ -1,0 +1,44 @@
+/**
+ * State machines as tables. A machine is a frozen map from each state to the states it may
+ * move to; `transition` is pure and refuses anything the table does not list with a typed
+ * ILLEGAL_TRANSITION error that carries the allowed next states.
+ */
+import { KytError } from "../errors.js";
+
+/** A state machine over the states `S`. */
+export interface StateMachine<S extends string> {
+  readonly name: string;
+  readonly transitions: Readonly<Record<S, ReadonlyArray<S>>>;
+}
+
+/** Defines a machine; the table is frozen. */
+export function defineMachine<S extends string>(
+  name: string,
+  transitions: Record<S, ReadonlyArray<S>>,
+): StateMachine<S> {
+  const frozen = Object.fromEntries(
+    Object.entries(transitions).map(([from, to]) => [from, Object.freeze([...(to as S[])])]),
+  ) as Record<S, ReadonlyArray<S>>;
+  return Object.freeze({ name, transitions: Object.freeze(frozen) });
+}
+
+/** The states `from` may move to. */
+export function allowedNext<S extends string>(machine: StateMachine<S>, from: S): ReadonlyArray<S> {
+  return machine.transitions[from] ?? [];
+}
+
+/** True when the table lists `from -> to`. */
+export function canTransition<S extends string>(machine: StateMachine<S>, from: S, to: S): boolean {
+  return allowedNext(machine, from).includes(to);
+}
+
+/** Returns `to` when `from -> to` is allowed; otherwise throws ILLEGAL_TRANSITION. */
+export function transition<S extends string>(machine: StateMachine<S>, from: S, to: S): S {
+  if (canTransition(machine, from, to)) return to;
+  const allowed = allowedNext(machine, from);
+  throw new KytError(
+    "ILLEGAL_TRANSITION",
+    `${machine.name}: cannot go from ${from} to ${to} (allowed: ${allowed.length ? allowed.join(", ") : "none"})`,
+    { details: { machine: machine.name, from, to, allowed } },
+  );
+}
