@@ -2,14 +2,21 @@
  * @openkyt/core: the pure core of OpenKYT. Domain enums and records, wire schemas, state
  * machines, risk models, exposure tracing, the ports every adapter implements, and the engine.
  */
-export * from "./domain/enums.js";
+
+export * from "./domain/addresses.js";
 export * from "./domain/entity-categories.js";
+export * from "./domain/enums.js";
 export * from "./domain/networks.js";
 export * from "./domain/records.js";
+export * from "./engine/index.js";
 export * from "./errors.js";
-export * from "./ports/store.js";
-export * from "./ports/ledger-reader.js";
+export * from "./exposure/index.js";
+export * from "./machines/index.js";
 export * from "./ports/chain-source.js";
+export * from "./ports/ledger-reader.js";
 export * from "./ports/reference-sources.js";
-export * from "./ports/runtime.js";
 export * from "./ports/report-renderer.js";
+export * from "./ports/runtime.js";
+export * from "./ports/store.js";
+export * from "./risk/index.js";
+export * from "./store/index.js";

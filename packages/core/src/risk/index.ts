@@ -21,3 +21,4 @@ export {
   SHARE_TOLERANCE,
   subTypeAccepts,
 } from "./rule-matching.js";
+export { collapseRisks } from "./risk-collapse.js";

@@ -1,0 +1,174 @@
+/**
+ * Every operation of the KYT interface for one account, taking the interface's request
+ * bodies and returning its response objects. The HTTP adapter is a thin layer over this.
+ */
+
+import { ENTITY_CATEGORIES } from "../domain/entity-categories.js";
+import { NETWORKS } from "../domain/networks.js";
+import type { CheckStatus, ManualCheckRecord } from "../domain/records.js";
+import { KytError, notFound } from "../errors.js";
+import {
+  alertListQuerySchema,
+  manualCheckListQuerySchema,
+  pageQuerySchema,
+  parseInput,
+  presentAddressExposure,
+  presentAlert,
+  presentEntityCategory,
+  presentManualCheck,
+  presentNetwork,
+  presentPage,
+  presentRisk,
+  presentToken,
+  presentTransfer,
+  presentTransferExposure,
+  tokenListQuerySchema,
+} from "../schemas/index.js";
+import type { EngineContext } from "./engine-context.js";
+import { checkAddress, checkTransfer, loadManualCheck } from "./manual-check-use-cases.js";
+import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
+import { bindTransaction, loadTransfer, registerAttempt, registerTransfer } from "./transfer-registration.js";
+
+/** A slice of a static table as a page. */
+function pageOf<T, W>(rows: ReadonlyArray<T>, query: unknown, present: (row: T) => W) {
+  const q = parseInput(pageQuerySchema, query, "page query");
+  const start = (q.page - 1) * q.pageSize;
+  return presentPage(rows.slice(start, start + q.pageSize).map(present), rows.length, q);
+}
+
+/** Builds the operations of one account. */
+export function accountApi(ctx: EngineContext, accountId: string) {
+  if (typeof accountId !== "string" || accountId.length === 0) {
+    throw new KytError("VALIDATION_ERROR", "accountId must be a non-empty string");
+  }
+  const wake = <T>(value: T): T => {
+    ctx.wake();
+    return value;
+  };
+  return Object.freeze({
+    /** POST /v1/transfers/register/: the transfer, and whether it was created (201) or found (200). */
+    async registerTransfer(body: unknown) {
+      const { transfer, created } = await registerTransfer(ctx, accountId, body);
+      if (created) ctx.events.emit("transfer.registered", transfer);
+      return wake({ transfer: presentTransfer(transfer), created });
+    },
+    /** POST /v1/transfers/register-attempt/ */
+    async registerAttempt(body: unknown) {
+      const transfer = await registerAttempt(ctx, accountId, body);
+      ctx.events.emit("transfer.registered", transfer);
+      return wake(presentTransfer(transfer));
+    },
+    /** POST /v1/transfers/{id}/bind-transaction/ */
+    async bindTransaction(id: string, body: unknown) {
+      const transfer = await bindTransaction(ctx, accountId, id, body);
+      ctx.events.emit("transfer.status_changed", transfer, "none");
+      return wake(presentTransfer(transfer));
+    },
+    /** POST /v1/transfers/{id}/recheck-counterparty/ */
+    async recheckCounterparty(id: string) {
+      return presentTransfer(await recheckCounterparty(ctx, accountId, id));
+    },
+    /** POST /v1/transfers/{id}/recheck-exposure/ */
+    async recheckExposure(id: string) {
+      return presentTransfer(await recheckExposure(ctx, accountId, id));
+    },
+    /** GET /v1/transfers/{id}/ */
+    async getTransfer(id: string) {
+      return presentTransfer(await loadTransfer(ctx.store, accountId, id));
+    },
+    /** GET /v1/transfers/ */
+    async listTransfers(query: unknown = {}) {
+      const page = await listTransfers(ctx, accountId, query);
+      return presentPage(page.items.map(presentTransfer), page.total, page);
+    },
+    /** GET /v1/transfers/{id}/exposure/ */
+    async getTransferExposure(id: string) {
+      const t = await loadTransfer(ctx.store, accountId, id);
+      return presentTransferExposure(t.exposure, t.checks.exposure);
+    },
+    /** GET /v1/transfers/{id}/counterparty/ */
+    async getTransferCounterparty(id: string) {
+      const t = await loadTransfer(ctx.store, accountId, id);
+      return presentAddressExposure(t.counterparty, t.checks.counterparty);
+    },
+    /** GET /v1/transfers/{id}/risks/: a bare array. */
+    async getTransferRisks(id: string) {
+      const t = await loadTransfer(ctx.store, accountId, id);
+      return (await ctx.store.listRisks("transfer", t.id)).map(presentRisk);
+    },
+    /** POST /v1/manual-checks/check-transfer/ */
+    async checkTransfer(body: unknown) {
+      return presentManualCheck(await checkTransfer(ctx, accountId, body));
+    },
+    /** POST /v1/manual-checks/check-address/ */
+    async checkAddress(body: unknown) {
+      return presentManualCheck(await checkAddress(ctx, accountId, body));
+    },
+    /** GET /v1/manual-checks/{id}/ */
+    async getManualCheck(id: string) {
+      return presentManualCheck(await loadManualCheck(ctx.store, accountId, id));
+    },
+    /** GET /v1/manual-checks/ */
+    async listManualChecks(query: unknown = {}) {
+      const q = parseInput(manualCheckListQuerySchema, query, "manual check list query");
+      const page = await ctx.store.listManualChecks(accountId, q);
+      return presentPage(page.items.map(presentManualCheck), page.total, q);
+    },
+    /** GET /v1/manual-checks/{id}/risks/: a bare array. */
+    async getManualCheckRisks(id: string) {
+      const c = await loadManualCheck(ctx.store, accountId, id);
+      return (await ctx.store.listRisks("manual_check", c.id)).map(presentRisk);
+    },
+    /** GET /v1/manual-checks/{id}/transfer-exposure/ */
+    async getManualCheckTransferExposure(id: string) {
+      const c = await loadManualCheck(ctx.store, accountId, id);
+      if (c.checkType === "single_address") throw notFound("transfer exposure of manual check", id);
+      return presentTransferExposure(c.exposure, manualCheckState(c));
+    },
+    /** GET /v1/manual-checks/{id}/address-exposure/ */
+    async getManualCheckAddressExposure(id: string) {
+      const c = await loadManualCheck(ctx.store, accountId, id);
+      return presentAddressExposure(c.counterparty, manualCheckState(c));
+    },
+    /** GET /v1/alerts/ (deprecated filters included). */
+    async listAlerts(query: unknown = {}) {
+      const q = parseInput(alertListQuerySchema, query, "alert list query");
+      const page = await ctx.store.listAlerts(accountId, q.filter, q);
+      const transfers = await ctx.store.getTransfers([...new Set(page.items.map((a) => a.transferId))]);
+      const byId = new Map(transfers.map((t) => [t.id, t]));
+      return presentPage(
+        page.items.map((a) => presentAlert(a, byId.get(a.transferId) ?? null, { single: false })),
+        page.total,
+        q,
+      );
+    },
+    /** GET /v1/alerts/{id}/ */
+    async getAlert(id: string) {
+      const alert = await ctx.store.getAlert(id);
+      if (!alert || alert.accountId !== accountId) throw notFound("alert", id);
+      return presentAlert(alert, await ctx.store.getTransfer(alert.transferId), { single: true });
+    },
+    /** GET /v1/basics/networks/ */
+    async listNetworks(query: unknown = {}) {
+      return pageOf(NETWORKS, query, presentNetwork);
+    },
+    /** GET /v1/basics/entity-categories/ */
+    async listEntityCategories(query: unknown = {}) {
+      return pageOf(ENTITY_CATEGORIES, query, presentEntityCategory);
+    },
+    /** GET /v1/basics/tokens/ (filters network, token_id). */
+    async listTokens(query: unknown = {}) {
+      const q = parseInput(tokenListQuerySchema, query, "token list query");
+      const page = await ctx.store.listTokens(q.filter, q);
+      return presentPage(page.items.map(presentToken), page.total, q);
+    },
+  });
+}
+
+/** The check state of a manual check, in the shape of a transfer's check state. */
+function manualCheckState(c: ManualCheckRecord): CheckStatus {
+  return { state: c.checkStatus, at: c.checkedAt };
+}
+
+/** The operations of one account. */
+export type AccountApi = ReturnType<typeof accountApi>;

@@ -1,0 +1,115 @@
+/**
+ * `createEngine(config)`: the single composition root. It builds every collaborator from the
+ * config object (defaults for what is left out), wires the job handlers and returns a frozen
+ * engine. No container, no singletons.
+ */
+import EventEmitter from "eventemitter3";
+import { KytError } from "../errors.js";
+import { createEntityResolver } from "../exposure/index.js";
+import { silentLogger, systemClock, uuidGenerator } from "../ports/runtime.js";
+import { DEFAULT_RISK_MODEL } from "../risk/index.js";
+import { type AccountApi, accountApi } from "./account-api.js";
+import { bindJobHandler } from "./bind-job.js";
+import { checkJobHandler } from "./check-job.js";
+import type { BindingConfig, EngineConfig, JobsConfig, TracingConfig } from "./engine-config.js";
+import type { EngineContext } from "./engine-context.js";
+import type { EngineEvents } from "./engine-events.js";
+import { createJobRunner, type JobRunner } from "./job-runner.js";
+import { manualCheckJobHandler } from "./manual-check-job.js";
+import { type ReferenceData, referenceData } from "./reference-data.js";
+import {
+  storeAttributionSource,
+  storeChainSource,
+  storePriceSource,
+  storeSanctionsSource,
+  storeTokenCatalog,
+} from "./store-sources.js";
+
+/** Default tracing limits. */
+export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
+/** Default binding window and poll interval. */
+export const DEFAULT_BINDING: BindingConfig = Object.freeze({ windowMs: 60 * 60 * 1000, pollMs: 15_000 });
+
+/** Default job settings (the worker id is random per engine). */
+export function defaultJobsConfig(): JobsConfig {
+  return Object.freeze({
+    leaseMs: 60_000,
+    concurrency: 16,
+    pollIntervalMs: 250,
+    maxAttempts: 5,
+    backoffBaseMs: 1_000,
+    backoffMaxMs: 5 * 60_000,
+    workerId: `worker-${globalThis.crypto.randomUUID()}`,
+  });
+}
+
+/** A screening engine. */
+export interface Engine {
+  /** The engine's typed events. */
+  readonly events: EventEmitter<EngineEvents>;
+  /** The store it was given (the caller owns and closes it). */
+  readonly store: EngineConfig["store"];
+  /** Loading of ledger, attributions, sanctions, tokens and prices. */
+  readonly reference: ReferenceData;
+  /** Every operation of the interface for one account. */
+  forAccount(accountId: string): AccountApi;
+  /** Starts the job runner in the background. */
+  start(): void;
+  /** Stops the job runner, waiting for jobs in hand. */
+  stop(): Promise<void>;
+  /** Runs jobs until none is due now (tests and batch use). */
+  drain(): Promise<void>;
+}
+
+/** Builds an engine from its configuration. */
+export function createEngine(config: EngineConfig): Engine {
+  if (!config?.store) throw new KytError("NOT_CONFIGURED", "createEngine needs a store");
+  const store = config.store;
+  const sanctions = config.sanctions ?? storeSanctionsSource(store);
+  const attributions = config.attributions ?? storeAttributionSource(store);
+  const events = new EventEmitter<EngineEvents>();
+  let runner: JobRunner | null = null;
+  const ctx: EngineContext = Object.freeze({
+    store,
+    chain: config.chainSource ?? storeChainSource(store),
+    ledger: config.ledger ?? store,
+    resolver: createEntityResolver({ attributions, sanctions }),
+    sanctions,
+    prices: config.prices ?? storePriceSource(store),
+    tokens: config.tokens ?? storeTokenCatalog(store),
+    renderer: config.reportRenderer ?? null,
+    defaultModel: config.defaultRiskModel ?? DEFAULT_RISK_MODEL,
+    clock: config.clock ?? systemClock,
+    ids: config.ids ?? uuidGenerator,
+    logger: config.logger ?? silentLogger,
+    tracing: Object.freeze({ ...DEFAULT_TRACING, ...config.tracing }),
+    binding: Object.freeze({ ...DEFAULT_BINDING, ...config.binding }),
+    jobs: Object.freeze({ ...defaultJobsConfig(), ...config.jobs }),
+    events,
+    wake: () => runner?.wake(),
+  });
+  runner = createJobRunner({
+    store,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    logger: ctx.logger,
+    config: ctx.jobs,
+    handlers: {
+      "transfer.bind": bindJobHandler(ctx),
+      "transfer.check": checkJobHandler(ctx),
+      "manual_check.run": manualCheckJobHandler(ctx),
+    },
+    onFailure: (job, reason, final) =>
+      events.emit("job.failed", { jobId: job.id, kind: job.kind, subjectId: job.subjectId, reason, final }),
+  });
+  const jobs = runner;
+  return Object.freeze({
+    events,
+    store,
+    reference: referenceData(store),
+    forAccount: (accountId: string) => accountApi(ctx, accountId),
+    start: () => jobs.start(),
+    stop: () => jobs.stop(),
+    drain: () => jobs.drain(),
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * What every use case and job handler shares: the collaborators `createEngine` built, frozen.
+ * Internal to the engine.
+ */
+import type EventEmitter from "eventemitter3";
+import type { RiskModel } from "../domain/records.js";
+import type { EntityResolver } from "../exposure/index.js";
+import type { ChainSource } from "../ports/chain-source.js";
+import type { LedgerReader } from "../ports/ledger-reader.js";
+import type { PriceSource, SanctionsSource, TokenCatalog } from "../ports/reference-sources.js";
+import type { ReportRenderer } from "../ports/report-renderer.js";
+import type { Clock, IdGenerator, Logger } from "../ports/runtime.js";
+import type { Store } from "../ports/store.js";
+import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
+import type { EngineEvents } from "./engine-events.js";
+
+/** The engine's collaborators and settings. */
+export interface EngineContext {
+  readonly store: Store;
+  readonly chain: ChainSource;
+  readonly ledger: LedgerReader;
+  readonly resolver: EntityResolver;
+  readonly sanctions: SanctionsSource;
+  readonly prices: PriceSource;
+  readonly tokens: TokenCatalog;
+  readonly renderer: ReportRenderer | null;
+  readonly defaultModel: RiskModel;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly tracing: TracingConfig;
+  readonly binding: BindingConfig;
+  readonly jobs: JobsConfig;
+  readonly events: EventEmitter<EngineEvents>;
+  /** Tells the in-process runner that new jobs are due. */
+  readonly wake: () => void;
+}

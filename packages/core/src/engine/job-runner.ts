@@ -1,0 +1,168 @@
+/**
+ * The durable job runner: claims due jobs from the store with a lease, runs their handlers,
+ * and retries failures with exponential backoff until a handler gives up. A job whose worker
+ * died is claimed again when its lease runs out, so handlers must be idempotent.
+ */
+import type { JobKind, JobRecord } from "../domain/records.js";
+import { describeError } from "../errors.js";
+import type { Clock, IdGenerator, Logger } from "../ports/runtime.js";
+import type { Store } from "../ports/store.js";
+import type { JobsConfig } from "./engine-config.js";
+
+/** What a handler decided. */
+export type JobOutcome =
+  /** Finished: the handler already completed the job (in its own transaction) or it is to be deleted now. */
+  | { readonly kind: "done" }
+  /** Run again at `runAt` without counting a failure (for example a hash not mined yet). */
+  | { readonly kind: "later"; readonly runAt: number; readonly reason: string };
+
+/** Runs one kind of job. */
+export interface JobHandler {
+  /** Does the work. Throwing counts a failure; the job is retried with backoff. */
+  run(job: JobRecord): Promise<JobOutcome>;
+  /** Called once when the job failed `maxAttempts` times: record the failure where users see it. */
+  giveUp(job: JobRecord, reason: string): Promise<void>;
+}
+
+/** Reports failures (the engine turns them into events). */
+export type JobFailureListener = (job: JobRecord, reason: string, final: boolean) => void;
+
+/** A running or idle job runner. */
+export interface JobRunner {
+  /** Starts polling in the background. Idempotent. */
+  start(): void;
+  /** Stops polling and waits for the jobs in hand to finish. Idempotent. */
+  stop(): Promise<void>;
+  /** Runs jobs until none is due now, then resolves. */
+  drain(): Promise<void>;
+  /** Tells a started runner that a job may be due (after an enqueue in this process). */
+  wake(): void;
+}
+
+/** Collaborators of the runner. */
+export interface JobRunnerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly config: JobsConfig;
+  readonly handlers: Readonly<Record<JobKind, JobHandler>>;
+  readonly onFailure: JobFailureListener;
+}
+
+/** Delay before retry number `failures` (1-based): base * 2^(failures-1), capped. */
+export function backoffDelay(
+  failures: number,
+  config: Pick<JobsConfig, "backoffBaseMs" | "backoffMaxMs">,
+): number {
+  return Math.min(config.backoffMaxMs, config.backoffBaseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/** Creates a runner over the store's job table. */
+export function createJobRunner(deps: JobRunnerDeps): JobRunner {
+  const { store, clock, logger, config, handlers } = deps;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let wakeUp: (() => void) | null = null;
+
+  async function runOne(job: JobRecord): Promise<void> {
+    const handler = handlers[job.kind];
+    try {
+      const outcome = await handler.run(job);
+      if (outcome.kind === "later") {
+        // A fresh job, so that waiting does not count towards maxAttempts.
+        await store.transaction(async (tx) => {
+          if (await tx.completeJob(job.id, config.workerId)) {
+            await tx.enqueueJob({
+              ...job,
+              id: deps.ids.next(),
+              runAt: outcome.runAt,
+              attempts: 0,
+              leaseOwner: null,
+              leaseUntil: null,
+              lastError: outcome.reason,
+            });
+          }
+        });
+      } else {
+        await store.completeJob(job.id, config.workerId);
+      }
+    } catch (error) {
+      const reason = describeError(error);
+      const final = job.attempts >= config.maxAttempts;
+      deps.onFailure(job, reason, final);
+      logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, final, reason }, "job failed");
+      if (final) {
+        await handler.giveUp(job, reason);
+        await store.completeJob(job.id, config.workerId);
+      } else {
+        const runAt = clock.now() + backoffDelay(job.attempts, config);
+        await store.retryJob(job.id, config.workerId, runAt, reason);
+      }
+    }
+  }
+
+  /** Claims and runs one batch; resolves to how many jobs it ran. */
+  async function runBatch(): Promise<number> {
+    const jobs = await store.claimJobs({
+      now: clock.now(),
+      limit: config.concurrency,
+      leaseMs: config.leaseMs,
+      owner: config.workerId,
+    });
+    await Promise.all(jobs.map((job) => runOne(job)));
+    return jobs.length;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      wakeUp = resolve;
+      timer = setTimeout(resolve, ms);
+    }).then(() => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      wakeUp = null;
+    });
+  }
+
+  async function pollLoop(): Promise<void> {
+    while (running) {
+      let ran = 0;
+      try {
+        ran = await runBatch();
+      } catch (error) {
+        logger.error({ reason: describeError(error) }, "job claiming failed");
+      }
+      if (ran > 0 || !running) continue;
+      const next = await store.nextJobAt().catch(() => null);
+      const wait =
+        next === null
+          ? config.pollIntervalMs
+          : Math.max(0, Math.min(config.pollIntervalMs, next - clock.now()));
+      if (wait > 0) await sleep(wait);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = pollLoop();
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+      loop = null;
+    },
+    async drain() {
+      while ((await runBatch()) > 0) {
+        // keep going until nothing is due
+      }
+    },
+    wake() {
+      wakeUp?.();
+    },
+  };
+}

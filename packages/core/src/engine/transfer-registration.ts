@@ -1,0 +1,245 @@
+/**
+ * Registering transfers and attempts, and binding a hash to an attempt. Each use case writes
+ * the transfer and the job that carries on its work in one transaction.
+ */
+import type { CheckKind } from "../domain/enums.js";
+import type { TransferRecord } from "../domain/records.js";
+import { fieldError, isKytError, KytError, notFound } from "../errors.js";
+import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
+import type { StoreOps } from "../ports/store.js";
+import {
+  bindTransactionSchema,
+  normalizeBindInput,
+  parseInput,
+  registerAttemptSchema,
+  registerTransferSchema,
+} from "../schemas/index.js";
+import { NO_CHECKS, queueChecks } from "./check-states.js";
+import type { EngineContext } from "./engine-context.js";
+import { newJob } from "./job-factory.js";
+import { resolveRiskModel, resolveToken } from "./model-resolution.js";
+
+/** The checks a bound transfer gets. */
+export const ALL_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["exposure", "counterparty", "sanctions"]);
+/** The checks an attempt gets before it is bound. */
+export const ATTEMPT_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterparty", "sanctions"]);
+
+/** Loads a transfer of the account, or NOT_FOUND (also for another account's transfer). */
+export async function loadTransfer(store: StoreOps, accountId: string, id: string): Promise<TransferRecord> {
+  const transfer = await store.getTransfer(id);
+  if (!transfer || transfer.accountId !== accountId) throw notFound("transfer", id);
+  return transfer;
+}
+
+/** Enqueues a check job for `kinds` and returns the transfer with those checks queued. */
+export async function enqueueChecks(
+  ctx: EngineContext,
+  tx: StoreOps,
+  transfer: TransferRecord,
+  kinds: ReadonlyArray<CheckKind>,
+): Promise<TransferRecord> {
+  const now = ctx.clock.now();
+  const next = { ...transfer, checks: queueChecks(transfer.checks, kinds, now), updatedAt: now };
+  await tx.updateTransfer(next);
+  await tx.enqueueJob(newJob(ctx, "transfer.check", transfer.accountId, transfer.id, { checks: [...kinds] }));
+  return next;
+}
+
+/** Starts binding: tx_status -> binding and a bind job, in the caller's transaction. */
+async function startBinding(
+  ctx: EngineContext,
+  tx: StoreOps,
+  transfer: TransferRecord,
+): Promise<TransferRecord> {
+  const now = ctx.clock.now();
+  const next: TransferRecord = {
+    ...transfer,
+    txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, "binding"),
+    lastError: null,
+    checks: transfer.disableAutoCheck ? transfer.checks : queueChecks(transfer.checks, ALL_CHECKS, now),
+    updatedAt: now,
+  };
+  await tx.updateTransfer(next);
+  await tx.enqueueJob(newJob(ctx, "transfer.bind", transfer.accountId, transfer.id, { bindingSince: now }));
+  return next;
+}
+
+/** The result of a registration: the transfer, and whether it was created now. */
+export interface Registration {
+  readonly transfer: TransferRecord;
+  readonly created: boolean;
+}
+
+/**
+ * Registers a full transfer. The same (account, network, tx_hash, token_id, output_address,
+ * direction) returns the existing transfer, checked again only with force_recheck.
+ */
+export async function registerTransfer(
+  ctx: EngineContext,
+  accountId: string,
+  body: unknown,
+): Promise<Registration> {
+  const input = parseInput(registerTransferSchema, body, "register");
+  const { tokenId, tokenSymbol } = await resolveToken(ctx, input.network, input.tokenId);
+  const { modelId } = await resolveRiskModel(ctx, accountId, input.riskModel);
+  const identity = {
+    accountId,
+    network: input.network,
+    txHash: input.txHash,
+    tokenId,
+    outputAddress: input.outputAddress,
+    direction: input.direction,
+  };
+  const attempt = () =>
+    ctx.store.transaction(async (tx): Promise<Registration> => {
+      const existing = await tx.findTransfer(identity);
+      if (existing)
+        return { transfer: await recheckExisting(ctx, tx, existing, input.forceRecheck), created: false };
+      const now = ctx.clock.now();
+      const transfer: TransferRecord = {
+        id: ctx.ids.next(),
+        accountId,
+        clientId: input.clientId ?? null,
+        attemptId: null,
+        registeredAt: now,
+        network: input.network,
+        tokenId,
+        tokenSymbol,
+        direction: input.direction,
+        txStatus: "binding",
+        txHash: input.txHash,
+        occurredAt: null,
+        inputAddress: null,
+        outputAddress: input.outputAddress,
+        amount: null,
+        valueInFiat: null,
+        riskLevel: "undefined",
+        riskScore: null,
+        riskModelId: modelId,
+        riskModelVersion: null,
+        checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
+        disableAutoCheck: input.disableAutoCheck,
+        exposure: null,
+        counterparty: null,
+        sanctions: null,
+        counterpartyName: null,
+        counterpartyCategory: null,
+        lastError: null,
+        updatedAt: now,
+      };
+      await tx.insertTransfer(transfer);
+      await tx.enqueueJob(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
+      return { transfer, created: true };
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // A concurrent registration of the same transfer won the insert: return that one.
+    if (isKytError(error, "CONFLICT")) return await attempt();
+    throw error;
+  }
+}
+
+/** force_recheck on a known transfer: bound -> checks again; not_found/error -> binds again. */
+async function recheckExisting(
+  ctx: EngineContext,
+  tx: StoreOps,
+  existing: TransferRecord,
+  force: boolean,
+): Promise<TransferRecord> {
+  if (!force) return existing;
+  if (existing.txStatus === "bound") return enqueueChecks(ctx, tx, existing, ALL_CHECKS);
+  if (existing.txStatus === "not_found" || existing.txStatus === "error")
+    return startBinding(ctx, tx, existing);
+  return existing;
+}
+
+/** Registers an attempt: tx_status none, the counterparty and sanctions checks queued. */
+export async function registerAttempt(
+  ctx: EngineContext,
+  accountId: string,
+  body: unknown,
+): Promise<TransferRecord> {
+  const input = parseInput(registerAttemptSchema, body, "register-attempt");
+  const { tokenId, tokenSymbol } = await resolveToken(ctx, input.network, input.tokenId);
+  const { modelId } = await resolveRiskModel(ctx, accountId, input.riskModel);
+  const now = ctx.clock.now();
+  const price = input.amount === null ? null : await ctx.prices.usdPrice(input.network, tokenId, now);
+  return ctx.store.transaction(async (tx) => {
+    const transfer: TransferRecord = {
+      id: ctx.ids.next(),
+      accountId,
+      clientId: input.clientId ?? null,
+      attemptId: input.attemptId ?? null,
+      registeredAt: now,
+      network: input.network,
+      tokenId,
+      tokenSymbol,
+      direction: input.direction,
+      txStatus: "none",
+      txHash: null,
+      occurredAt: null,
+      inputAddress: input.inputAddress ?? null,
+      outputAddress: input.outputAddress ?? null,
+      amount: input.amount ?? null,
+      valueInFiat: input.amount !== null && price !== null ? input.amount * price : null,
+      riskLevel: "undefined",
+      riskScore: null,
+      riskModelId: modelId,
+      riskModelVersion: null,
+      checks: queueChecks(NO_CHECKS, ATTEMPT_CHECKS, now),
+      disableAutoCheck: false,
+      exposure: null,
+      counterparty: null,
+      sanctions: null,
+      counterpartyName: null,
+      counterpartyCategory: null,
+      lastError: null,
+      updatedAt: now,
+    };
+    await tx.insertTransfer(transfer);
+    await tx.enqueueJob(
+      newJob(ctx, "transfer.check", accountId, transfer.id, { checks: [...ATTEMPT_CHECKS] }),
+    );
+    return transfer;
+  });
+}
+
+/** Binds a hash to an attempt: tx_status none -> binding, exposure queued, a bind job. */
+export async function bindTransaction(
+  ctx: EngineContext,
+  accountId: string,
+  id: string,
+  body: unknown,
+): Promise<TransferRecord> {
+  const raw = parseInput(bindTransactionSchema, body, "bind-transaction");
+  const current = await loadTransfer(ctx.store, accountId, id);
+  const input = normalizeBindInput(current.network, raw);
+  const token = input.tokenId ? await resolveToken(ctx, current.network, input.tokenId) : null;
+  if (!current.outputAddress && !input.outputAddress) {
+    throw fieldError("output_address", "required: the attempt has no output_address yet");
+  }
+  if (current.outputAddress && input.outputAddress && current.outputAddress !== input.outputAddress) {
+    throw fieldError("output_address", `differs from the attempt's output_address ${current.outputAddress}`);
+  }
+  return ctx.store.transaction(async (tx) => {
+    const transfer = await loadTransfer(tx, accountId, id);
+    if (transfer.txStatus !== "none") {
+      throw new KytError(
+        "ILLEGAL_TRANSITION",
+        `transfer ${id} already has a transaction (tx_status ${transfer.txStatus})`,
+        {
+          details: { machine: TX_STATUS_MACHINE.name, from: transfer.txStatus, to: "binding", allowed: [] },
+        },
+      );
+    }
+    const withHash: TransferRecord = {
+      ...transfer,
+      txHash: input.txHash,
+      tokenId: token?.tokenId ?? transfer.tokenId,
+      tokenSymbol: token ? token.tokenSymbol : transfer.tokenSymbol,
+      outputAddress: transfer.outputAddress ?? input.outputAddress ?? null,
+    };
+    return startBinding(ctx, tx, withHash);
+  });
+}
