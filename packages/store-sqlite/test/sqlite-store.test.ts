@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-// By path until store-sqlite lists @openkyt/testkit as a devDependency (needs a pnpm install).
-import { runStoreConformance } from "../../testkit/src/index.js";
+import { runStoreConformance } from "@openkyt/testkit";
 import { createSqliteStore } from "../src/index.js";
 
 runStoreConformance({

@@ -23,3 +23,6 @@ export {
   randomId,
   randomTxHash,
 } from "./store-factories.js";
+export * from "./engine-harness.js";
+export * from "./engine-scenarios.js";
+export * from "./engine-world.js";

@@ -1,0 +1,84 @@
+/** An engine over a given store, a manual clock and the hand-made world, for scenarios. */
+import {
+  type ChainSource,
+  createEngine,
+  type Engine,
+  type EngineConfig,
+  type ManualClock,
+  manualClock,
+  type Store,
+} from "@openkyt/core";
+import { HOUR, loadWorld, T0 } from "./engine-world.js";
+
+/** How a suite gets a fresh store. */
+export interface StoreFactory {
+  /** Suite name, e.g. "memory" or "sqlite". */
+  readonly name: string;
+  readonly createStore: () => Promise<Store>;
+  readonly destroyStore?: (store: Store) => Promise<void>;
+}
+
+/** An engine with its clock and two accounts. */
+export interface Harness {
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly clock: ManualClock;
+  /** Account "acme". */
+  readonly acme: ReturnType<Engine["forAccount"]>;
+  /** Account "other", used to try to reach acme's data. */
+  readonly other: ReturnType<Engine["forAccount"]>;
+  close(): Promise<void>;
+}
+
+/** The time every harness starts at: a day after the world began. */
+export const NOW = T0 + 24 * HOUR;
+
+/** Builds a harness: fresh store, world loaded, clock at {@link NOW}. */
+export async function createHarness(
+  factory: StoreFactory,
+  overrides: Partial<EngineConfig> = {},
+): Promise<Harness> {
+  const store = await factory.createStore();
+  const clock = manualClock(NOW);
+  const engine = createEngine({
+    store,
+    clock,
+    binding: { windowMs: HOUR, pollMs: 60_000 },
+    jobs: { backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3 },
+    ...overrides,
+  });
+  await loadWorld(engine);
+  return {
+    engine,
+    store,
+    clock,
+    acme: engine.forAccount("acme"),
+    other: engine.forAccount("other"),
+    async close() {
+      await engine.stop();
+      if (factory.destroyStore) await factory.destroyStore(store);
+      else await store.close();
+    },
+  };
+}
+
+/** A chain source that always fails, counting its calls. */
+export function failingChainSource(message = "node unreachable"): ChainSource & { calls: number } {
+  const source = {
+    calls: 0,
+    async lookup() {
+      source.calls += 1;
+      throw new Error(message);
+    },
+  };
+  return source;
+}
+
+/** Advances the clock step by step, draining the engine after each step. */
+export async function runFor(h: Harness, totalMs: number, stepMs: number): Promise<void> {
+  await h.engine.drain();
+  for (let t = 0; t < totalMs; t += stepMs) {
+    h.clock.advance(stepMs);
+    await h.engine.drain();
+  }
+}

@@ -1,0 +1,12 @@
+/** Every engine scenario suite, for one store. */
+import type { StoreFactory } from "./engine-harness.js";
+import { runAccountScenarios } from "./engine-scenarios-accounts.js";
+import { runCheckAndAlertScenarios } from "./engine-scenarios-checks.js";
+import { runTransferLifecycleScenarios } from "./engine-scenarios-transfers.js";
+
+/** Runs the transfer lifecycles, manual checks, alerts, accounts and lists scenarios against a store. */
+export function runEngineScenarios(factory: StoreFactory): void {
+  runTransferLifecycleScenarios(factory);
+  runCheckAndAlertScenarios(factory);
+  runAccountScenarios(factory);
+}
