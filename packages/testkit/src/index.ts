@@ -2,6 +2,10 @@
  * @openkyt/testkit: the conformance suites every adapter must pass, and record factories for
  * tests elsewhere.
  */
+
+export * from "./engine-harness.js";
+export * from "./engine-scenarios.js";
+export * from "./engine-world.js";
 export {
   type ConformanceContext,
   expectKytError,
@@ -23,6 +27,3 @@ export {
   randomId,
   randomTxHash,
 } from "./store-factories.js";
-export * from "./engine-harness.js";
-export * from "./engine-scenarios.js";
-export * from "./engine-world.js";

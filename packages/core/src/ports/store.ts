@@ -11,6 +11,8 @@
  * - inside `transaction(fn)` every call sees the transaction's own writes, and either all of
  *   them land or none does (the error `fn` threw is rethrown unchanged).
  */
+
+import type { AlertStatus, CheckKind, Direction, Proximity, RiskLevel, RiskType } from "../domain/enums.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -28,7 +30,6 @@ import type {
   TokenInfo,
   TransferRecord,
 } from "../domain/records.js";
-import type { AlertStatus, CheckKind, Direction, Proximity, RiskLevel, RiskType } from "../domain/enums.js";
 import type { LedgerReader } from "./ledger-reader.js";
 
 /** A page request: page from 1, pageSize >= 1 (the engine bounds it). */

@@ -12,6 +12,7 @@ export {
   type RiskEvaluationInput,
 } from "./evaluate-risks.js";
 export { type AggregatedRisk, aggregateRisk } from "./risk-aggregation.js";
+export { collapseRisks } from "./risk-collapse.js";
 export { validateRiskModel } from "./risk-model-validation.js";
 export {
   compareRules,
@@ -21,4 +22,3 @@ export {
   SHARE_TOLERANCE,
   subTypeAccepts,
 } from "./rule-matching.js";
-export { collapseRisks } from "./risk-collapse.js";
