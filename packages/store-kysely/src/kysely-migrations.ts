@@ -7,12 +7,14 @@ import { KytError } from "@openkyt/core";
 import { type Kysely, type Migration, type MigrationResult, Migrator, NO_MIGRATIONS } from "kysely";
 import { engineTablesMigration } from "./kysely-migration-0001-engine.js";
 import { referenceTablesMigration } from "./kysely-migration-0002-reference.js";
+import { settingsMigration } from "./kysely-migration-0003-settings.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
 export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_engine_tables": engineTablesMigration,
   "0002_reference_tables": referenceTablesMigration,
+  "0003_settings": settingsMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

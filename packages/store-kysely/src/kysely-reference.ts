@@ -4,9 +4,9 @@
  * since Postgres refuses to update one row twice in a statement.
  */
 import type { Attribution, PriceRow, SanctionsListing, StoreOps, TokenInfo } from "@openkyt/core";
-import type { Expression, SqlBool } from "kysely";
+import type { Expression, Selectable, SqlBool } from "kysely";
 import type { KyselyContext } from "./kysely-context.js";
-import { UNDATED_LISTING } from "./kysely-schema.js";
+import { type SanctionsListingsTable, UNDATED_LISTING } from "./kysely-schema.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The attribution, sanctions, token and price members of the store port. */
@@ -16,12 +16,29 @@ export type ReferenceOps = Pick<
   | "getAttributions"
   | "putSanctions"
   | "getSanctions"
+  | "listSanctionsOfList"
   | "putTokens"
   | "getToken"
   | "listTokens"
   | "putPrices"
   | "getPrice"
+  | "getSetting"
+  | "putSetting"
 >;
+
+/** A stored listing as a record (the undated marker back to null). */
+function listingOf(r: Selectable<SanctionsListingsTable>): SanctionsListing {
+  const listedAt = num(r.listed_at);
+  return {
+    network: r.network,
+    address: r.address,
+    listName: r.list_name,
+    program: r.program,
+    entity: r.entity,
+    listedAt: listedAt === UNDATED_LISTING ? null : listedAt,
+    delistedAt: numOrNull(r.delisted_at),
+  };
+}
 
 /** `rows` with one row per key, the last one given winning. */
 function lastPerKey<T>(rows: ReadonlyArray<T>, key: (row: T) => string): T[] {
@@ -122,20 +139,30 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
           .selectAll()
           .where("address", "in", chunk)
           .execute();
-        for (const r of rows) {
-          const listedAt = num(r.listed_at);
-          out.push({
-            network: r.network,
-            address: r.address,
-            listName: r.list_name,
-            program: r.program,
-            entity: r.entity,
-            listedAt: listedAt === UNDATED_LISTING ? null : listedAt,
-            delistedAt: numOrNull(r.delisted_at),
-          });
-        }
+        out.push(...rows.map(listingOf));
       }
       return out;
+    },
+    async listSanctionsOfList(listName) {
+      const rows = await db
+        .selectFrom("sanctions_listings")
+        .selectAll()
+        .where("list_name", "=", listName)
+        .orderBy("address")
+        .orderBy("listed_at")
+        .execute();
+      return rows.map(listingOf);
+    },
+    async getSetting(key) {
+      const row = await db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
+      return row?.value ?? null;
+    },
+    async putSetting(key, value) {
+      await db
+        .insertInto("settings")
+        .values({ key, value })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+        .execute();
     },
     async putTokens(rows) {
       const unique = lastPerKey(rows, (r: TokenInfo) => JSON.stringify([r.network, r.tokenId]));

@@ -227,6 +227,12 @@ export interface PricesTable {
   usd: Float8;
 }
 
+/** `settings`: small named values (ingestor cursors). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 /** Every table of the store. */
 export interface Database {
   transfers: TransfersTable;
@@ -242,4 +248,5 @@ export interface Database {
   sanctions_listings: SanctionsListingsTable;
   tokens: TokensTable;
   prices: PricesTable;
+  settings: SettingsTable;
 }

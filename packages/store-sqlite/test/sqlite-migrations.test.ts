@@ -25,14 +25,14 @@ describe("sqlite migrations", () => {
 
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
-      expect(await tables()).not.toContain("ledger_transfers");
+      expect(await tables()).not.toContain("settings");
       await migrateDown(db, "zero");
       expect(await appliedMigrations(db)).toEqual([]);
       expect(await tables()).toEqual([]);
 
       await migrateToLatest(db);
       expect(await appliedMigrations(db)).toEqual(ALL);
-      expect(await tables()).toHaveLength(13);
+      expect(await tables()).toHaveLength(14);
     } finally {
       await db.destroy();
     }

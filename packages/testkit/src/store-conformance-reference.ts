@@ -68,6 +68,41 @@ export function referenceConformance(ctx: ConformanceContext): void {
       ]);
       expect(await ctx.store().getSanctions(["0xclean"])).toEqual([]);
     });
+
+    it("lists one list's listings by address then listedAt, undated first", async () => {
+      await ctx
+        .store()
+        .putSanctions([
+          listing("0xz", { listedAt: T0 }),
+          listing("0xa", { listedAt: T0 + 5 }),
+          listing("0xa", { listedAt: null }),
+          listing("0xm", { listName: "EU", listedAt: T0 }),
+        ]);
+      const got = await ctx.store().listSanctionsOfList(listing("0x").listName);
+      expect(got.map((l) => [l.address, l.listedAt])).toEqual([
+        ["0xa", null],
+        ["0xa", T0 + 5],
+        ["0xz", T0],
+      ]);
+      expect(await ctx.store().listSanctionsOfList("nothing")).toEqual([]);
+    });
+  });
+
+  describe("settings", () => {
+    it("keeps named values, null when unset, the last write winning, rolled back with a transaction", async () => {
+      expect(await ctx.store().getSetting("cursor")).toBeNull();
+      await ctx.store().putSetting("cursor", "1");
+      await ctx.store().putSetting("cursor", "2");
+      expect(await ctx.store().getSetting("cursor")).toBe("2");
+      await ctx
+        .store()
+        .transaction(async (tx) => {
+          await tx.putSetting("cursor", "3");
+          throw new Error("abort");
+        })
+        .catch(() => undefined);
+      expect(await ctx.store().getSetting("cursor")).toBe("2");
+    });
   });
 
   describe("tokens", () => {

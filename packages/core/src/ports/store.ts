@@ -226,6 +226,8 @@ export interface StoreOps extends LedgerReader {
   putSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number>;
   /** Every listing (current and past) of these addresses, on any network. */
   getSanctions(addresses: ReadonlyArray<string>): Promise<ReadonlyArray<SanctionsListing>>;
+  /** Every listing (current and past) of one list, by address then listedAt. */
+  listSanctionsOfList(listName: string): Promise<ReadonlyArray<SanctionsListing>>;
   /** Inserts or replaces tokens (key: network, tokenId). */
   putTokens(rows: ReadonlyArray<TokenInfo>): Promise<number>;
   /** One token, or null. */
@@ -236,6 +238,12 @@ export interface StoreOps extends LedgerReader {
   putPrices(rows: ReadonlyArray<PriceRow>): Promise<number>;
   /** The price on `day`, else the latest day before it; null when none. */
   getPrice(network: string, tokenId: string, day: string): Promise<number | null>;
+
+  // Settings
+  /** A small named value (an ingestor's cursor, a setting); null when never set. */
+  getSetting(key: string): Promise<string | null>;
+  /** Sets a named value, replacing the previous one. */
+  putSetting(key: string, value: string): Promise<void>;
 }
 
 /** A store: its operations, transactions and lifecycle. */

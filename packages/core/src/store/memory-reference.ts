@@ -16,11 +16,14 @@ export type ReferenceOps = Pick<
   | "getAttributions"
   | "putSanctions"
   | "getSanctions"
+  | "listSanctionsOfList"
   | "putTokens"
   | "getToken"
   | "listTokens"
   | "putPrices"
   | "getPrice"
+  | "getSetting"
+  | "putSetting"
 >;
 
 /** The ledger index, rebuilt from the kept rows after a rollback dropped it. */
@@ -44,7 +47,7 @@ function sameListing(a: SanctionsListing, b: SanctionsListing): boolean {
 
 /** Creates the reference data members over `tables`, writing through `journal`. */
 export function memoryReferenceOps(tables: MemoryTables, journal: Journal): ReferenceOps {
-  const { ledger, attributions, sanctions, tokens, prices } = tables;
+  const { ledger, attributions, sanctions, tokens, prices, settings } = tables;
   return {
     async ledgerIncoming(network, tokenId, queries, limit) {
       return ledgerCopies(indexOf(ledger).incomingSync(network, tokenId, queries, limit));
@@ -98,6 +101,20 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
     },
     async getSanctions(addresses) {
       return [...new Set(addresses)].flatMap((a) => (sanctions.get(a) ?? []).map(copy));
+    },
+    async listSanctionsOfList(listName) {
+      const rows = [...sanctions.values()].flat().filter((l) => l.listName === listName);
+      rows.sort(
+        (a, b) =>
+          compareStrings(a.address, b.address) || (a.listedAt ?? -Infinity) - (b.listedAt ?? -Infinity),
+      );
+      return rows.map(copy);
+    },
+    async getSetting(key) {
+      return settings.get(key) ?? null;
+    },
+    async putSetting(key, value) {
+      setEntry(journal, settings, key, value);
     },
     async putTokens(rows) {
       const written = new Set<string>();

@@ -45,6 +45,8 @@ export interface MemoryTables {
   readonly tokens: Map<string, TokenInfo>;
   /** (network, tokenId) key to day to price. */
   readonly prices: Map<string, Map<string, number>>;
+  /** Named values. */
+  readonly settings: Map<string, string>;
 }
 
 /**
@@ -75,6 +77,7 @@ export function createMemoryTables(): MemoryTables {
     sanctions: new Map(),
     tokens: new Map(),
     prices: new Map(),
+    settings: new Map(),
   };
 }
 
