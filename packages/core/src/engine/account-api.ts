@@ -5,7 +5,6 @@
 
 import { ENTITY_CATEGORIES } from "../domain/entity-categories.js";
 import { NETWORKS } from "../domain/networks.js";
-import type { CheckStatus, ManualCheckRecord } from "../domain/records.js";
 import { KytError, notFound } from "../errors.js";
 import {
   alertListQuerySchema,
@@ -25,7 +24,8 @@ import {
   tokenListQuerySchema,
 } from "../schemas/index.js";
 import type { EngineContext } from "./engine-context.js";
-import { checkAddress, checkTransfer, loadManualCheck } from "./manual-check-use-cases.js";
+import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
+import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
 import { bindTransaction, loadTransfer, registerAttempt, registerTransfer } from "./transfer-registration.js";
 
@@ -148,6 +148,14 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       if (!alert || alert.accountId !== accountId) throw notFound("alert", id);
       return presentAlert(alert, await ctx.store.getTransfer(alert.transferId), { single: true });
     },
+    /** GET /v1/transfers/{id}/pdf-report/ (and /pdf/), or -without-risks/: the PDF bytes and a file name. */
+    async transferReport(id: string, options: { withRisks: boolean } = { withRisks: true }) {
+      return transferReport(ctx, await loadTransfer(ctx.store, accountId, id), options.withRisks);
+    },
+    /** GET /v1/manual-checks/{id}/pdf-report/, or -without-risks/: the PDF bytes and a file name. */
+    async manualCheckReport(id: string, options: { withRisks: boolean } = { withRisks: true }) {
+      return manualCheckReport(ctx, await loadManualCheck(ctx.store, accountId, id), options.withRisks);
+    },
     /** GET /v1/basics/networks/ */
     async listNetworks(query: unknown = {}) {
       return pageOf(NETWORKS, query, presentNetwork);
@@ -163,11 +171,6 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return presentPage(page.items.map(presentToken), page.total, q);
     },
   });
-}
-
-/** The check state of a manual check, in the shape of a transfer's check state. */
-function manualCheckState(c: ManualCheckRecord): CheckStatus {
-  return { state: c.checkStatus, at: c.checkedAt };
 }
 
 /** The operations of one account. */

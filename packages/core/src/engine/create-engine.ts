@@ -9,6 +9,7 @@ import { createEntityResolver } from "../exposure/index.js";
 import { silentLogger, systemClock, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
 import { type AccountApi, accountApi } from "./account-api.js";
+import { type ApiKeyService, apiKeyService } from "./api-keys.js";
 import { bindJobHandler } from "./bind-job.js";
 import { checkJobHandler } from "./check-job.js";
 import type { BindingConfig, EngineConfig, JobsConfig, TracingConfig } from "./engine-config.js";
@@ -17,6 +18,7 @@ import type { EngineEvents } from "./engine-events.js";
 import { createJobRunner, type JobRunner } from "./job-runner.js";
 import { manualCheckJobHandler } from "./manual-check-job.js";
 import { type ReferenceData, referenceData } from "./reference-data.js";
+import { createSecretVault } from "./secret-vault.js";
 import {
   storeAttributionSource,
   storeChainSource,
@@ -51,6 +53,8 @@ export interface Engine {
   readonly store: EngineConfig["store"];
   /** Loading of ledger, attributions, sanctions, tokens and prices. */
   readonly reference: ReferenceData;
+  /** API keys of accounts (the HTTP adapter's authentication). */
+  readonly apiKeys: ApiKeyService;
   /** Every operation of the interface for one account. */
   forAccount(accountId: string): AccountApi;
   /** Starts the job runner in the background. */
@@ -107,6 +111,7 @@ export function createEngine(config: EngineConfig): Engine {
     events,
     store,
     reference: referenceData(store),
+    apiKeys: apiKeyService(store, createSecretVault(config.apiKeyVaultKey), ctx.clock),
     forAccount: (accountId: string) => accountApi(ctx, accountId),
     start: () => jobs.start(),
     stop: () => jobs.stop(),

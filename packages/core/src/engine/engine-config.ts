@@ -68,6 +68,11 @@ export interface EngineConfig {
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
   readonly logger?: Logger;
+  /**
+   * Key that encrypts API secrets at rest (AES-256-GCM; at least 32 characters). Without it
+   * secrets are stored as given.
+   */
+  readonly apiKeyVaultKey?: string;
   readonly tracing?: Partial<TracingConfig>;
   readonly binding?: Partial<BindingConfig>;
   readonly jobs?: Partial<JobsConfig>;

@@ -1,5 +1,5 @@
 /** Creating and reading manual checks of a transfer or an address. */
-import type { ManualCheckRecord } from "../domain/records.js";
+import type { CheckStatus, ManualCheckRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
 import type { StoreOps } from "../ports/store.js";
 import { checkAddressSchema, checkTransferSchema, parseInput } from "../schemas/index.js";
@@ -16,6 +16,11 @@ export async function loadManualCheck(
   const check = await store.getManualCheck(id);
   if (!check || check.accountId !== accountId) throw notFound("manual check", id);
   return check;
+}
+
+/** A manual check's status in the shape of a transfer's check state (for exposure responses). */
+export function manualCheckState(c: ManualCheckRecord): CheckStatus {
+  return { state: c.checkStatus, at: c.checkedAt };
 }
 
 type NewCheckFields = Pick<

@@ -1,11 +1,61 @@
-/** Renders PDF reports; implemented by `@openkyt/pdf` so the engine never imports pdfmake. */
+/**
+ * Renders PDF reports; implemented by `@openkyt/pdf` so the engine never imports pdfmake.
+ * The engine assembles the data (the interface's own response objects plus the detail a report
+ * explains), the renderer lays it out.
+ */
+import type { ExposureResult, SanctionsResult } from "../domain/records.js";
+import type {
+  AddressExposureResponse,
+  AlertResponse,
+  ManualCheckResponse,
+  RiskResponse,
+  TransferExposureResponse,
+  TransferResponse,
+} from "../schemas/index.js";
+
+/** The risk model a report's results came from. */
+export interface ReportModel {
+  readonly id: string;
+  readonly name: string;
+  /** `id@version`, or null before any check finished. */
+  readonly version: string | null;
+}
+
+/** Everything a transfer report shows. */
+export interface TransferReportData {
+  readonly kind: "transfer";
+  readonly transfer: TransferResponse;
+  readonly exposure: TransferExposureResponse;
+  /** The traced exposure with hops and explanation paths; null before the exposure check. */
+  readonly exposureDetail: ExposureResult | null;
+  readonly counterparty: AddressExposureResponse;
+  readonly sanctions: SanctionsResult | null;
+  /** Empty in the without-risks variant. */
+  readonly risks: ReadonlyArray<RiskResponse>;
+  /** Empty in the without-risks variant. */
+  readonly alerts: ReadonlyArray<AlertResponse>;
+  readonly riskModel: ReportModel;
+}
+
+/** Everything a manual check report shows. */
+export interface ManualCheckReportData {
+  readonly kind: "manual_check";
+  readonly check: ManualCheckResponse;
+  /** Transfer checks only. */
+  readonly exposure: TransferExposureResponse | null;
+  readonly exposureDetail: ExposureResult | null;
+  readonly counterparty: AddressExposureResponse;
+  readonly sanctions: SanctionsResult | null;
+  /** Empty in the without-risks variant. */
+  readonly risks: ReadonlyArray<RiskResponse>;
+  readonly riskModel: ReportModel;
+}
 
 /** Which report, and whether risks are left out. */
 export interface ReportRequest {
-  readonly kind: "transfer" | "manual_check";
+  readonly data: TransferReportData | ManualCheckReportData;
+  /** False for the "without risks" variants: risks, alerts, risk level and score are left out. */
   readonly withRisks: boolean;
-  /** The report's data, as the engine assembles it (wire-shaped objects). */
-  readonly data: Readonly<Record<string, unknown>>;
   /** Generation time, epoch ms. */
   readonly generatedAt: number;
   readonly reportId: string;
@@ -13,6 +63,6 @@ export interface ReportRequest {
 
 /** A PDF renderer. */
 export interface ReportRenderer {
-  /** The PDF bytes of a report. Pure with respect to the store: reads nothing, writes nothing. */
+  /** The PDF bytes of a report. Reads nothing, writes nothing. */
   render(request: ReportRequest): Promise<Uint8Array>;
 }
