@@ -113,6 +113,28 @@ function sourcesOf(input: RiskEvaluationInput): Source[] {
   return out;
 }
 
+/**
+ * Rules by (rule type, category), so an observation meets only the rules that can fire on it.
+ * Memoised per model object: a pure cache over data that is never mutated, invisible to callers.
+ */
+const ruleIndexes = new WeakMap<RiskModel, ReadonlyMap<string, ReadonlyArray<RiskRule>>>();
+
+function ruleIndexOf(model: RiskModel): ReadonlyMap<string, ReadonlyArray<RiskRule>> {
+  let index = ruleIndexes.get(model);
+  if (!index) {
+    const built = new Map<string, RiskRule[]>();
+    for (const rule of model.rules) {
+      const key = `${rule.ruleType}|${rule.entityCategory}`;
+      const list = built.get(key);
+      if (list) list.push(rule);
+      else built.set(key, [rule]);
+    }
+    index = built;
+    ruleIndexes.set(model, index);
+  }
+  return index;
+}
+
 /** Highest level first, then category, check, risk type and rule. */
 export function compareFiredRisks(a: FiredRisk, b: FiredRisk): number {
   const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
@@ -136,9 +158,10 @@ export function compareFiredRisks(a: FiredRisk, b: FiredRisk): number {
  */
 export function evaluateRisks(input: RiskEvaluationInput): FiredRisk[] {
   const fired: FiredRisk[] = [];
+  const index = ruleIndexOf(input.model);
   for (const source of sourcesOf(input)) {
-    for (const rule of input.model.rules) {
-      if (rule.ruleType !== source.ruleType || !ruleFires(rule, source.seen)) continue;
+    for (const rule of index.get(`${source.ruleType}|${source.seen.category}`) ?? []) {
+      if (!ruleFires(rule, source.seen)) continue;
       fired.push(
         Object.freeze({
           checkKind: source.checkKind,
@@ -149,7 +172,7 @@ export function evaluateRisks(input: RiskEvaluationInput): FiredRisk[] {
           proximity: source.seen.proximity,
           valueInFiat: source.seen.valueInFiat,
           valueShare: source.seen.share,
-          rule: Object.freeze({ ...rule }),
+          rule: Object.isFrozen(rule) ? rule : Object.freeze({ ...rule }),
         }),
       );
     }

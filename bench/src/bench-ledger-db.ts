@@ -1,0 +1,62 @@
+/**
+ * The benchmark ledger: a generated ledger (testkit's realistic shape) written once into a
+ * SQLite file under bench/.data and reused by later runs; each benchmark copies it.
+ */
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LedgerTransfer, Store } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
+import { type LedgerShapeOptions, ledgerReferenceData, ledgerRows } from "@openkyt/testkit";
+
+/** Where generated data is kept between runs (gitignored). */
+export const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", ".data");
+
+/** The shape every benchmark uses for a ledger of `transfers` rows. */
+export function benchShape(transfers: number): LedgerShapeOptions {
+  return { transfers, tokens: ["native"], seed: 11, days: 365 };
+}
+
+/** Writes the generated ledger and its reference data into a store, in chunks. */
+export async function loadGenerated(store: Store, shape: LedgerShapeOptions): Promise<void> {
+  const ref = ledgerReferenceData(shape);
+  await store.putAttributions(ref.attributions);
+  await store.putSanctions(ref.sanctions);
+  let chunk: LedgerTransfer[] = [];
+  for (const row of ledgerRows(shape)) {
+    chunk.push(row);
+    if (chunk.length === 20_000) {
+      await store.putLedgerTransfers(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await store.putLedgerTransfers(chunk);
+}
+
+/** Path of a SQLite file holding the ledger of `transfers` rows; built on first use (minutes for 1M). */
+export async function ledgerDatabase(transfers: number): Promise<string> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const file = join(DATA_DIR, `ledger-${transfers}-v1.db`);
+  if (existsSync(file)) return file;
+  const building = `${file}.building`;
+  rmSync(building, { force: true });
+  const store = await createSqliteStore({ filename: building });
+  await loadGenerated(store, benchShape(transfers));
+  await store.close();
+  for (const suffix of ["-wal", "-shm"]) rmSync(`${building}${suffix}`, { force: true });
+  renameSync(building, file);
+  return file;
+}
+
+/** A private copy of the ledger database for one run. */
+export async function ledgerCopy(transfers: number, name: string): Promise<string> {
+  const source = await ledgerDatabase(transfers);
+  const target = join(DATA_DIR, `run-${name}-${process.pid}.db`);
+  copyFileSync(source, target);
+  return target;
+}
+
+/** Removes a run's copy. */
+export function removeCopy(file: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+}

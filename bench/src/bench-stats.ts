@@ -1,0 +1,41 @@
+/** Summaries of repeated measurements: median and spread of runs, percentiles of samples. */
+
+/** A figure: the median of several runs, with the lowest and highest run. */
+export interface Figure {
+  readonly name: string;
+  readonly unit: string;
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly runs: number;
+  /** The target, when the figure has one (for the table; never fails the run). */
+  readonly target?: string;
+}
+
+/** The p-th percentile (0..100) of samples, by nearest rank. */
+export function percentile(samples: ReadonlyArray<number>, p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? Number.NaN;
+}
+
+/** A figure from the values of several runs. */
+export function figure(name: string, unit: string, values: ReadonlyArray<number>, target?: string): Figure {
+  return {
+    name,
+    unit,
+    median: percentile(values, 50),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...(target ? { target } : {}),
+  };
+}
+
+/** Runs `measure` `runs` times and collects each result. */
+export async function repeat<T>(runs: number, measure: (run: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let run = 0; run < runs; run += 1) out.push(await measure(run));
+  return out;
+}

@@ -1,0 +1,134 @@
+/**
+ * 5-hop exposure tracing per transfer on the generated ledger: cold (every hop read from the
+ * SQLite store) and warm (the ledger in an in-memory LedgerIndex, reference data in maps).
+ */
+import {
+  createEntityResolver,
+  createMemoryStore,
+  LedgerIndex,
+  type LedgerTransfer,
+  storeAttributionSource,
+  storeSanctionsSource,
+  traceTransferExposure,
+} from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
+import { generatedTxHash, ledgerReferenceData, seededRandom } from "@openkyt/testkit";
+import { benchShape, ledgerCopy, removeCopy } from "./bench-ledger-db.js";
+import { type Figure, figure, percentile } from "./bench-stats.js";
+
+/** Picks `count` ledger transfers at random (seeded). */
+export async function sampleTransfers(
+  store: { ledgerByTxHash(n: string, h: string): Promise<ReadonlyArray<LedgerTransfer>> },
+  ledgerSize: number,
+  count: number,
+): Promise<LedgerTransfer[]> {
+  const rnd = seededRandom(99);
+  const out: LedgerTransfer[] = [];
+  // Skip the first tenth: early transfers have little history behind them.
+  while (out.length < count) {
+    const n = Math.floor(ledgerSize * (0.1 + 0.9 * rnd()));
+    const row = (await store.ledgerByTxHash("ETH", generatedTxHash(n)))[0];
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+/** Milliseconds of each 5-hop trace of `sample` (incoming: the origin of funds). */
+async function traceAll(
+  sample: ReadonlyArray<LedgerTransfer>,
+  deps: Pick<Parameters<typeof traceTransferExposure>[0], "ledger" | "resolver">,
+): Promise<{ ms: number[]; edges: number }> {
+  const ms: number[] = [];
+  let edges = 0;
+  for (const row of sample) {
+    const t0 = performance.now();
+    const result = await traceTransferExposure({
+      ...deps,
+      network: row.network,
+      tokenId: row.tokenId,
+      direction: "incoming",
+      counterparty: row.from,
+      at: row.occurredAt,
+      value: 1_000,
+      span: { from: row.occurredAt, to: row.occurredAt },
+      maxHops: 5,
+      edgeBudget: 10_000,
+    });
+    ms.push(performance.now() - t0);
+    edges += result.edgesRead;
+  }
+  return { ms, edges };
+}
+
+/** Cold and warm trace latencies on a ledger of `ledgerSize` transfers. */
+export async function benchTracing(ledgerSize: number, quick: boolean): Promise<Figure[]> {
+  const file = await ledgerCopy(ledgerSize, "tracing");
+  try {
+    const store = await createSqliteStore({ filename: file, migrate: false });
+    const sample = await sampleTransfers(store, ledgerSize, quick ? 200 : 1_000);
+    const coldResolver = createEntityResolver({
+      attributions: storeAttributionSource(store),
+      sanctions: storeSanctionsSource(store),
+    });
+    const cold = await traceAll(sample, { ledger: store, resolver: coldResolver });
+    // Warm: the whole ledger in memory, reference data in a memory store.
+    const index = new LedgerIndex();
+    const memory = createMemoryStore();
+    for (let after = -1; ; ) {
+      const rows = await readLedgerChunk(file, after, 100_000);
+      if (rows.length === 0) break;
+      index.add(rows.map((r) => r.row));
+      after = rows[rows.length - 1]?.rowid ?? after;
+    }
+    const ref = ledgerReferenceData(benchShape(ledgerSize));
+    await memory.putAttributions(ref.attributions);
+    await memory.putSanctions(ref.sanctions);
+    await store.close();
+    const warmResolver = createEntityResolver({
+      attributions: storeAttributionSource(memory),
+      sanctions: storeSanctionsSource(memory),
+    });
+    await traceAll(sample.slice(0, 50), { ledger: index, resolver: warmResolver });
+    const warm = await traceAll(sample, { ledger: index, resolver: warmResolver });
+    const label = `${(ledgerSize / 1e6).toLocaleString("en-US")}M-transfer ledger`;
+    return [
+      figure(`5-hop trace p50, cold (SQLite), ${label}`, "ms", [percentile(cold.ms, 50)], "<= 5"),
+      figure(`5-hop trace p99, cold (SQLite)`, "ms", [percentile(cold.ms, 99)]),
+      figure(`5-hop trace p50, warm (in memory)`, "ms", [percentile(warm.ms, 50)], "<= 1"),
+      figure(`5-hop trace p99, warm (in memory)`, "ms", [percentile(warm.ms, 99)], "<= 10"),
+      figure(`edges read per trace (mean)`, "edges", [warm.edges / sample.length]),
+    ];
+  } finally {
+    removeCopy(file);
+  }
+}
+
+/** Ledger rows after `rowid`, straight from the SQLite file (for loading the warm index). */
+async function readLedgerChunk(file: string, after: number, limit: number) {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        "select rowid, network, tx_hash, log_index, token_id, from_address, to_address, amount, occurred_at, block, value_usd from ledger_transfers where rowid > ? order by rowid limit ?",
+      )
+      .all(after, limit) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      rowid: Number(r.rowid),
+      row: {
+        network: String(r.network),
+        txHash: String(r.tx_hash),
+        logIndex: Number(r.log_index),
+        tokenId: String(r.token_id),
+        from: String(r.from_address),
+        to: String(r.to_address),
+        amount: Number(r.amount),
+        occurredAt: Number(r.occurred_at),
+        block: r.block === null ? null : Number(r.block),
+        valueUsd: r.value_usd === null ? null : Number(r.value_usd),
+      } satisfies LedgerTransfer,
+    }));
+  } finally {
+    db.close();
+  }
+}
