@@ -27,3 +27,4 @@ export {
   randomId,
   randomTxHash,
 } from "./store-factories.js";
+export * from "./ledger-generator.js";
