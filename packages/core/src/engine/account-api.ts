@@ -5,6 +5,7 @@
 
 import { ENTITY_CATEGORIES } from "../domain/entity-categories.js";
 import { NETWORKS } from "../domain/networks.js";
+import type { ManualCheckRecord, TransferRecord } from "../domain/records.js";
 import { KytError, notFound } from "../errors.js";
 import {
   alertListQuerySchema,
@@ -28,6 +29,13 @@ import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
 import { bindTransaction, loadTransfer, registerAttempt, registerTransfer } from "./transfer-registration.js";
+import {
+  manualCheckSettled,
+  transferSettled,
+  type WaitOptions,
+  waitMilliseconds,
+  waitUntil,
+} from "./wait-for-result.js";
 
 /** A slice of a static table as a page. */
 function pageOf<T, W>(rows: ReadonlyArray<T>, query: unknown, present: (row: T) => W) {
@@ -45,18 +53,27 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     ctx.wake();
     return value;
   };
+  const waitForTransfer = (t: TransferRecord, ms: number) =>
+    waitUntil(ctx, ms, () => loadTransfer(ctx.store, accountId, t.id), transferSettled, t);
+  const waitForCheck = (c: ManualCheckRecord, ms: number) =>
+    waitUntil(ctx, ms, () => loadManualCheck(ctx.store, accountId, c.id), manualCheckSettled, c);
   return Object.freeze({
     /** POST /v1/transfers/register/: the transfer, and whether it was created (201) or found (200). */
-    async registerTransfer(body: unknown) {
+    async registerTransfer(body: unknown, options?: WaitOptions) {
+      const ms = waitMilliseconds(options);
       const { transfer, created } = await registerTransfer(ctx, accountId, body);
       if (created) ctx.events.emit("transfer.registered", transfer);
-      return wake({ transfer: presentTransfer(transfer), created });
+      ctx.wake();
+      const final = await waitForTransfer(transfer, ms);
+      return { transfer: presentTransfer(final), created };
     },
     /** POST /v1/transfers/register-attempt/ */
-    async registerAttempt(body: unknown) {
+    async registerAttempt(body: unknown, options?: WaitOptions) {
+      const ms = waitMilliseconds(options);
       const transfer = await registerAttempt(ctx, accountId, body);
       ctx.events.emit("transfer.registered", transfer);
-      return wake(presentTransfer(transfer));
+      ctx.wake();
+      return presentTransfer(await waitForTransfer(transfer, ms));
     },
     /** POST /v1/transfers/{id}/bind-transaction/ */
     async bindTransaction(id: string, body: unknown) {
@@ -97,12 +114,14 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return (await ctx.store.listRisks("transfer", t.id)).map(presentRisk);
     },
     /** POST /v1/manual-checks/check-transfer/ */
-    async checkTransfer(body: unknown) {
-      return presentManualCheck(await checkTransfer(ctx, accountId, body));
+    async checkTransfer(body: unknown, options?: WaitOptions) {
+      const ms = waitMilliseconds(options);
+      return presentManualCheck(await waitForCheck(await checkTransfer(ctx, accountId, body), ms));
     },
     /** POST /v1/manual-checks/check-address/ */
-    async checkAddress(body: unknown) {
-      return presentManualCheck(await checkAddress(ctx, accountId, body));
+    async checkAddress(body: unknown, options?: WaitOptions) {
+      const ms = waitMilliseconds(options);
+      return presentManualCheck(await waitForCheck(await checkAddress(ctx, accountId, body), ms));
     },
     /** GET /v1/manual-checks/{id}/ */
     async getManualCheck(id: string) {
