@@ -19,4 +19,5 @@ export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
 export * from "./risk/index.js";
+export * from "./schemas/index.js";
 export * from "./store/index.js";
