@@ -69,6 +69,8 @@ export interface TestChain {
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
   setAutomine(on: boolean): Promise<void>;
+  /** Moves the node's clock forward: the next block is at least `seconds` later. */
+  increaseTime(seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,9 @@ export async function startTestChain(options: AnvilOptions = {}): Promise<TestCh
     receipt,
     mine: (blocks) => testClient.mine({ blocks }),
     setAutomine: (on) => testClient.setAutomine(on),
+    increaseTime: async (seconds) => {
+      await testClient.increaseTime({ seconds });
+    },
     stop: () => node.stop(),
   };
 }
