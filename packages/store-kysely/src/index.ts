@@ -7,6 +7,7 @@ export { isUniqueViolation } from "./kysely-context.js";
 export {
   appliedMigrations,
   type MigrationOutcome,
+  type MigrationTarget,
   migrateDown,
   migrateToLatest,
   STORE_MIGRATIONS,

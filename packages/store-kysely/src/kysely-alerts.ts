@@ -8,7 +8,7 @@ import {
   type StoreOps,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
-import { changedRows, type KyselyContext } from "./kysely-context.js";
+import { changedRows, type KyselyContext, lockedRead, lockRow, orderText } from "./kysely-context.js";
 import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -135,7 +135,10 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
       if (changedRows(result) === 0) throw notFound("alert", id);
     },
     async getAlert(id) {
-      const row = await db.selectFrom("alerts").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = await lockedRead(
+        ctx,
+        db.selectFrom("alerts").selectAll().where("id", "=", id),
+      ).executeTakeFirst();
       return row ? fromRow(row) : null;
     },
     async listAlerts(accountId, filter, page) {
@@ -144,7 +147,7 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
       const rows = await matching
         .selectAll()
         .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
+        .orderBy(orderText(ctx, "id"), "desc")
         .limit(page.pageSize)
         .offset((page.page - 1) * page.pageSize)
         .execute();
@@ -156,12 +159,13 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
         .selectAll()
         .where("transfer_id", "=", transferId)
         .orderBy("created_at", "asc")
-        .orderBy("id", "asc")
+        .orderBy(orderText(ctx, "id"), "asc")
         .execute();
       return rows.map(fromRow);
     },
     async appendAlertHistory(entry) {
       await ctx.atomic(async (tx) => {
+        await lockRow(ctx, tx, "alerts", entry.alertId);
         const { last } = await tx
           .selectFrom("alert_history")
           .select((eb) => eb.fn.max("position").as("last"))

@@ -1,6 +1,6 @@
 /** What every role of the kysely store works with: the database (or open transaction) and the options. */
 import { KytError } from "@openkyt/core";
-import type { Kysely } from "kysely";
+import { type Expression, type Kysely, sql } from "kysely";
 import type { Database } from "./kysely-schema.js";
 
 /** The database a role runs its statements on, and how to make several of them atomic. */
@@ -9,8 +9,43 @@ export interface KyselyContext {
   readonly db: Kysely<Database>;
   /** Claim jobs with `FOR UPDATE SKIP LOCKED` (Postgres); otherwise rely on the transaction alone. */
   readonly skipLocked: boolean;
+  /**
+   * The backend needs explicit row locks for read-modify-write (Postgres): reads by id inside a
+   * transaction lock their row `FOR UPDATE`, and atomic replacements lock their subject's row.
+   */
+  readonly rowLocks: boolean;
+  /** True inside `Store.transaction`, where a lock taken by a read lasts until the end. */
+  readonly inTransaction: boolean;
+  /** Collation of text in ORDER BY (Postgres: "C", byte order as SQLite); null: the column's own. */
+  readonly orderCollation: string | null;
   /** Runs `fn` atomically: in a new transaction at the root, in the open one inside a transaction. */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+}
+
+/** `query` locked `FOR UPDATE` when the context takes row locks and runs inside a transaction. */
+export function lockedRead<Q extends { forUpdate(): Q }>(ctx: KyselyContext, query: Q): Q {
+  return ctx.rowLocks && ctx.inTransaction ? query.forUpdate() : query;
+}
+
+/**
+ * Locks the row with `id` in `table` until the transaction of `db` ends, when the context takes
+ * row locks (a missing row locks nothing). Serialises read-modify-write of the row's dependents.
+ */
+export async function lockRow(
+  ctx: KyselyContext,
+  db: Kysely<Database>,
+  table: "transfers" | "manual_checks" | "alerts",
+  id: string,
+): Promise<void> {
+  if (!ctx.rowLocks) return;
+  await db.selectFrom(table).select("id").where("id", "=", id).forUpdate().execute();
+}
+
+/** A text column as an ORDER BY expression, in the context's collation when it has one. */
+export function orderText(ctx: KyselyContext, column: string): Expression<string> {
+  return ctx.orderCollation === null
+    ? sql.ref<string>(column)
+    : sql<string>`${sql.ref(column)} collate ${sql.id(ctx.orderCollation)}`;
 }
 
 /** True when a driver error is a unique or primary key violation (SQLite or Postgres codes). */

@@ -12,7 +12,7 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
-import { changedRows, type KyselyContext } from "./kysely-context.js";
+import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import type { Database, JobsTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -49,8 +49,8 @@ function claimable(eb: ExpressionBuilder<Database, "jobs">, now: number): Expres
 
 /** Selects and leases due jobs on `db` (already inside a transaction). */
 async function claimIn(
+  ctx: KyselyContext,
   db: Kysely<Database>,
-  skipLocked: boolean,
   request: Parameters<StoreOps["claimJobs"]>[0],
 ): Promise<JobRecord[]> {
   const { now, limit, leaseMs, owner } = request;
@@ -60,9 +60,9 @@ async function claimIn(
     .select("id")
     .where((eb) => claimable(eb, now))
     .orderBy("run_at", "asc")
-    .orderBy("id", "asc")
+    .orderBy(orderText(ctx, "id"), "asc")
     .limit(limit);
-  if (skipLocked) due = due.forUpdate().skipLocked();
+  if (ctx.skipLocked) due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
   await db
@@ -82,7 +82,7 @@ async function claimIn(
     .where("lease_owner", "=", owner)
     .where("lease_until", "=", now + leaseMs)
     .orderBy("run_at", "asc")
-    .orderBy("id", "asc")
+    .orderBy(orderText(ctx, "id"), "asc")
     .execute();
   return rows.map(fromRow);
 }
@@ -112,7 +112,7 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       if (changedRows(result) === 0) throw new KytError("CONFLICT", `job ${job.id} exists`);
     },
     async claimJobs(request) {
-      return ctx.atomic((tx) => claimIn(tx, ctx.skipLocked, request));
+      return ctx.atomic((tx) => claimIn(ctx, tx, request));
     },
     async completeJob(id, owner) {
       const result = await db
@@ -132,7 +132,11 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       return changedRows(result) === 1;
     },
     async listJobs(subjectId) {
-      let query = db.selectFrom("jobs").selectAll().orderBy("run_at", "asc").orderBy("id", "asc");
+      let query = db
+        .selectFrom("jobs")
+        .selectAll()
+        .orderBy("run_at", "asc")
+        .orderBy(orderText(ctx, "id"), "asc");
       if (subjectId !== undefined) query = query.where("subject_id", "=", subjectId);
       return (await query.execute()).map(fromRow);
     },

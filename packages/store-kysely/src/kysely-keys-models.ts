@@ -1,7 +1,7 @@
 /** Risk models and API keys of the kysely store. */
 import { type ApiKeyRecord, KytError, type RiskRule, type StoreOps } from "@openkyt/core";
 import type { Selectable } from "kysely";
-import { changedRows, type KyselyContext } from "./kysely-context.js";
+import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import type { ApiKeysTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -84,7 +84,7 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
         .selectAll()
         .where("account_id", "=", accountId)
         .orderBy("created_at", "asc")
-        .orderBy("id", "asc")
+        .orderBy(orderText(ctx, "id"), "asc")
         .execute();
       return rows.map(keyFromRow);
     },

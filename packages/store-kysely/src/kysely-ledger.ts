@@ -4,9 +4,9 @@
  * own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
  */
 import type { LedgerTransfer, StoreOps } from "@openkyt/core";
-import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
-import { changedRows, type KyselyContext } from "./kysely-context.js";
-import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
+import { type Insertable, type Selectable, sql } from "kysely";
+import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import type { LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The ledger members of the store port (the ledger reader included). */
@@ -58,7 +58,7 @@ interface FrontierAddress {
 
 /** Reads one hop: per frontier address, in frontier order, its rows in the port's order. */
 async function readHop(
-  db: Kysely<Database>,
+  ctx: KyselyContext,
   network: string,
   tokenId: string,
   direction: "incoming" | "outgoing",
@@ -66,6 +66,7 @@ async function readHop(
   limit: number,
 ): Promise<LedgerTransfer[]> {
   if (limit <= 0 || frontier.length === 0) return [];
+  const { db } = ctx;
   const incoming = direction === "incoming";
   const order = incoming ? "desc" : "asc";
   const out: LedgerTransfer[] = [];
@@ -79,7 +80,7 @@ async function readHop(
         .where(incoming ? "to_address" : "from_address", "=", q.address)
         .where("occurred_at", incoming ? "<" : ">", q.at)
         .orderBy("occurred_at", order)
-        .orderBy("tx_hash", order)
+        .orderBy(orderText(ctx, "tx_hash"), order)
         .orderBy("log_index", order)
         .limit(limit);
       return db
@@ -114,7 +115,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
   return {
     ledgerIncoming: (network, tokenId, queries, limit) =>
       readHop(
-        db,
+        ctx,
         network,
         tokenId,
         "incoming",
@@ -123,7 +124,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
       ),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
       readHop(
-        db,
+        ctx,
         network,
         tokenId,
         "outgoing",

@@ -9,7 +9,7 @@ import {
   type StoreOps,
 } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
-import { changedRows, type KyselyContext } from "./kysely-context.js";
+import { changedRows, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
 import type { ManualChecksTable } from "./kysely-schema.js";
 import { fromJsonOrNull, num, numOrNull, toJsonOrNull } from "./kysely-values.js";
 
@@ -109,7 +109,10 @@ export function kyselyManualCheckOps(ctx: KyselyContext): ManualCheckOps {
       if (changedRows(result) === 0) throw notFound("manual check", id);
     },
     async getManualCheck(id) {
-      const row = await db.selectFrom("manual_checks").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = await lockedRead(
+        ctx,
+        db.selectFrom("manual_checks").selectAll().where("id", "=", id),
+      ).executeTakeFirst();
       return row ? fromRow(row) : null;
     },
     async listManualChecks(accountId, page) {
@@ -118,7 +121,7 @@ export function kyselyManualCheckOps(ctx: KyselyContext): ManualCheckOps {
       const rows = await matching
         .selectAll()
         .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
+        .orderBy(orderText(ctx, "id"), "desc")
         .limit(page.pageSize)
         .offset((page.page - 1) * page.pageSize)
         .execute();

@@ -22,9 +22,24 @@ export interface MigrationOutcome {
   readonly applied: ReadonlyArray<{ readonly name: string; readonly direction: "Up" | "Down" }>;
 }
 
+/** Where the migrations run. */
+export interface MigrationTarget {
+  /**
+   * The schema that holds the store's tables (Postgres). The migration bookkeeping tables go
+   * there too, so that stores in other schemas of the same database do not see each other's
+   * history; the tables themselves are created in the connection's search_path, which the
+   * caller points at the same schema. Default: none (SQLite, or Postgres's default schema).
+   */
+  readonly schema?: string;
+}
+
 /** A Migrator over the static list. */
-function migratorOf(db: Kysely<Database>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => ({ ...STORE_MIGRATIONS }) } });
+function migratorOf(db: Kysely<Database>, target: MigrationTarget): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...STORE_MIGRATIONS }) },
+    ...(target.schema === undefined ? {} : { migrationTableSchema: target.schema }),
+  });
 }
 
 /** Turns a migrator result into an outcome, or throws STORE_ERROR (cause kept). */
@@ -40,8 +55,11 @@ function outcomeOf(run: { error?: unknown; results?: MigrationResult[] }): Migra
 }
 
 /** Runs every pending migration. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationOutcome> {
-  return outcomeOf(await migratorOf(db).migrateToLatest());
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  target: MigrationTarget = {},
+): Promise<MigrationOutcome> {
+  return outcomeOf(await migratorOf(db, target).migrateToLatest());
 }
 
 /**
@@ -50,16 +68,18 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationOu
  */
 export async function migrateDown(
   db: Kysely<Database>,
-  target: "previous" | "zero" = "previous",
+  to: "previous" | "zero" = "previous",
+  target: MigrationTarget = {},
 ): Promise<MigrationOutcome> {
-  const migrator = migratorOf(db);
-  return outcomeOf(
-    target === "zero" ? await migrator.migrateTo(NO_MIGRATIONS) : await migrator.migrateDown(),
-  );
+  const migrator = migratorOf(db, target);
+  return outcomeOf(to === "zero" ? await migrator.migrateTo(NO_MIGRATIONS) : await migrator.migrateDown());
 }
 
 /** Names of the migrations applied so far, in order. */
-export async function appliedMigrations(db: Kysely<Database>): Promise<ReadonlyArray<string>> {
-  const all = await migratorOf(db).getMigrations();
+export async function appliedMigrations(
+  db: Kysely<Database>,
+  target: MigrationTarget = {},
+): Promise<ReadonlyArray<string>> {
+  const all = await migratorOf(db, target).getMigrations();
   return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
 }

@@ -5,7 +5,7 @@
  */
 import type { Attribution, PriceRow, SanctionsListing, StoreOps, TokenInfo } from "@openkyt/core";
 import type { Expression, Selectable, SqlBool } from "kysely";
-import type { KyselyContext } from "./kysely-context.js";
+import { type KyselyContext, orderText } from "./kysely-context.js";
 import { type SanctionsListingsTable, UNDATED_LISTING } from "./kysely-schema.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
@@ -148,7 +148,7 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
         .selectFrom("sanctions_listings")
         .selectAll()
         .where("list_name", "=", listName)
-        .orderBy("address")
+        .orderBy(orderText(ctx, "address"))
         .orderBy("listed_at")
         .execute();
       return rows.map(listingOf);
@@ -220,8 +220,8 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
       const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
       const rows = await matching
         .selectAll()
-        .orderBy("network", "asc")
-        .orderBy("token_id", "asc")
+        .orderBy(orderText(ctx, "network"), "asc")
+        .orderBy(orderText(ctx, "token_id"), "asc")
         .limit(page.pageSize)
         .offset((page.page - 1) * page.pageSize)
         .execute();

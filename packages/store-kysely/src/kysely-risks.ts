@@ -1,7 +1,7 @@
 /** Risks of the kysely store. */
 import { type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
-import type { KyselyContext } from "./kysely-context.js";
+import { type KyselyContext, lockRow, orderText } from "./kysely-context.js";
 import type { RisksTable } from "./kysely-schema.js";
 import { chunksOf, fromJson, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -56,6 +56,7 @@ export function kyselyRiskOps(ctx: KyselyContext): RiskOps {
   return {
     async replaceRisks(subjectType, subjectId, checkKind, risks) {
       await ctx.atomic(async (db) => {
+        await lockRow(ctx, db, subjectType === "transfer" ? "transfers" : "manual_checks", subjectId);
         await db
           .deleteFrom("risks")
           .where("subject_type", "=", subjectType)
@@ -75,7 +76,7 @@ export function kyselyRiskOps(ctx: KyselyContext): RiskOps {
         .where("subject_id", "=", subjectId)
         .orderBy("level_rank", "desc")
         .orderBy("created_at", "asc")
-        .orderBy("id", "asc")
+        .orderBy(orderText(ctx, "id"), "asc")
         .execute();
       return rows.map(fromRow);
     },

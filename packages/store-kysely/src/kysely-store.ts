@@ -21,6 +21,18 @@ export interface KyselyStoreOptions {
   readonly capabilities: StoreCapabilities;
   /** Lock claimed jobs with `FOR UPDATE SKIP LOCKED` (Postgres); SQLite serialises transactions instead. */
   readonly skipLocked: boolean;
+  /**
+   * Take explicit row locks (Postgres): inside `transaction`, reads of a transfer, manual check or
+   * alert by id (and `findTransfer`) lock the row `FOR UPDATE` until the transaction ends; risk
+   * replacement and alert history lock their subject's row. Default false: SQLite transactions
+   * take the database's write lock when they begin.
+   */
+  readonly rowLocks?: boolean;
+  /**
+   * Collation of text columns in ORDER BY, so that ties by id come out in byte order as on
+   * SQLite whatever the database's default collation (Postgres: "C"). Default null: the column's.
+   */
+  readonly orderCollation?: string | null;
 }
 
 /** Every member of the port over `ctx`. */
@@ -39,14 +51,19 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
 
 /**
  * Creates a store over a migrated database (see `migrateToLatest`). `transaction(fn)` runs `fn`
- * in `db.transaction()` with a view of the store bound to that transaction; `close()` destroys
- * `db` once.
+ * in `db.transaction()` with a view of the store bound to that transaction (its reads lock their
+ * rows when `rowLocks` is set); `close()` destroys `db` once.
  */
 export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOptions): Store {
-  const { skipLocked } = options;
+  const settings = {
+    skipLocked: options.skipLocked,
+    rowLocks: options.rowLocks ?? false,
+    orderCollation: options.orderCollation ?? null,
+  };
   const root: KyselyContext = {
+    ...settings,
     db,
-    skipLocked,
+    inTransaction: false,
     atomic: (fn) => db.transaction().execute(fn),
   };
   let closing: Promise<void> | null = null;
@@ -56,7 +73,9 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return db
         .transaction()
-        .execute((trx) => fn(kyselyOps({ db: trx, skipLocked, atomic: (inner) => inner(trx) })));
+        .execute((trx) =>
+          fn(kyselyOps({ ...settings, db: trx, inTransaction: true, atomic: (inner) => inner(trx) })),
+        );
     },
     close() {
       closing ??= db.destroy();

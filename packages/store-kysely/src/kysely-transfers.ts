@@ -11,7 +11,7 @@ import {
   type TransferRecord,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
-import { changedRows, conflictAware, type KyselyContext } from "./kysely-context.js";
+import { changedRows, conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
 import type { Database, TransfersTable } from "./kysely-schema.js";
 import {
   bool,
@@ -151,7 +151,10 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       if (changedRows(result) === 0) throw notFound("transfer", id);
     },
     async getTransfer(id) {
-      const row = await db.selectFrom("transfers").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = await lockedRead(
+        ctx,
+        db.selectFrom("transfers").selectAll().where("id", "=", id),
+      ).executeTakeFirst();
       return row ? fromRow(row) : null;
     },
     async getTransfers(ids) {
@@ -163,16 +166,18 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       return out;
     },
     async findTransfer(identity) {
-      const row = await db
-        .selectFrom("transfers")
-        .selectAll()
-        .where("account_id", "=", identity.accountId)
-        .where("network", "=", identity.network)
-        .where("tx_hash", "=", identity.txHash)
-        .where("token_id", "=", identity.tokenId)
-        .where("output_address", "=", identity.outputAddress)
-        .where("direction", "=", identity.direction)
-        .executeTakeFirst();
+      const row = await lockedRead(
+        ctx,
+        db
+          .selectFrom("transfers")
+          .selectAll()
+          .where("account_id", "=", identity.accountId)
+          .where("network", "=", identity.network)
+          .where("tx_hash", "=", identity.txHash)
+          .where("token_id", "=", identity.tokenId)
+          .where("output_address", "=", identity.outputAddress)
+          .where("direction", "=", identity.direction),
+      ).executeTakeFirst();
       return row ? fromRow(row) : null;
     },
     async listTransfers(accountId, filter, page) {
@@ -181,7 +186,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       const rows = await matching
         .selectAll()
         .orderBy("registered_at", "desc")
-        .orderBy("id", "desc")
+        .orderBy(orderText(ctx, "id"), "desc")
         .limit(page.pageSize)
         .offset((page.page - 1) * page.pageSize)
         .execute();

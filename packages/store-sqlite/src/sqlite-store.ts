@@ -19,7 +19,9 @@ export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
 
 /**
  * Opens a SQLite store, migrating it to the latest schema unless `migrate` is false. Jobs are
- * claimed inside SQLite's serialised transactions (no `SKIP LOCKED`). `close()` is idempotent.
+ * claimed inside SQLite's serialised transactions (no `SKIP LOCKED`); transactions begin
+ * IMMEDIATE, so everything a transaction reads stays as it read it until it ends, also against
+ * another process on the same file (no row locks needed). `close()` is idempotent.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const db = openSqliteDatabase(options.filename);
@@ -29,5 +31,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     await db.destroy();
     throw error;
   }
-  return createKyselyStore(db, { capabilities: SQLITE_STORE_CAPABILITIES, skipLocked: false });
+  return createKyselyStore(db, {
+    capabilities: SQLITE_STORE_CAPABILITIES,
+    skipLocked: false,
+    rowLocks: false,
+    orderCollation: null,
+  });
 }

@@ -1,6 +1,7 @@
 /** Conformance of `transaction`: commit, rollback of every kind of write, isolation from root reads. */
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "./store-conformance.js";
+import { rowLockConformance } from "./store-conformance-row-locks.js";
 import {
   makeAlert,
   makeJob,
@@ -11,7 +12,7 @@ import {
   BASE_TIME as T0,
 } from "./store-factories.js";
 
-/** Registers the transaction tests. */
+/** Registers the transaction tests, the row-locking contract's included. */
 export function transactionConformance(ctx: ConformanceContext): void {
   describe("transactions", () => {
     it("commits every write and returns what fn returned", async () => {
@@ -131,5 +132,6 @@ export function transactionConformance(ctx: ConformanceContext): void {
       ]);
       expect(await ctx.store().getTransfers([a.id, b.id])).toHaveLength(2);
     });
+    rowLockConformance(ctx);
   });
 }
