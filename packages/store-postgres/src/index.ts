@@ -1,1 +1,17 @@
-export {};
+/**
+ * @openkyt/store-postgres: OpenKYT's store for many processes. Postgres through pg, sharing
+ * the kysely store with SQLite; jobs are leased `FOR UPDATE SKIP LOCKED`.
+ */
+export {
+  openPostgresDatabase,
+  type PostgresConnection,
+  type PostgresPoolOptions,
+} from "./postgres-database.js";
+export { migratePostgres } from "./postgres-migrate.js";
+export { checkSchemaName, createSchema, DEFAULT_POSTGRES_SCHEMA, dropSchema } from "./postgres-schema.js";
+export {
+  createPostgresStore,
+  POSTGRES_STORE_CAPABILITIES,
+  type PostgresStoreOptions,
+} from "./postgres-store.js";
+export { isPostgresUrl, withDefaultUser } from "./postgres-url.js";

@@ -1,0 +1,58 @@
+/**
+ * The store for many processes: Postgres through a pg pool and the shared kysely store. Jobs
+ * are claimed `FOR UPDATE SKIP LOCKED`; reads by id inside a transaction lock their row.
+ */
+import type { Store, StoreCapabilities } from "@openkyt/core";
+import { createKyselyStore } from "@openkyt/store-kysely";
+import { openPostgresDatabase, type PostgresPoolOptions } from "./postgres-database.js";
+import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
+import { checkSchemaName, DEFAULT_POSTGRES_SCHEMA } from "./postgres-schema.js";
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** A postgres:// URL. */
+  readonly connectionString: string;
+  /** Schema of the store's tables (a plain identifier); default "public". */
+  readonly schema?: string;
+  /**
+   * Create the schema and run pending migrations before returning the store (default false:
+   * run `openkyt migrate` or `migratePostgres` once per release; a store over a schema with
+   * pending migrations refuses to open).
+   */
+  readonly migrate?: boolean;
+  /** Connection pool settings. */
+  readonly pool?: PostgresPoolOptions;
+}
+
+/** Capabilities of the Postgres store: many processes claim jobs. */
+export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
+  multiProcess: true,
+  dialect: "postgres",
+});
+
+/**
+ * Opens a Postgres store over `options.schema`: migrates it first when `migrate` is true,
+ * otherwise checks it is migrated (STORE_ERROR naming the pending migrations if not). Text
+ * orders in byte order (collation "C"), as on SQLite. `close()` ends the pool; idempotent.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const schema = checkSchemaName(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const db = openPostgresDatabase({
+    connectionString: options.connectionString,
+    schema,
+    ...(options.pool === undefined ? {} : { pool: options.pool }),
+  });
+  try {
+    if (options.migrate ?? false) await migrateSchema(db, schema);
+    else await assertMigrated(db, schema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createKyselyStore(db, {
+    capabilities: POSTGRES_STORE_CAPABILITIES,
+    skipLocked: true,
+    rowLocks: true,
+    orderCollation: "C",
+  });
+}
