@@ -1,8 +1,15 @@
 /** The EVM chain source against a real anvil node: found, pending, failed, not_found. */
-import { isKytError, type LedgerTransfer, type TokenCatalog } from "@openkyt/core";
-import type { Address } from "viem";
+import { isKytError, type LedgerTransfer, silentLogger, type TokenCatalog } from "@openkyt/core";
+import { type Address, custom } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEvmChainSource, type EvmChainSource, NATIVE_LOG_INDEX } from "../src/index.js";
+import {
+  createDecimalsResolver,
+  createEvmChainSource,
+  createEvmClient,
+  type EvmChainSource,
+  evmNetwork,
+  NATIVE_LOG_INDEX,
+} from "../src/index.js";
 import { type CompiledToken, compileTestToken, startTestChain, type TestChain } from "./anvil-chain.js";
 
 let chain: TestChain;
@@ -149,5 +156,27 @@ describe("createEvmChainSource on anvil", () => {
       /not an EVM network/,
     );
     expect(() => createEvmChainSource({ rpcUrl: chain.rpcUrl, confirmations: 0 })).toThrow(/confirmations/);
+  });
+});
+
+describe("token decimals", () => {
+  it("asks a contract for decimals() once, and gets none from an address without code", async () => {
+    let ethCalls = 0;
+    const counting = custom({
+      async request({ method, params }: { method: string; params?: unknown }) {
+        if (method === "eth_call") ethCalls += 1;
+        return chain.publicClient.request({ method, params } as never);
+      },
+    });
+    const resolver = createDecimalsResolver({
+      client: createEvmClient({ transport: counting }),
+      network: evmNetwork("ETH"),
+      logger: silentLogger,
+    });
+    expect(await resolver.decimals(tokenAddress.toLowerCase())).toBe(6);
+    expect(await resolver.decimals(tokenAddress.toLowerCase())).toBe(6);
+    expect(ethCalls).toBe(1);
+    expect(await resolver.decimals(carol.toLowerCase())).toBeNull();
+    expect(await resolver.decimals("native")).toBe(18);
   });
 });

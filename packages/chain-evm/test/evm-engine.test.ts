@@ -154,6 +154,23 @@ describe("engine + EVM chain source on anvil", () => {
     expect(await store.getTransfer(transfer.id)).toMatchObject({ txStatus: "not_found" });
   });
 
+  it("a reverted transaction ends not_found, saying it failed on chain", async () => {
+    const engine = engineOn(chain.rpcUrl);
+    const hash = await chain.call(bob, tokenAddress, token.abi, "transfer", [alice, 10n ** 30n], 200_000n);
+    expect((await chain.receipt(hash)).status).toBe("reverted");
+    const { transfer } = await engine.forAccount("acme").registerTransfer({
+      direction: "incoming",
+      network: "ETH",
+      tx_hash: hash,
+      token_id: tokenAddress,
+      output_address: alice,
+    });
+    await engine.drain();
+    const ended = await store.getTransfer(transfer.id);
+    expect(ended?.txStatus).toBe("not_found");
+    expect(ended?.lastError).toMatch(/failed on chain: reverted in block/);
+  });
+
   it("an unknown hash keeps binding through the window, then ends not_found", async () => {
     const engine = engineOn(chain.rpcUrl);
     const { transfer } = await engine.forAccount("acme").registerTransfer({
