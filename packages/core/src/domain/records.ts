@@ -282,7 +282,10 @@ export interface ApiKeyRecord {
 export interface LedgerTransfer {
   readonly network: string;
   readonly txHash: string;
-  /** Position in the transaction (log index; 0 for a native transfer without logs). */
+  /**
+   * Position in the transaction: the log index of a token transfer; -1 for the transaction's
+   * native value transfer (so it never collides with a log). Ledgers without logs may use 0.
+   */
   readonly logIndex: number;
   readonly tokenId: string;
   readonly from: string;

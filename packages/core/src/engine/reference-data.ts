@@ -55,7 +55,7 @@ export function referenceData(store: Store) {
         to: normalizeAddress(r.network, r.to),
         amount: finite("amount", r.amount),
         occurredAt: finite("occurredAt", r.occurredAt),
-        logIndex: finite("logIndex", r.logIndex),
+        logIndex: finite("logIndex", r.logIndex, -1),
         block: r.block ?? null,
         valueUsd: r.valueUsd ?? null,
       }));
