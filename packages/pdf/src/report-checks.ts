@@ -1,0 +1,104 @@
+/**
+ * The state of a transfer's work: binding and the three checks, whether anything is still
+ * pending, and the notice that says so on the page.
+ */
+import type { CheckState, TxStatus } from "@openkyt/core";
+import type { Content, TableCell } from "pdfmake/interfaces";
+import { notice, ruledTable } from "./report-blocks.js";
+import type { ManualCheckResponse, TransferResponse } from "./report-data-types.js";
+import { formatTime, words } from "./report-format.js";
+import { COLORS } from "./report-styles.js";
+
+const STATE_TEXT: Readonly<Record<CheckState, string>> = Object.freeze({
+  none: "not started",
+  queued: "queued",
+  checking: "checking",
+  checked: "checked",
+  error: "error",
+});
+
+const TX_STATUS_TEXT: Readonly<Record<TxStatus, string>> = Object.freeze({
+  none: "none (an attempt: no transaction to bind)",
+  binding: "binding (waiting for the transaction on chain)",
+  bound: "bound (found on chain)",
+  not_found: "not found on chain",
+  error: "error (the chain source kept failing)",
+});
+
+/** tx_status with what it means. */
+export function txStatusText(status: TxStatus | null): string {
+  return status === null ? "not looked up yet" : TX_STATUS_TEXT[status];
+}
+
+/** A check's state, coloured, and when it last changed, as text runs. */
+export function checkStateText(state: CheckState, at: string | null): Content[] {
+  const color = state === "checked" ? COLORS.ok : state === "error" ? COLORS.bad : COLORS.muted;
+  return [{ text: STATE_TEXT[state], bold: true, color }, at ? ` (since ${formatTime(at)})` : ""];
+}
+
+/** One line: a check's name, state and when it last changed. */
+export function checkLine(label: string, state: CheckState, at: string | null): Content {
+  return { text: [`${label}: `, ...checkStateText(state, at)], margin: [0, 0, 0, 4] } as Content;
+}
+
+/** The three checks of a transfer as a table. */
+export function checksTable(t: TransferResponse): Content {
+  const c = t.check_state;
+  const rows: Array<[string, CheckState, string | null]> = [
+    ["Exposure", c.exposure, c.exposure_checked_at],
+    ["Counterparty", c.counterparty, c.counterparty_checked_at],
+    ["Sanctions", c.sanctions, c.sanctions_checked_at],
+  ];
+  return ruledTable(
+    [
+      { title: "Check", width: 120 },
+      { title: "State", width: 90 },
+      { title: "State since (UTC)", width: "*" },
+    ],
+    rows.map(([name, state, at]): TableCell[] => [
+      { text: name },
+      { text: STATE_TEXT[state], bold: true, color: state === "error" ? COLORS.bad : COLORS.text },
+      { text: formatTime(at) },
+    ]),
+  );
+}
+
+/** What is still pending or failed for a transfer; empty when all work is done. */
+export function transferPending(t: TransferResponse): string[] {
+  const open: string[] = [];
+  if (t.tx_status === "binding") open.push("the transaction is not bound yet (binding in progress)");
+  const c = t.check_state;
+  const checks: Array<[string, CheckState]> = [
+    ["exposure", c.exposure],
+    ["counterparty", c.counterparty],
+    ["sanctions", c.sanctions],
+  ];
+  const waiting = checks.filter(([, s]) => s === "queued" || s === "checking" || s === "none");
+  if (waiting.length > 0) {
+    open.push(`checks not finished: ${waiting.map(([n, s]) => `${n} (${STATE_TEXT[s]})`).join(", ")}`);
+  }
+  const failed = checks.filter(([, s]) => s === "error").map(([n]) => n);
+  if (failed.length > 0) open.push(`checks that ended in error: ${failed.join(", ")}`);
+  if (t.tx_status === "not_found" || t.tx_status === "error") {
+    open.push(`binding ended as ${words(t.tx_status)}`);
+  }
+  return open;
+}
+
+/** What is pending or failed for a manual check; empty when it finished. */
+export function manualCheckPending(c: ManualCheckResponse): string[] {
+  if (c.check_status === "checking") return ["the check is still running"];
+  if (c.check_status === "error") return ["the check ended in error"];
+  return [];
+}
+
+/** The notice of unfinished work, or nothing. */
+export function pendingNotice(subject: string, open: ReadonlyArray<string>): Content[] {
+  if (open.length === 0) return [];
+  return [
+    notice([
+      { text: `This ${subject} is not finished. `, bold: true },
+      `The report shows what was known when it was generated: ${open.join("; ")}.`,
+    ]),
+  ];
+}

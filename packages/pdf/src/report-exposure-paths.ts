@@ -1,0 +1,101 @@
+/**
+ * What the traced exposure explains: per category, the fewest hops, the entities met and the
+ * path of its largest contribution; and the sentences that tell the reader how far the trace
+ * went.
+ */
+import { type ExposureResult, UNDEFINED_CATEGORY } from "@openkyt/core";
+import type { Content, TableCell } from "pdfmake/interfaces";
+import { paragraph, ruledTable, subheading } from "./report-blocks.js";
+import { categoryName, formatShare, formatUsd } from "./report-format.js";
+
+/** The trace of one category, merged over its direct and indirect parts. */
+export interface CategoryTrace {
+  readonly category: string;
+  readonly share: number;
+  readonly valueInFiat: number | null;
+  readonly minHops: number;
+  readonly entityNames: ReadonlyArray<string>;
+  /** Path of the largest single contribution, start address first. */
+  readonly path: ReadonlyArray<string>;
+}
+
+/** Explained categories of a trace, largest share first (the unexplained remainder left out). */
+export function categoryTraces(detail: ExposureResult): CategoryTrace[] {
+  const merged = new Map<string, CategoryTrace & { readonly top: number }>();
+  for (const s of detail.shares) {
+    if (s.category === UNDEFINED_CATEGORY) continue;
+    const prev = merged.get(s.category);
+    const value = prev === undefined ? s.valueInFiat : sumOrNull(prev.valueInFiat, s.valueInFiat);
+    const larger = prev === undefined || s.share > prev.top;
+    merged.set(s.category, {
+      category: s.category,
+      share: (prev?.share ?? 0) + s.share,
+      valueInFiat: value,
+      minHops: Math.min(prev?.minHops ?? Number.POSITIVE_INFINITY, s.minHops),
+      entityNames: [...new Set([...(prev?.entityNames ?? []), ...s.entityNames])],
+      path: larger ? s.path : (prev?.path ?? []),
+      top: larger ? s.share : (prev?.top ?? 0),
+    });
+  }
+  return [...merged.values()]
+    .map(({ top: _top, ...trace }) => trace)
+    .sort((a, b) => b.share - a.share || a.category.localeCompare(b.category));
+}
+
+function sumOrNull(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}
+
+const hops = (n: number) => (n === 1 ? "1 hop" : `${n} hops`);
+
+/** Separates the addresses of a path. */
+const STEP = "  ›  ";
+
+/** "How far the trace went": truncation said plainly, else the edges read and the depth. */
+export function traceSummary(detail: ExposureResult): Content {
+  if (detail.truncated) {
+    return paragraph([
+      { text: "Trace truncated: ", bold: true },
+      `the edge budget ran out after ${detail.edgesRead} edges (deepest hop reached: ${detail.hops}). ` +
+        "What was not traced counts in the unexplained remainder, so the explained shares are a lower bound.",
+    ]);
+  }
+  if (detail.direct !== null && detail.edgesRead === 0) {
+    return paragraph("The counterparty itself is attributed to an entity: no tracing was needed.");
+  }
+  return paragraph(`Trace complete: ${detail.edgesRead} edges read, deepest hop reached ${detail.hops}.`);
+}
+
+/** The lead sentence about the largest contribution and the table of every category's path. */
+export function contributionPaths(traces: ReadonlyArray<CategoryTrace>, from: string): Content[] {
+  const top = traces[0];
+  if (top === undefined) return [paragraph("No identified entity was met by the trace.")];
+  const names = top.entityNames.length > 0 ? ` (${top.entityNames.join(", ")})` : "";
+  const lead = paragraph([
+    "The largest explained contribution is ",
+    { text: `${categoryName(top.category)}${names}`, bold: true },
+    `: ${formatShare(top.share)} of the value (${formatUsd(top.valueInFiat)}), first met ${hops(top.minHops)} ` +
+      `from ${from}. Its largest path: `,
+    { text: top.path.join(STEP), style: "token" },
+    ".",
+  ]);
+  const rows = traces.map((t): TableCell[] => [
+    { text: categoryName(t.category) },
+    { text: t.entityNames.join(", ") || "—" },
+    { text: String(t.minHops), alignment: "right" },
+    t.path.length === 0 ? { text: "—" } : { text: t.path.join(STEP), style: "token", fontSize: 7.5 },
+  ]);
+  return [
+    lead,
+    subheading("Paths of the largest contributions"),
+    ruledTable(
+      [
+        { title: "Category", width: 90 },
+        { title: "Entities met", width: 80 },
+        { title: "Hops", width: 34, right: true },
+        { title: "Path (start address first)", width: "*" },
+      ],
+      rows,
+    ),
+  ];
+}
