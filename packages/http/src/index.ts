@@ -1,1 +1,31 @@
-export {};
+/**
+ * @openkyt/http: the published KYT interface over HMAC-signed requests, as a Hono app over an
+ * engine (`createHttpApp`), served on Node by `serveHttp`.
+ */
+export type { AppEnv, AppVariables } from "./app-env.js";
+export { type Authenticator, type AuthRequest, createAuthenticator, type KeyResolver } from "./auth-check.js";
+export { computeSignature, type SignedParts, signatureDigest, targetCandidates } from "./auth-signature.js";
+export {
+  escapeNonAscii,
+  type ParsedBody,
+  parseBody,
+  signedBodyForms,
+  stripJsonWhitespace,
+} from "./body-forms.js";
+export { ENDPOINTS, honoPath } from "./endpoint-table.js";
+export type { Endpoint, EndpointInput, EndpointResult } from "./endpoint-types.js";
+export { CREATED_HEADER } from "./endpoints-transfers.js";
+export {
+  createHttpApp,
+  HTTP_DEFAULTS,
+  type HttpAppOptions,
+  type HttpAuthOptions,
+  type HttpLimitOptions,
+} from "./http-app.js";
+export { answerError, errorBody, HTTP_ONLY_CODES, STATUS_OF_CODE } from "./http-errors.js";
+export { createHttpLogger, type HttpLoggerOptions } from "./http-logger.js";
+export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from "./http-server.js";
+export { openApiDocument } from "./openapi-document.js";
+export { createRateLimiter, type RateLimit, type RateLimiter } from "./rate-limiter.js";
+export { createReplayGuard, type ReplayGuard } from "./replay-guard.js";
+export { REQUEST_ID_HEADER } from "./request-context.js";

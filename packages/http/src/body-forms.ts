@@ -1,0 +1,84 @@
+/**
+ * The forms of a JSON body a client may have signed. Clients differ: some send exactly the
+ * compact text they signed; others sign compact JSON but send their library's own rendering
+ * (spaces after separators, `\u` escapes, `1.0`). The server therefore checks the raw bytes,
+ * the raw text without insignificant whitespace, the compact re-serialisation of the parsed
+ * body (key order kept), that re-serialisation with non-ASCII escaped as `\uXXXX`, and no body
+ * line at all when the payload is empty (`{}`, `[]`, `null`: "when there is no payload").
+ */
+
+/** A parsed request body. */
+export type ParsedBody =
+  | { readonly kind: "empty" }
+  | { readonly kind: "json"; readonly value: unknown }
+  | { readonly kind: "malformed"; readonly problem: string };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/** Parses raw body bytes as JSON; empty (or only whitespace) is `empty`. */
+export function parseBody(raw: Uint8Array): ParsedBody {
+  if (raw.length === 0) return { kind: "empty" };
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return { kind: "malformed", problem: "the request body is not valid UTF-8" };
+  }
+  if (text.trim() === "") return { kind: "empty" };
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { kind: "malformed", problem: `the request body is not valid JSON: ${reason}` };
+  }
+}
+
+/** JSON text without whitespace outside strings; tokens (numbers, escapes) kept as written. */
+export function stripJsonWhitespace(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i] as string;
+    if (inString) {
+      out += ch;
+      if (ch === "\\") {
+        out += text[i + 1] ?? "";
+        i += 1;
+      } else if (ch === '"') {
+        inString = false;
+      }
+    } else if (ch === '"') {
+      inString = true;
+      out += ch;
+    } else if (ch !== " " && ch !== "\t" && ch !== "\n" && ch !== "\r") {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+/** Escapes every non-ASCII UTF-16 unit as `\uXXXX` (Python's `ensure_ascii`). */
+export function escapeNonAscii(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function isEmptyPayload(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value as object).length === 0;
+}
+
+/** The body forms to check a signature against, most likely first; null is "no body line". */
+export function signedBodyForms(raw: Uint8Array, parsed: ParsedBody): Array<Uint8Array | null> {
+  if (parsed.kind === "empty") return raw.length === 0 ? [null] : [raw, null];
+  const forms: Array<Uint8Array | null> = [raw];
+  if (parsed.kind !== "json") return forms;
+  const rawText = new TextDecoder().decode(raw);
+  const compact = JSON.stringify(parsed.value);
+  const texts = new Set([stripJsonWhitespace(rawText), compact, escapeNonAscii(compact)]);
+  texts.delete(rawText);
+  for (const text of texts) forms.push(encoder.encode(text));
+  if (isEmptyPayload(parsed.value)) forms.push(null);
+  return forms;
+}

@@ -1,0 +1,116 @@
+/**
+ * `createHttpApp`: the published KYT interface over an engine, as a Hono app (a plain fetch
+ * handler: `app.fetch(request)`), so it can be served by `serveHttp` or mounted elsewhere.
+ * Paths are served with and without their trailing slash.
+ */
+import { type Clock, type Engine, systemClock } from "@openkyt/core";
+import { Hono } from "hono";
+import { type Logger, pino } from "pino";
+import type { AppEnv } from "./app-env.js";
+import { createAuthenticator } from "./auth-check.js";
+import { endpointHandler } from "./endpoint-runner.js";
+import { ENDPOINTS, honoPath } from "./endpoint-table.js";
+import { answerError, errorBody } from "./http-errors.js";
+import { openApiDocument } from "./openapi-document.js";
+import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
+import { createReplayGuard } from "./replay-guard.js";
+import { requestContext } from "./request-context.js";
+
+/** Authentication settings. */
+export interface HttpAuthOptions {
+  /** Accepted distance between API-TIMESTAMP and the server clock, both directions; default 5 minutes. */
+  readonly windowMs?: number;
+  /** Most signed non-GET requests remembered against replay; default 100,000. */
+  readonly replayCacheSize?: number;
+}
+
+/** Request limits. */
+export interface HttpLimitOptions {
+  /** Largest request body in bytes; default 64 KiB. */
+  readonly bodyBytes?: number;
+  /** Per-key token bucket; default 50 requests/s with bursts of 100; null disables it. */
+  readonly ratePerKey?: RateLimit | null;
+}
+
+/** Options of {@link createHttpApp}. */
+export interface HttpAppOptions {
+  readonly engine: Engine;
+  /** pino logger for request lines and errors; default silent. */
+  readonly logger?: Logger;
+  /** Clock of the timestamp window and the rate limiter; default the system clock. */
+  readonly clock?: Clock;
+  readonly auth?: HttpAuthOptions;
+  readonly limits?: HttpLimitOptions;
+  /** Version shown in the OpenAPI document; default "0.1.0". */
+  readonly version?: string;
+}
+
+/** Defaults of the options. */
+export const HTTP_DEFAULTS = Object.freeze({
+  windowMs: 5 * 60_000,
+  replayCacheSize: 100_000,
+  bodyBytes: 64 * 1024,
+  ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
+});
+
+/** Builds the app. */
+export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
+  const logger = options.logger ?? pino({ level: "silent" });
+  const clock = options.clock ?? systemClock;
+  const windowMs = options.auth?.windowMs ?? HTTP_DEFAULTS.windowMs;
+  const ratePerKey =
+    options.limits?.ratePerKey === undefined ? HTTP_DEFAULTS.ratePerKey : options.limits.ratePerKey;
+  const deps = {
+    engine: options.engine,
+    clock,
+    bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,
+    limiter: ratePerKey === null ? null : createRateLimiter(ratePerKey),
+    auth: createAuthenticator({
+      keys: options.engine.apiKeys,
+      windowMs,
+      replay: createReplayGuard({
+        windowMs,
+        maxEntries: options.auth?.replayCacheSize ?? HTTP_DEFAULTS.replayCacheSize,
+      }),
+    }),
+  };
+  let openApi: object | null = null;
+
+  const app = new Hono<AppEnv>({ strict: false });
+  app.use("*", requestContext({ logger }));
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/v1/openapi.json", (c) => {
+    openApi ??= openApiDocument(ENDPOINTS, options.version ?? "0.1.0");
+    return c.json(openApi);
+  });
+  const methodsOf = new Map<string, string[]>();
+  for (const endpoint of ENDPOINTS) {
+    const path = honoPath(endpoint.path);
+    methodsOf.set(path, [...(methodsOf.get(path) ?? []), endpoint.method]);
+  }
+  for (const [path, methods] of methodsOf) {
+    for (const endpoint of ENDPOINTS.filter((e) => honoPath(e.path) === path)) {
+      app.on(endpoint.method, path, endpointHandler(endpoint, deps));
+    }
+    app.all(path, (c) => {
+      const allowed = methods.join(", ");
+      return c.json(
+        errorBody(`method ${c.req.method} is not allowed here (allowed: ${allowed})`, "METHOD_NOT_ALLOWED"),
+        405,
+        { Allow: allowed },
+      );
+    });
+  }
+  app.notFound((c) =>
+    c.json(errorBody(`no such endpoint: ${new URL(c.req.url).pathname}`, "NOT_FOUND"), 404),
+  );
+  app.onError((error, c) => {
+    const answer = answerError(error, c.get("requestId") ?? "unknown");
+    if (answer.unexpected) c.get("log")?.error({ err: error }, "request failed");
+    const headers: Record<string, string> = {};
+    if (answer.retryAfterMs !== undefined)
+      headers["Retry-After"] = String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000)));
+    return c.json(answer.body, answer.status as 400, headers);
+  });
+  return app;
+}

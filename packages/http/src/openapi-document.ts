@@ -1,0 +1,118 @@
+/**
+ * The OpenAPI 3.1 document of the interface, generated from the endpoint table and the same
+ * zod schemas that validate requests (their input side) and describe responses (output side).
+ */
+import { errorBodySchema } from "@openkyt/core";
+import { z } from "zod";
+import { type Endpoint, noBodySchema } from "./endpoint-types.js";
+import { HTTP_ONLY_CODES, STATUS_OF_CODE } from "./http-errors.js";
+
+type JsonObject = Record<string, unknown>;
+
+const ERROR_REF = { $ref: "#/components/schemas/ErrorBody" };
+const SECURITY = [{ ApiKeyId: [], ApiTimestamp: [], ApiSignature: [] }];
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonObject {
+  const { $schema: _dropped, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonObject;
+  return rest;
+}
+
+function errorResponse(description: string): JsonObject {
+  return { description, content: { "application/json": { schema: ERROR_REF } } };
+}
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: "Validation error: `errors` names every invalid field (malformed JSON under non_field_errors).",
+  401: "Authentication failed (missing header, unknown or revoked key, bad signature, timestamp outside the window, replay).",
+  404: "Unknown id, or a resource of another account.",
+  409: "A transition the state machine refuses.",
+  413: "The request body is too large.",
+  429: "Rate limited; see Retry-After.",
+  500: "Unexpected failure; the detail names the request id.",
+  503: "A collaborator is not configured (e.g. no PDF renderer).",
+};
+
+function queryParameters(schema: z.ZodType): JsonObject[] {
+  const json = jsonSchema(schema, "input") as { properties?: Record<string, JsonObject> };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => {
+    const { description, ...rest } = prop;
+    return { name, in: "query", required: false, description, schema: rest };
+  });
+}
+
+function operation(endpoint: Endpoint): JsonObject {
+  const parameters: JsonObject[] = [];
+  if (endpoint.path.includes("{id}")) {
+    parameters.push({ name: "id", in: "path", required: true, schema: { type: "string" } });
+  }
+  if (endpoint.query) parameters.push(...queryParameters(endpoint.query));
+  const success =
+    endpoint.response === "pdf"
+      ? {
+          description: "The PDF report (Content-Disposition names the file).",
+          content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+        }
+      : {
+          description: "Success.",
+          content: { "application/json": { schema: jsonSchema(endpoint.response, "output") } },
+        };
+  const responses: JsonObject = { [String(endpoint.status)]: success };
+  for (const status of [400, 401, ...endpoint.errors, 413, 429, 500]) {
+    responses[String(status)] = errorResponse(ERROR_DESCRIPTIONS[status] ?? "Error.");
+  }
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    parameters,
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: endpoint.body !== noBodySchema,
+            content: { "application/json": { schema: jsonSchema(endpoint.body, "input") } },
+          },
+        }
+      : {}),
+    responses,
+    security: SECURITY,
+  };
+}
+
+const header = (name: string, description: string) => ({ type: "apiKey", in: "header", name, description });
+
+/** The OpenAPI 3.1 document of `endpoints`. */
+export function openApiDocument(endpoints: ReadonlyArray<Endpoint>, version: string): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const endpoint of endpoints) {
+    paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method.toLowerCase()]: operation(endpoint) };
+  }
+  paths["/v1/openapi.json"] = {
+    get: {
+      operationId: "openApi",
+      summary: "This document (no authentication).",
+      security: [],
+      responses: { 200: { description: "OpenAPI 3.1" } },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "OpenKYT: the KYT interface",
+      version,
+      description:
+        "Every request is signed: API-SIGNATURE = base64(HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n TIMESTAMP [\\n BODY])). " +
+        `Error codes: ${[...Object.keys(STATUS_OF_CODE), ...Object.keys(HTTP_ONLY_CODES)].join(", ")}.`,
+    },
+    tags: [{ name: "transfers" }, { name: "manual-checks" }, { name: "alerts" }, { name: "basics" }],
+    paths,
+    components: {
+      schemas: { ErrorBody: jsonSchema(errorBodySchema, "output") },
+      securitySchemes: {
+        ApiKeyId: header("API-KEY-ID", "The key id."),
+        ApiTimestamp: header("API-TIMESTAMP", "Current time in milliseconds."),
+        ApiSignature: header("API-SIGNATURE", "Base64 HMAC-SHA256 of the string to sign."),
+      },
+    },
+    security: SECURITY,
+  };
+}
