@@ -26,8 +26,7 @@ export function levelName(level: RiskLevel): string {
 export function riskSummary(level: RiskLevel, score: number | null, riskCount: number): Content {
   const colors = LEVEL_COLORS[level];
   const scoreText = score === null ? "—" : score.toFixed(2);
-  const counted =
-    level === "undefined" ? "" : ` ${riskCount === 1 ? "1 risk" : `${riskCount} risks`} detected.`;
+  const counted = riskCount === 0 ? "" : ` ${riskCount === 1 ? "1 risk" : `${riskCount} risks`} detected.`;
   return {
     table: {
       widths: ["*", 110],

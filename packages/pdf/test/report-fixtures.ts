@@ -123,7 +123,8 @@ export function manyRisksRequest(base: ReportRequest, count: number): ReportRequ
       id: `risk-${String(i + 1).padStart(4, "0")}`,
       risk_level: LEVELS[i % LEVELS.length] ?? "low",
       entity_category: category,
-      entity_name: i % 5 === 0 ? `Entity ${i + 1}, with a long name that wraps in its cell` : `Entity ${i + 1}`,
+      entity_name:
+        i % 5 === 0 ? `Entity ${i + 1}, with a long name that wraps in its cell` : `Entity ${i + 1}`,
       value_share: ((i % 97) + 1) / 100,
       value_in_fiat: (i + 1) * 123.45,
       rule: {
