@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Runs the built CLI when present, else the TypeScript sources through tsx (in the repository).
+// Runs the built CLI (dist/main.js) when present; else, in the repository, the TypeScript
+// sources through tsx, resolving workspace packages through their "source" export condition.
 import { existsSync } from "node:fs";
 import { register } from "node:module";
 
 const built = new URL("../dist/main.js", import.meta.url);
-if (existsSync(built)) {
+if (existsSync(built) && !process.env.OPENKYT_FROM_SOURCE) {
   await import(built.href);
 } else {
-  register("tsx/esm", import.meta.url);
+  const tsx = await import("tsx/esm/api");
+  tsx.register();
+  register("./source-conditions.mjs", import.meta.url);
   await import(new URL("../src/main.ts", import.meta.url).href);
 }

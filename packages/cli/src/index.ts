@@ -1,1 +1,18 @@
-export {};
+/**
+ * @openkyt/cli: the `openkyt` command (serve, worker, keys, migrate). Other tools can run a
+ * command in-process with `runCli(argv, io, COMMANDS)` or add commands to their own table.
+ */
+export { type EnvApiKey, parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
+export { type OptionSpec, type ParsedArgs, parseCommandArgs, portOption, stringOption } from "./cli-args.js";
+export { type CliCommand, type CliIo, EXIT, UsageError } from "./cli-command.js";
+export { runCli } from "./cli-run.js";
+export { COMMANDS } from "./commands.js";
+export {
+  type DbTarget,
+  DEFAULT_DB,
+  describeDbTarget,
+  loadPostgres,
+  openStore,
+  resolveDbTarget,
+} from "./db-target.js";
+export { createCliEngine, lazyPdfRenderer } from "./engine-setup.js";

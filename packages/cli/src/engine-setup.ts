@@ -1,0 +1,61 @@
+/**
+ * The engine of a CLI command: the store, the API key vault key from `OPENKYT_VAULT_KEY`, a
+ * logger, and a PDF renderer that loads @openkyt/pdf on first use (so start-up stays fast and a
+ * missing package only affects the PDF routes, which then answer 503 naming it).
+ */
+import {
+  createEngine,
+  type Engine,
+  KytError,
+  type Logger,
+  type ReportRenderer,
+  type Store,
+} from "@openkyt/core";
+
+/** What this module needs of @openkyt/pdf. */
+interface PdfModule {
+  createPdfRenderer(): ReportRenderer;
+}
+
+/** A renderer that imports @openkyt/pdf when the first report is asked for. */
+export function lazyPdfRenderer(): ReportRenderer {
+  let renderer: Promise<ReportRenderer> | null = null;
+  const load = async (): Promise<ReportRenderer> => {
+    const mod = (await import("@openkyt/pdf").catch(() => ({}))) as Partial<PdfModule>;
+    if (typeof mod.createPdfRenderer !== "function") {
+      throw new KytError(
+        "NOT_CONFIGURED",
+        "PDF reports need @openkyt/pdf's createPdfRenderer, which is not installed",
+      );
+    }
+    return mod.createPdfRenderer();
+  };
+  return {
+    async render(request) {
+      renderer ??= load();
+      const loaded = await renderer.catch((error: unknown) => {
+        renderer = null;
+        throw error;
+      });
+      return loaded.render(request);
+    },
+  };
+}
+
+/** Builds the engine of a command over an open store. */
+export function createCliEngine(
+  store: Store,
+  env: Readonly<Record<string, string | undefined>>,
+  logger?: Logger,
+): Engine {
+  return createEngine({
+    store,
+    apiKeyVaultKey: env.OPENKYT_VAULT_KEY || undefined,
+    reportRenderer: lazyPdfRenderer(),
+    ...(logger ? { logger } : {}),
+  });
+}
+
+/** The warning printed when API secrets are kept unencrypted. */
+export const PLAIN_SECRETS_WARNING =
+  "warning: OPENKYT_VAULT_KEY is not set, so API secrets are stored unencrypted in the database\n";

@@ -1,0 +1,39 @@
+/** Spawning the real `openkyt` binary (from its TypeScript sources) and reading its output. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The binary. */
+export const BIN = fileURLToPath(new URL("../bin/openkyt.js", import.meta.url));
+
+/** Starts `openkyt ...args` from sources with piped output. */
+export function start(args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "", OPENKYT_VAULT_KEY: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** The first line the child prints on stdout. */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    let errors = "";
+    child.stderr?.on("data", (d) => {
+      errors += d;
+    });
+    child.stdout?.on("data", (d) => {
+      text += d;
+      const end = text.indexOf("\n");
+      if (end !== -1) resolve(text.slice(0, end));
+    });
+    child.on("close", (code) => reject(new Error(`exited ${code} before printing: ${errors}`)));
+  });
+}
+
+/** Resolves with the exit code once the child exits. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.on("exit", (code) => resolve(code));
+  });
+}

@@ -1,0 +1,123 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  type CliIo,
+  COMMANDS,
+  describeDbTarget,
+  parseApiKeysEnv,
+  resolveDbTarget,
+  runCli,
+} from "../src/index.js";
+
+function capture(env: Record<string, string> = {}): CliIo & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    env,
+    stdout: (t: string) => {
+      io.out += t;
+    },
+    stderr: (t: string) => {
+      io.err += t;
+    },
+    untilSignal: () => Promise.resolve("SIGTERM"),
+  };
+  return io;
+}
+
+describe("openkyt dispatch, help and usage errors", () => {
+  it("--help lists every command on stdout (0); no command is usage (2)", async () => {
+    const help = capture();
+    expect(await runCli(["--help"], help, COMMANDS)).toBe(0);
+    for (const name of Object.keys(COMMANDS)) expect(help.out).toContain(name);
+    const none = capture();
+    expect(await runCli([], none, COMMANDS)).toBe(2);
+    expect(none.err).toContain("usage: openkyt COMMAND");
+  });
+
+  it("a command's --help prints its usage (0)", async () => {
+    const io = capture();
+    expect(await runCli(["serve", "--help"], io, COMMANDS)).toBe(0);
+    expect(io.out).toContain("--no-workers");
+  });
+
+  it("unknown commands, unknown options and missing arguments exit 2 with the usage on stderr", async () => {
+    const cases: string[][] = [
+      ["frobnicate"],
+      ["serve", "--bogus"],
+      ["serve", "--port", "99999"],
+      ["keys"],
+      ["keys", "rotate"],
+      ["keys", "create"],
+      ["keys", "revoke"],
+      ["migrate", "extra"],
+    ];
+    for (const argv of cases) {
+      const io = capture();
+      expect(await runCli(argv, io, COMMANDS), argv.join(" ")).toBe(2);
+      expect(io.out).toBe("");
+      expect(io.err).toMatch(/openkyt/);
+    }
+  });
+
+  it("a malformed OPENKYT_API_KEYS is a usage error that does not print the secret", async () => {
+    expect(() => parseApiKeysEnv("id:secret-only")).toThrow(/entry 1 is not id:secret:account/);
+    expect(parseApiKeysEnv("a:b:c, d:e:f")).toEqual([
+      { id: "a", secret: "b", account: "c" },
+      { id: "d", secret: "e", account: "f" },
+    ]);
+    const io = capture({ OPENKYT_API_KEYS: "k:topsecretvalue" });
+    expect(await runCli(["serve", "--db", ":memory:", "--port", "0"], io, COMMANDS)).toBe(2);
+    expect(io.err).not.toContain("topsecretvalue");
+  });
+
+  it("resolves --db, then OPENKYT_DB, then ./openkyt.db; hides a URL's password", () => {
+    expect(resolveDbTarget("x.db", { OPENKYT_DB: "y.db" })).toEqual({ kind: "sqlite", filename: "x.db" });
+    expect(resolveDbTarget(undefined, { OPENKYT_DB: "y.db" })).toEqual({ kind: "sqlite", filename: "y.db" });
+    expect(resolveDbTarget(undefined, {})).toEqual({ kind: "sqlite", filename: "./openkyt.db" });
+    const pg = resolveDbTarget("postgresql://u:pw@127.0.0.1:5432/test", {});
+    expect(pg.kind).toBe("postgres");
+    expect(describeDbTarget(pg)).toBe("postgresql://u:***@127.0.0.1:5432/test");
+  });
+
+  it("serve runs in-process on :memory:, prints where it listens and stops on the signal (0)", async () => {
+    const io = capture({ OPENKYT_API_KEYS: "inproc-key-01:inproc-secret-0123456789:acme" });
+    expect(
+      await runCli(
+        ["serve", "--db", ":memory:", "--port", "0", "--json", "--log-level", "silent"],
+        io,
+        COMMANDS,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ host: "127.0.0.1", db: ":memory:", workers: true });
+    expect(io.err).toContain("SIGTERM: shutting down");
+  });
+
+  it("migrate creates and migrates a SQLite file (0)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-migrate-"));
+    try {
+      const file = join(dir, "fresh.db");
+      const io = capture();
+      expect(await runCli(["migrate", "--db", file], io, COMMANDS)).toBe(0);
+      expect(io.out).toBe(`migrated ${file} to the latest schema\n`);
+      const json = capture();
+      expect(await runCli(["migrate", "--db", file, "--json"], json, COMMANDS)).toBe(0);
+      expect(JSON.parse(json.out)).toEqual({ migrated: file });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a failure the message explains exits 1", async () => {
+    const io = capture();
+    expect(await runCli(["keys", "revoke", "no-such-key-01", "--db", ":memory:"], io, COMMANDS)).toBe(1);
+    expect(io.err).toContain("no live key no-such-key-01");
+    const bad = capture();
+    expect(
+      await runCli(["keys", "create", "--account", "bad account!", "--db", ":memory:"], bad, COMMANDS),
+    ).toBe(1);
+    expect(bad.err).toMatch(/account/);
+  });
+});
