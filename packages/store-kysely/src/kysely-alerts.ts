@@ -135,10 +135,7 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
       if (changedRows(result) === 0) throw notFound("alert", id);
     },
     async getAlert(id) {
-      const row = await lockedRead(
-        ctx,
-        db.selectFrom("alerts").selectAll().where("id", "=", id),
-      ).executeTakeFirst();
+      const row = await lockedRead(ctx, "alerts", db.selectFrom("alerts").selectAll().where("id", "=", id));
       return row ? fromRow(row) : null;
     },
     async listAlerts(accountId, filter, page) {

@@ -16,15 +16,36 @@ export interface KyselyContext {
   readonly rowLocks: boolean;
   /** True inside `Store.transaction`, where a lock taken by a read lasts until the end. */
   readonly inTransaction: boolean;
+  /** Rows the open transaction already locked (`table:id`): locking one again costs no round trip. */
+  readonly heldLocks: Set<string>;
   /** Collation of text in ORDER BY (Postgres: "C", byte order as SQLite); null: the column's own. */
   readonly orderCollation: string | null;
   /** Runs `fn` atomically: in a new transaction at the root, in the open one inside a transaction. */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
-/** `query` locked `FOR UPDATE` when the context takes row locks and runs inside a transaction. */
-export function lockedRead<Q extends { forUpdate(): Q }>(ctx: KyselyContext, query: Q): Q {
-  return ctx.rowLocks && ctx.inTransaction ? query.forUpdate() : query;
+/** Tables whose rows a transaction locks. */
+export type LockedTable = "transfers" | "manual_checks" | "alerts";
+
+/** A query for one row that can be locked. */
+interface LockableRead<R> {
+  forUpdate(): LockableRead<R>;
+  executeTakeFirst(): Promise<R | undefined>;
+}
+
+/**
+ * Runs a read of one row of `table`, locked `FOR UPDATE` when the context takes row locks and
+ * runs inside a transaction (the lock is then remembered in `heldLocks`).
+ */
+export async function lockedRead<R extends { readonly id: string }>(
+  ctx: KyselyContext,
+  table: LockedTable,
+  query: LockableRead<R>,
+): Promise<R | undefined> {
+  if (!ctx.rowLocks || !ctx.inTransaction) return query.executeTakeFirst();
+  const row = await query.forUpdate().executeTakeFirst();
+  if (row) ctx.heldLocks.add(`${table}:${row.id}`);
+  return row;
 }
 
 /**
@@ -34,11 +55,14 @@ export function lockedRead<Q extends { forUpdate(): Q }>(ctx: KyselyContext, que
 export async function lockRow(
   ctx: KyselyContext,
   db: Kysely<Database>,
-  table: "transfers" | "manual_checks" | "alerts",
+  table: LockedTable,
   id: string,
 ): Promise<void> {
   if (!ctx.rowLocks) return;
+  const key = `${table}:${id}`;
+  if (ctx.inTransaction && ctx.heldLocks.has(key)) return;
   await db.selectFrom(table).select("id").where("id", "=", id).forUpdate().execute();
+  if (ctx.inTransaction) ctx.heldLocks.add(key);
 }
 
 /** A text column as an ORDER BY expression, in the context's collation when it has one. */

@@ -111,8 +111,9 @@ export function kyselyManualCheckOps(ctx: KyselyContext): ManualCheckOps {
     async getManualCheck(id) {
       const row = await lockedRead(
         ctx,
+        "manual_checks",
         db.selectFrom("manual_checks").selectAll().where("id", "=", id),
-      ).executeTakeFirst();
+      );
       return row ? fromRow(row) : null;
     },
     async listManualChecks(accountId, page) {

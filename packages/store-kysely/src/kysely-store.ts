@@ -64,6 +64,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ...settings,
     db,
     inTransaction: false,
+    heldLocks: new Set(),
     atomic: (fn) => db.transaction().execute(fn),
   };
   let closing: Promise<void> | null = null;
@@ -71,11 +72,17 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     ...kyselyOps(root),
     capabilities: Object.freeze({ ...options.capabilities }),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-      return db
-        .transaction()
-        .execute((trx) =>
-          fn(kyselyOps({ ...settings, db: trx, inTransaction: true, atomic: (inner) => inner(trx) })),
-        );
+      return db.transaction().execute((trx) =>
+        fn(
+          kyselyOps({
+            ...settings,
+            db: trx,
+            inTransaction: true,
+            heldLocks: new Set(),
+            atomic: (inner) => inner(trx),
+          }),
+        ),
+      );
     },
     close() {
       closing ??= db.destroy();

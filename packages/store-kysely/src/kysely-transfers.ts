@@ -153,8 +153,9 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
     async getTransfer(id) {
       const row = await lockedRead(
         ctx,
+        "transfers",
         db.selectFrom("transfers").selectAll().where("id", "=", id),
-      ).executeTakeFirst();
+      );
       return row ? fromRow(row) : null;
     },
     async getTransfers(ids) {
@@ -168,6 +169,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
     async findTransfer(identity) {
       const row = await lockedRead(
         ctx,
+        "transfers",
         db
           .selectFrom("transfers")
           .selectAll()
@@ -177,7 +179,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
           .where("token_id", "=", identity.tokenId)
           .where("output_address", "=", identity.outputAddress)
           .where("direction", "=", identity.direction),
-      ).executeTakeFirst();
+      );
       return row ? fromRow(row) : null;
     },
     async listTransfers(accountId, filter, page) {
