@@ -147,7 +147,10 @@ export interface StoreOps extends LedgerReader {
   listManualChecks(accountId: string, page: PageRequest): Promise<PageResult<ManualCheckRecord>>;
 
   // Risks
-  /** Atomically replaces the risks one check produced for one subject with `risks`. */
+  /**
+   * Atomically replaces the risks one check produced for one subject with `risks`. Concurrent
+   * replacements for a stored subject never mix: one whole set is left.
+   */
   replaceRisks(
     subjectType: RiskSubjectType,
     subjectId: string,
@@ -168,7 +171,7 @@ export interface StoreOps extends LedgerReader {
   listAlerts(accountId: string, filter: AlertFilter, page: PageRequest): Promise<PageResult<AlertRecord>>;
   /** The alerts of one transfer, oldest first. */
   listAlertsOfTransfer(transferId: string): Promise<ReadonlyArray<AlertRecord>>;
-  /** Appends an entry to an alert's history. */
+  /** Appends an entry to an alert's history; concurrent appends all land, in distinct positions. */
   appendAlertHistory(entry: AlertHistoryRecord): Promise<void>;
   /** An alert's history, oldest first. */
   listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
@@ -252,6 +255,15 @@ export interface Store extends StoreOps {
   /**
    * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
    * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.
+   *
+   * Row locking (what makes read-modify-write safe across processes): a transfer, manual check
+   * or alert read inside the transaction (`getTransfer`, `findTransfer`, `getManualCheck`,
+   * `getAlert`) is locked until the transaction ends, so no other transaction, in this process
+   * or another on the same database, changes it in between; a second transaction reading the
+   * same row waits. Two transactions that each read a row and write it back changed therefore
+   * lose neither change. Postgres locks the row (`SELECT ... FOR UPDATE`); SQLite transactions
+   * take the database's write lock when they begin (`BEGIN IMMEDIATE`); the memory store runs
+   * one transaction at a time. Reads outside a transaction lock nothing.
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
   /** Releases connections. Idempotent. */
