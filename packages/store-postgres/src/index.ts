@@ -8,10 +8,16 @@ export {
   type PostgresPoolOptions,
 } from "./postgres-database.js";
 export { migratePostgres } from "./postgres-migrate.js";
-export { checkSchemaName, createSchema, DEFAULT_POSTGRES_SCHEMA, dropSchema } from "./postgres-schema.js";
+export {
+  checkSchemaName,
+  createSchema,
+  DEFAULT_POSTGRES_SCHEMA,
+  dropSchema,
+  storeSchema,
+} from "./postgres-schema.js";
 export {
   createPostgresStore,
   POSTGRES_STORE_CAPABILITIES,
   type PostgresStoreOptions,
 } from "./postgres-store.js";
-export { isPostgresUrl, withDefaultUser } from "./postgres-url.js";
+export { isPostgresUrl, schemaOfUrl, withDefaultUser, withoutSchemaParam } from "./postgres-url.js";

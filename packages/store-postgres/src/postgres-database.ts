@@ -6,7 +6,7 @@ import type { Database } from "@openkyt/store-kysely";
 import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { schemaSearchPath } from "./postgres-schema.js";
-import { withDefaultUser } from "./postgres-url.js";
+import { withDefaultUser, withoutSchemaParam } from "./postgres-url.js";
 
 /** Pool settings of a Postgres store (pg's names; everything else keeps pg's default). */
 export interface PostgresPoolOptions {
@@ -22,7 +22,10 @@ export interface PostgresPoolOptions {
 
 /** Where a Postgres database is and how to pool connections to it. */
 export interface PostgresConnection {
-  /** A postgres:// URL (without a user: PGUSER, USER, else the operating system's user). */
+  /**
+   * A postgres:// URL (without a user: PGUSER, USER, else the operating system's user); a
+   * `schema` parameter in it is left out of what pg sees.
+   */
   readonly connectionString: string;
   /** The schema that holds the store's tables (a plain identifier). */
   readonly schema: string;
@@ -47,7 +50,7 @@ const storeTypes = {
 export function openPostgresDatabase(connection: PostgresConnection): Kysely<Database> {
   const searchPath = schemaSearchPath(connection.schema);
   const pool = new pg.Pool({
-    connectionString: withDefaultUser(connection.connectionString),
+    connectionString: withDefaultUser(withoutSchemaParam(connection.connectionString)),
     max: connection.pool?.max ?? 10,
     idleTimeoutMillis: connection.pool?.idleTimeoutMillis ?? 10_000,
     connectionTimeoutMillis: connection.pool?.connectionTimeoutMillis ?? 0,

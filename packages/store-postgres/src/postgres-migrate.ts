@@ -12,7 +12,7 @@ import {
 } from "@openkyt/store-kysely";
 import type { Kysely } from "kysely";
 import { openPostgresDatabase } from "./postgres-database.js";
-import { createSchema, DEFAULT_POSTGRES_SCHEMA } from "./postgres-schema.js";
+import { createSchema, storeSchema } from "./postgres-schema.js";
 
 /**
  * Creates `schema` if needed and runs every pending migration in it. Safe to run from several
@@ -36,14 +36,12 @@ export async function assertMigrated(db: Kysely<Database>, schema: string): Prom
 }
 
 /**
- * Migrates the store in `schema` (default "public") of the database at `connectionString` to
- * the latest version, creating the schema if needed, and closes its connection. Returns the
- * migrations it ran (none when the schema was up to date).
+ * Migrates the store in `schema` (default: the URL's `schema` parameter, else "public") of the
+ * database at `connectionString` to the latest version, creating the schema if needed, and
+ * closes its connection. Returns the migrations it ran (none when the schema was up to date).
  */
-export async function migratePostgres(
-  connectionString: string,
-  schema: string = DEFAULT_POSTGRES_SCHEMA,
-): Promise<MigrationOutcome> {
+export async function migratePostgres(connectionString: string, named?: string): Promise<MigrationOutcome> {
+  const schema = storeSchema(connectionString, named);
   const db = openPostgresDatabase({ connectionString, schema, pool: { max: 1 } });
   try {
     return await migrateSchema(db, schema);

@@ -1,9 +1,15 @@
 /** Schema names of the Postgres store: checked, quoted, created and dropped. */
 import { KytError } from "@openkyt/core";
 import { type Kysely, sql } from "kysely";
+import { schemaOfUrl } from "./postgres-url.js";
 
 /** The schema a store uses when none is named. */
 export const DEFAULT_POSTGRES_SCHEMA = "public";
+
+/** The schema of a store: the one named, else the URL's `schema` parameter, else "public"; checked. */
+export function storeSchema(connectionString: string, named?: string): string {
+  return checkSchemaName(named ?? schemaOfUrl(connectionString) ?? DEFAULT_POSTGRES_SCHEMA);
+}
 
 /** A plain identifier: letters, digits and underscores, not starting with a digit, at most 63 bytes. */
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

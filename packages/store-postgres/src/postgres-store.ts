@@ -6,13 +6,16 @@ import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore } from "@openkyt/store-kysely";
 import { openPostgresDatabase, type PostgresPoolOptions } from "./postgres-database.js";
 import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
-import { checkSchemaName, DEFAULT_POSTGRES_SCHEMA } from "./postgres-schema.js";
+import { storeSchema } from "./postgres-schema.js";
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
   /** A postgres:// URL. */
   readonly connectionString: string;
-  /** Schema of the store's tables (a plain identifier); default "public". */
+  /**
+   * Schema of the store's tables (a plain identifier); default: the URL's `schema` parameter
+   * (`postgres://host/db?schema=kyt`), else "public".
+   */
   readonly schema?: string;
   /**
    * Create the schema and run pending migrations before returning the store (default false:
@@ -36,7 +39,7 @@ export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
  * orders in byte order (collation "C"), as on SQLite. `close()` ends the pool; idempotent.
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const schema = checkSchemaName(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const schema = storeSchema(options.connectionString, options.schema);
   const db = openPostgresDatabase({
     connectionString: options.connectionString,
     schema,

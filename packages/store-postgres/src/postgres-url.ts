@@ -1,9 +1,27 @@
-/** Postgres URLs: telling one from a SQLite file name, and naming the user libpq would. */
+/**
+ * Postgres URLs: telling one from a SQLite file name, the store's `schema` parameter, and
+ * naming the user libpq would.
+ */
 import { userInfo } from "node:os";
 
 /** True when `value` is a postgres:// or postgresql:// URL (the CLI's `--db` takes either). */
 export function isPostgresUrl(value: string): boolean {
   return /^postgres(ql)?:\/\//i.test(value.trim());
+}
+
+/** The `schema` query parameter of a postgres:// URL (`postgres://host/db?schema=kyt`), if any. */
+export function schemaOfUrl(connectionString: string): string | undefined {
+  if (!URL.canParse(connectionString)) return undefined;
+  return new URL(connectionString).searchParams.get("schema") ?? undefined;
+}
+
+/** `connectionString` without its `schema` parameter, which is the store's and not pg's. */
+export function withoutSchemaParam(connectionString: string): string {
+  if (!URL.canParse(connectionString)) return connectionString;
+  const url = new URL(connectionString);
+  if (!url.searchParams.has("schema")) return connectionString;
+  url.searchParams.delete("schema");
+  return url.toString();
 }
 
 /**

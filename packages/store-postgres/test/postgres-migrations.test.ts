@@ -8,7 +8,9 @@ import {
   isPostgresUrl,
   migratePostgres,
   openPostgresDatabase,
+  schemaOfUrl,
   withDefaultUser,
+  withoutSchemaParam,
 } from "../src/index.js";
 import { withTestPostgres } from "./pg-test-suite.js";
 
@@ -27,6 +29,15 @@ describe("postgres URLs", () => {
     expect(withDefaultUser("postgres://h/db", { USER: "me" })).toBe("postgres://h/db");
     expect(withDefaultUser("postgres://h:5432/db", {})).toMatch(/^postgres:\/\/[^@/]+@h:5432\/db$/);
     expect(withDefaultUser("not a url", {})).toBe("not a url");
+  });
+
+  it("reads the store's schema from a schema parameter and hides it from pg", () => {
+    expect(schemaOfUrl("postgres://h/db?schema=kyt&sslmode=disable")).toBe("kyt");
+    expect(schemaOfUrl("postgres://h/db")).toBeUndefined();
+    expect(withoutSchemaParam("postgres://h/db?schema=kyt&sslmode=disable")).toBe(
+      "postgres://h/db?sslmode=disable",
+    );
+    expect(withoutSchemaParam("postgres://h/db")).toBe("postgres://h/db");
   });
 });
 
@@ -47,6 +58,24 @@ await withTestPostgres("Postgres migrations", ({ url, stores }) => {
       expect(tables.rows.map((r) => r.table_name)).toEqual(
         expect.arrayContaining(["transfers", "alerts", "risks", "jobs", "ledger_transfers", "settings"]),
       );
+    } finally {
+      await dropSchema(db, schema);
+      await db.destroy();
+    }
+  });
+
+  it("takes the schema from the URL when none is named: migrate, then open", async () => {
+    const schema = schemaName();
+    const withSchema = new URL(withDefaultUser(url));
+    withSchema.searchParams.set("schema", schema);
+    const db = openPostgresDatabase({ connectionString: url, schema });
+    try {
+      expect((await migratePostgres(withSchema.toString())).applied.map((m) => m.name)).toEqual(ALL);
+      const store = await createPostgresStore({ connectionString: withSchema.toString() });
+      await store.insertTransfer(makeTransfer({ id: "in-the-url-schema" }));
+      await store.close();
+      const rows = await sql<{ id: string }>`select id from ${sql.id(schema, "transfers")}`.execute(db);
+      expect(rows.rows).toEqual([{ id: "in-the-url-schema" }]);
     } finally {
       await dropSchema(db, schema);
       await db.destroy();
