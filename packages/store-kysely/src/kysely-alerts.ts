@@ -42,6 +42,7 @@ function toRow(a: AlertRecord): Insertable<AlertsTable> {
     value_in_fiat: a.valueInFiat,
     value_share: a.valueShare,
     rule: toJson(a.rule),
+    assignee: a.assignee,
   };
 }
 
@@ -63,6 +64,7 @@ function fromRow(r: Selectable<AlertsTable>): AlertRecord {
     valueInFiat: numOrNull(r.value_in_fiat),
     valueShare: numOrNull(r.value_share),
     rule: fromJson<RiskRule>(r.rule),
+    assignee: r.assignee,
   };
 }
 
@@ -76,6 +78,7 @@ function historyFromRow(r: Selectable<AlertHistoryTable>): AlertHistoryRecord {
     from: r.from_status as AlertHistoryRecord["from"],
     to: r.to_status as AlertHistoryRecord["to"],
     comment: r.comment,
+    assignee: r.assignee,
   };
 }
 
@@ -179,6 +182,7 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
             from_status: entry.from,
             to_status: entry.to,
             comment: entry.comment,
+            assignee: entry.assignee,
           })
           .execute();
       });

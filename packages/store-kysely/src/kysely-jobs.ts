@@ -62,6 +62,10 @@ async function claimIn(
     .orderBy("run_at", "asc")
     .orderBy(orderText(ctx, "id"), "asc")
     .limit(limit);
+  if (request.kinds !== undefined) {
+    if (request.kinds.length === 0) return [];
+    due = due.where("kind", "in", [...request.kinds]);
+  }
   if (ctx.skipLocked) due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];

@@ -1,15 +1,42 @@
 /** Risk models and API keys of the kysely store. */
-import { type ApiKeyRecord, KytError, type RiskRule, type StoreOps } from "@openkyt/core";
+import {
+  type ApiKeyRecord,
+  KytError,
+  type RiskRule,
+  type StoredRiskModel,
+  type StoreOps,
+} from "@openkyt/core";
 import type { Selectable } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
-import type { ApiKeysTable } from "./kysely-schema.js";
+import type { ApiKeysTable, RiskModelsTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The risk model and API key members of the store port. */
 export type KeyModelOps = Pick<
   StoreOps,
-  "putRiskModel" | "getRiskModel" | "putApiKey" | "getApiKey" | "listApiKeys" | "revokeApiKey"
+  | "putRiskModel"
+  | "getRiskModel"
+  | "listRiskModels"
+  | "listRiskModelVersions"
+  | "deleteRiskModel"
+  | "putApiKey"
+  | "getApiKey"
+  | "listApiKeys"
+  | "revokeApiKey"
 >;
+
+/** A row as a stored risk model version. */
+function modelFromRow(r: Selectable<RiskModelsTable>): StoredRiskModel {
+  return {
+    accountId: r.account_id,
+    id: r.id,
+    name: r.name,
+    version: num(r.version),
+    rules: fromJson<RiskRule[]>(r.rules),
+    createdAt: num(r.created_at),
+    deletedAt: numOrNull(r.deleted_at),
+  };
+}
 
 /** A row as an API key. */
 function keyFromRow(r: Selectable<ApiKeysTable>): ApiKeyRecord {
@@ -26,7 +53,7 @@ function keyFromRow(r: Selectable<ApiKeysTable>): ApiKeyRecord {
 export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
   const { db } = ctx;
   return {
-    async putRiskModel(accountId, model) {
+    async putRiskModel(accountId, model, createdAt) {
       const result = await db
         .insertInto("risk_models")
         .values({
@@ -35,6 +62,7 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
           version: model.version,
           name: model.name,
           rules: toJson(model.rules),
+          created_at: createdAt ?? 0,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();
@@ -50,7 +78,8 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
         .where("id", "=", id)
         .orderBy("version", "desc")
         .limit(1);
-      if (version !== undefined) query = query.where("version", "=", version);
+      query =
+        version === undefined ? query.where("deleted_at", "is", null) : query.where("version", "=", version);
       const row = await query.executeTakeFirst();
       if (!row) return null;
       return {
@@ -59,6 +88,48 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
         version: num(row.version),
         rules: fromJson<RiskRule[]>(row.rules),
       };
+    },
+    async listRiskModels(accountId) {
+      const rows = await db
+        .selectFrom("risk_models as m")
+        .selectAll("m")
+        .where("m.account_id", "=", accountId)
+        .where("m.deleted_at", "is", null)
+        .where((eb) =>
+          eb(
+            "m.version",
+            "=",
+            eb
+              .selectFrom("risk_models as v")
+              .select((v) => v.fn.max("v.version").as("latest"))
+              .whereRef("v.account_id", "=", "m.account_id")
+              .whereRef("v.id", "=", "m.id"),
+          ),
+        )
+        .orderBy(orderText(ctx, "m.name"))
+        .orderBy(orderText(ctx, "m.id"))
+        .execute();
+      return rows.map(modelFromRow);
+    },
+    async listRiskModelVersions(accountId, id) {
+      const rows = await db
+        .selectFrom("risk_models")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .orderBy("version", "asc")
+        .execute();
+      return rows.map(modelFromRow);
+    },
+    async deleteRiskModel(accountId, id, at) {
+      const result = await db
+        .updateTable("risk_models")
+        .set({ deleted_at: at })
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .where("deleted_at", "is", null)
+        .executeTakeFirstOrThrow();
+      return changedRows(result) > 0;
     },
     async putApiKey(record) {
       const result = await db

@@ -8,6 +8,7 @@ import { type Kysely, type Migration, type MigrationResult, Migrator, NO_MIGRATI
 import { engineTablesMigration } from "./kysely-migration-0001-engine.js";
 import { referenceTablesMigration } from "./kysely-migration-0002-reference.js";
 import { settingsMigration } from "./kysely-migration-0003-settings.js";
+import { workflowMigration } from "./kysely-migration-0004-workflow.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -15,6 +16,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0001_engine_tables": engineTablesMigration,
   "0002_reference_tables": referenceTablesMigration,
   "0003_settings": settingsMigration,
+  "0004_workflow": workflowMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -120,6 +120,7 @@ export interface AlertsTable {
   value_in_fiat: NullableFloat8;
   value_share: NullableFloat8;
   rule: string;
+  assignee: string | null;
 }
 
 /** `alert_history`: `position` numbers the entries of one alert in append order. */
@@ -132,6 +133,7 @@ export interface AlertHistoryTable {
   from_status: string | null;
   to_status: string;
   comment: string | null;
+  assignee: string | null;
 }
 
 /** `jobs`: durable work with leases. */
@@ -158,6 +160,8 @@ export interface RiskModelsTable {
   name: string;
   /** JSON array of `RiskRule`. */
   rules: string;
+  created_at: Int8;
+  deleted_at: NullableInt8;
 }
 
 /** `api_keys`. */
@@ -233,6 +237,42 @@ export interface SettingsTable {
   value: string;
 }
 
+/** `webhooks`: subscriptions. */
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  secret: string;
+  created_at: Int8;
+  deleted_at: NullableInt8;
+}
+
+/** `webhook_events`: the outbox. */
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  /** JSON object. */
+  payload: string;
+  created_at: Int8;
+}
+
+/** `webhook_deliveries`: one row per delivery attempt. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: Int8;
+  at: Int8;
+  /** 1 when the receiver answered 2xx. */
+  ok: Int8;
+  status_code: NullableInt8;
+  error: string | null;
+  duration_ms: Int8;
+}
+
 /** Every table of the store. */
 export interface Database {
   transfers: TransfersTable;
@@ -249,4 +289,7 @@ export interface Database {
   tokens: TokensTable;
   prices: PricesTable;
   settings: SettingsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

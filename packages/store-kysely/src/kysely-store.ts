@@ -14,6 +14,7 @@ import { kyselyReferenceOps } from "./kysely-reference.js";
 import { kyselyRiskOps } from "./kysely-risks.js";
 import type { Database } from "./kysely-schema.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
+import { kyselyWebhookOps } from "./kysely-webhooks.js";
 
 /** Options of {@link createKyselyStore}. */
 export interface KyselyStoreOptions {
@@ -46,6 +47,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyKeyModelOps(ctx),
     ...kyselyLedgerOps(ctx),
     ...kyselyReferenceOps(ctx),
+    ...kyselyWebhookOps(ctx),
   };
 }
 

@@ -25,14 +25,14 @@ describe("sqlite migrations", () => {
 
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
-      expect(await tables()).not.toContain("settings");
+      expect(await tables()).not.toContain("webhooks");
       await migrateDown(db, "zero");
       expect(await appliedMigrations(db)).toEqual([]);
       expect(await tables()).toEqual([]);
 
       await migrateToLatest(db);
       expect(await appliedMigrations(db)).toEqual(ALL);
-      expect(await tables()).toHaveLength(14);
+      expect(await tables()).toHaveLength(17);
     } finally {
       await db.destroy();
     }

@@ -6,6 +6,7 @@
 export * from "./engine-harness.js";
 export * from "./engine-scenarios.js";
 export * from "./engine-world.js";
+export * from "./ledger-generator.js";
 export {
   type ConformanceContext,
   expectKytError,
@@ -27,4 +28,3 @@ export {
   randomId,
   randomTxHash,
 } from "./store-factories.js";
-export * from "./ledger-generator.js";

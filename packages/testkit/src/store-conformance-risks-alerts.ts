@@ -199,6 +199,7 @@ export function riskAlertConformance(ctx: ConformanceContext): void {
         from: id === "h-1" ? null : ("open" as const),
         to,
         comment: id === "h-3" ? "looked at it" : null,
+        assignee: id === "h-3" ? "analyst@example.com" : null,
       });
       await ctx.store().appendAlertHistory(entry("h-3", "a-1", T0 + 5, "done"));
       await ctx.store().appendAlertHistory(entry("h-1", "a-1", T0, "open"));

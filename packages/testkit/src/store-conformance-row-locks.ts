@@ -104,6 +104,7 @@ export function rowLockConformance(ctx: ConformanceContext): void {
             from: "open",
             to: "in_progress",
             comment: null,
+            assignee: null,
           }),
         ),
       );

@@ -70,6 +70,7 @@ export function transactionConformance(ctx: ConformanceContext): void {
           from: null,
           to: "open",
           comment: null,
+          assignee: null,
         });
         await tx.claimJobs({ now: T0, limit: 5, leaseMs: 1000, owner: "w1" });
         await tx.enqueueJob(makeJob({ subjectId: fresh.id }));

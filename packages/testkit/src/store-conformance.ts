@@ -13,6 +13,7 @@ import { referenceConformance } from "./store-conformance-reference.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
+import { workflowConformance } from "./store-conformance-workflow.js";
 
 /** Options of {@link runStoreConformance}. */
 export interface StoreConformanceOptions {
@@ -67,5 +68,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerConformance(context);
     referenceConformance(context);
     propertyConformance(context);
+    workflowConformance(context);
   });
 }

@@ -191,6 +191,7 @@ export function makeAlert(overrides: Partial<AlertRecord> = {}): AlertRecord {
     riskType: "origin_of_funds",
     riskOccurredAt: BASE_TIME - 60_000,
     alertStatus: "open",
+    assignee: null,
     entityCategory: "sanctions",
     proximity: "indirect",
     valueInFiat: 1200.5,

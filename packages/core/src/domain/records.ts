@@ -58,6 +58,63 @@ export interface RiskModel {
   readonly rules: ReadonlyArray<RiskRule>;
 }
 
+/** A stored version of an account's risk model. */
+export interface StoredRiskModel extends RiskModel {
+  readonly accountId: string;
+  /** When this version was written. */
+  readonly createdAt: Millis;
+  /** When the model was deleted (every version); null while it is live. */
+  readonly deletedAt: Millis | null;
+}
+
+/** Event types a webhook can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  "transfer.checked",
+  "transfer.status_changed",
+  "alert.created",
+  "alert.updated",
+  "manual_check.completed",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A webhook subscription of an account. */
+export interface WebhookRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly events: ReadonlyArray<WebhookEventType>;
+  /** The signing secret as the secret vault sealed it. */
+  readonly secret: string;
+  readonly createdAt: Millis;
+  readonly deletedAt: Millis | null;
+}
+
+/** An event written to the outbox in the same transaction as the change that caused it. */
+export interface WebhookEventRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly type: WebhookEventType;
+  /** The event's `data` (wire objects), as JSON-compatible values. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly createdAt: Millis;
+}
+
+/** One attempt to deliver an event to a webhook. */
+export interface WebhookDeliveryRecord {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly eventId: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly at: Millis;
+  /** True when the receiver answered 2xx. */
+  readonly ok: boolean;
+  /** HTTP status, or null when there was no answer (timeout, refused). */
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
 /** One category's part of an exposure. */
 export interface ExposureShare {
   readonly category: string;
@@ -227,6 +284,8 @@ export interface AlertRecord {
   readonly riskType: RiskType;
   readonly riskOccurredAt: Millis;
   readonly alertStatus: AlertStatus;
+  /** Who works the alert (free text: a name, an e-mail, a team); null when nobody. */
+  readonly assignee: string | null;
   readonly entityCategory: string;
   readonly proximity: Proximity;
   readonly valueInFiat: number | null;
@@ -239,14 +298,18 @@ export interface AlertHistoryRecord {
   readonly id: string;
   readonly alertId: string;
   readonly at: Millis;
+  /** Who made the change (an API key id, or the embedding product's user); null when unknown. */
   readonly actor: string | null;
+  /** Status before the change; null for the entry that records the alert's opening. */
   readonly from: AlertStatus | null;
   readonly to: AlertStatus;
   readonly comment: string | null;
+  /** The assignee after the change. */
+  readonly assignee: string | null;
 }
 
 /** Kinds of durable job. */
-export const JOB_KINDS = ["transfer.bind", "transfer.check", "manual_check.run"] as const;
+export const JOB_KINDS = ["transfer.bind", "transfer.check", "manual_check.run", "webhook.deliver"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** A durable unit of work. */

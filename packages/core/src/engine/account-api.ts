@@ -14,6 +14,7 @@ import {
   parseInput,
   presentAddressExposure,
   presentAlert,
+  presentAlertHistoryEntry,
   presentEntityCategory,
   presentManualCheck,
   presentNetwork,
@@ -24,9 +25,11 @@ import {
   presentTransferExposure,
   tokenListQuerySchema,
 } from "../schemas/index.js";
+import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import type { EngineContext } from "./engine-context.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
+import { riskModelManagement } from "./risk-model-management.js";
 import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
 import { bindTransaction, loadTransfer, registerAttempt, registerTransfer } from "./transfer-registration.js";
 import {
@@ -36,6 +39,7 @@ import {
   waitMilliseconds,
   waitUntil,
 } from "./wait-for-result.js";
+import { webhookManagement } from "./webhook-management.js";
 
 /** A slice of a static table as a page. */
 function pageOf<T, W>(rows: ReadonlyArray<T>, query: unknown, present: (row: T) => W) {
@@ -175,6 +179,22 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     async manualCheckReport(id: string, options: { withRisks: boolean } = { withRisks: true }) {
       return manualCheckReport(ctx, await loadManualCheck(ctx.store, accountId, id), options.withRisks);
     },
+    /** PATCH /v1/alerts/{id}/: status (through the alert state machine), assignee, comment. */
+    updateAlert(id: string, body: unknown, by: Actor = {}) {
+      return updateAlert(ctx, accountId, id, body, by);
+    },
+    /** POST /v1/alerts/bulk-update/: the same change for several alerts, all or nothing. */
+    bulkUpdateAlerts(body: unknown, by: Actor = {}) {
+      return bulkUpdateAlerts(ctx, accountId, body, by);
+    },
+    /** GET /v1/alerts/{id}/history/ */
+    async getAlertHistory(id: string) {
+      return (await alertHistory(ctx, accountId, id)).map(presentAlertHistoryEntry);
+    },
+    /** GET/POST /v1/risk-models/, GET/PUT/DELETE /v1/risk-models/{id}/ */
+    riskModels: riskModelManagement(ctx, accountId),
+    /** POST/GET /v1/webhooks/, GET/DELETE /v1/webhooks/{id}/, GET /v1/webhooks/{id}/deliveries/ */
+    webhooks: webhookManagement(ctx, accountId),
     /** GET /v1/basics/networks/ */
     async listNetworks(query: unknown = {}) {
       return pageOf(NETWORKS, query, presentNetwork);

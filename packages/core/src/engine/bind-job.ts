@@ -5,12 +5,14 @@
  */
 import type { JobRecord, LedgerTransfer, TransferRecord } from "../domain/records.js";
 import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
+import { presentTransfer } from "../schemas/index.js";
 import { unqueueChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
 import { newJob } from "./job-factory.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 import { roundCents } from "./money.js";
 import { ALL_CHECKS } from "./transfer-registration.js";
+import { recordEvent } from "./webhook-outbox.js";
 
 /** The ledger transfer of a transaction that matches a registered transfer, or null. */
 export function matchChainTransfer(
@@ -46,6 +48,10 @@ async function endBinding(
       updatedAt: now,
     };
     await tx.updateTransfer(next);
+    await recordEvent(ctx, tx, next.accountId, "transfer.status_changed", {
+      transfer: presentTransfer(next),
+      from: "binding",
+    });
     return next;
   });
   if (changed) ctx.events.emit("transfer.status_changed", changed, "binding");
@@ -74,6 +80,10 @@ async function bind(ctx: EngineContext, job: JobRecord, row: LedgerTransfer): Pr
       updatedAt: now,
     };
     await tx.updateTransfer(next);
+    await recordEvent(ctx, tx, next.accountId, "transfer.status_changed", {
+      transfer: presentTransfer(next),
+      from: "binding",
+    });
     if (!next.disableAutoCheck) {
       await tx.enqueueJob(
         newJob(ctx, "transfer.check", next.accountId, next.id, { checks: [...ALL_CHECKS] }),

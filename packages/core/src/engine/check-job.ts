@@ -8,12 +8,14 @@ import { isCheckKind } from "../domain/enums.js";
 import type { AlertRecord, JobRecord, RiskModel, RiskRecord, TransferRecord } from "../domain/records.js";
 import type { StoreOps } from "../ports/store.js";
 import { aggregateRisk, collapseRisks, evaluateRisks } from "../risk/index.js";
+import { presentAlertWorkflow, presentTransfer } from "../schemas/index.js";
 import { type CheckResults, computeChecks, counterpartyLabel } from "./check-computation.js";
 import { anyChecked, moveChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 import { modelVersionTag } from "./model-resolution.js";
 import { alertForRisk, riskRecords } from "./risk-records.js";
+import { recordEvent } from "./webhook-outbox.js";
 
 /** The checks a job asks for. */
 export function jobChecks(job: JobRecord): CheckKind[] {
@@ -108,8 +110,21 @@ async function writeResults(
   const alerts: AlertRecord[] = [];
   for (const risk of risks) {
     const alert = alertForRisk(ctx, risk);
-    if (await tx.insertAlert(alert)) alerts.push(alert);
+    if (!(await tx.insertAlert(alert))) continue;
+    alerts.push(alert);
+    await tx.appendAlertHistory({
+      id: ctx.ids.next(),
+      alertId: alert.id,
+      at: alert.createdAt,
+      actor: null,
+      from: null,
+      to: "open",
+      comment: null,
+      assignee: null,
+    });
+    await recordEvent(ctx, tx, next.accountId, "alert.created", { alert: presentAlertWorkflow(alert, next) });
   }
+  await recordEvent(ctx, tx, next.accountId, "transfer.checked", { transfer: presentTransfer(next) });
   return { transfer: next, risks, alerts };
 }
 

@@ -4,6 +4,7 @@
  * engine. No container, no singletons.
  */
 import EventEmitter from "eventemitter3";
+import type { JobKind, JobRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
 import { createEntityResolver } from "../exposure/index.js";
 import { silentLogger, systemClock, uuidGenerator } from "../ports/runtime.js";
@@ -12,7 +13,13 @@ import { type AccountApi, accountApi } from "./account-api.js";
 import { type ApiKeyService, apiKeyService } from "./api-keys.js";
 import { bindJobHandler } from "./bind-job.js";
 import { checkJobHandler } from "./check-job.js";
-import type { BindingConfig, EngineConfig, JobsConfig, TracingConfig } from "./engine-config.js";
+import type {
+  BindingConfig,
+  EngineConfig,
+  JobsConfig,
+  TracingConfig,
+  WebhooksConfig,
+} from "./engine-config.js";
 import type { EngineContext } from "./engine-context.js";
 import type { EngineEvents } from "./engine-events.js";
 import { createJobRunner, type JobRunner } from "./job-runner.js";
@@ -26,11 +33,29 @@ import {
   storeSanctionsSource,
   storeTokenCatalog,
 } from "./store-sources.js";
+import { fetchWebhookSender, webhookDeliveryHandler } from "./webhook-delivery.js";
 
 /** Default tracing limits. */
 export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
 /** Default binding window and poll interval. */
 export const DEFAULT_BINDING: BindingConfig = Object.freeze({ windowMs: 60 * 60 * 1000, pollMs: 15_000 });
+
+/** The job kinds of the checks lane. */
+const CHECK_LANE: ReadonlyArray<JobKind> = Object.freeze([
+  "transfer.bind",
+  "transfer.check",
+  "manual_check.run",
+]);
+
+/** Default webhook delivery settings. */
+export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
+  sender: fetchWebhookSender,
+  timeoutMs: 5_000,
+  maxAttempts: 8,
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60 * 60_000,
+  concurrency: 8,
+});
 
 /** Default job settings (the worker id is random per engine). */
 export function defaultJobsConfig(): JobsConfig {
@@ -72,7 +97,8 @@ export function createEngine(config: EngineConfig): Engine {
   const sanctions = config.sanctions ?? storeSanctionsSource(store);
   const attributions = config.attributions ?? storeAttributionSource(store);
   const events = new EventEmitter<EngineEvents>();
-  let runner: JobRunner | null = null;
+  let runners: JobRunner[] = [];
+  const vault = createSecretVault(config.apiKeyVaultKey);
   const ctx: EngineContext = Object.freeze({
     store,
     chain: config.chainSource ?? storeChainSource(store),
@@ -90,31 +116,68 @@ export function createEngine(config: EngineConfig): Engine {
     binding: Object.freeze({ ...DEFAULT_BINDING, ...config.binding }),
     jobs: Object.freeze({ ...defaultJobsConfig(), ...config.jobs }),
     events,
-    wake: () => runner?.wake(),
+    vault,
+    wake: () => {
+      for (const r of runners) r.wake();
+    },
   });
-  runner = createJobRunner({
+  const webhooks = { ...DEFAULT_WEBHOOKS, ...config.webhooks };
+  const onFailure = (job: JobRecord, reason: string, final: boolean) =>
+    events.emit("job.failed", { jobId: job.id, kind: job.kind, subjectId: job.subjectId, reason, final });
+  const checks = createJobRunner({
     store,
     clock: ctx.clock,
     ids: ctx.ids,
     logger: ctx.logger,
     config: ctx.jobs,
+    kinds: CHECK_LANE,
     handlers: {
       "transfer.bind": bindJobHandler(ctx),
       "transfer.check": checkJobHandler(ctx),
       "manual_check.run": manualCheckJobHandler(ctx),
     },
-    onFailure: (job, reason, final) =>
-      events.emit("job.failed", { jobId: job.id, kind: job.kind, subjectId: job.subjectId, reason, final }),
+    onFailure,
   });
-  const jobs = runner;
+  // Webhook deliveries run in a lane of their own: a dead endpoint never holds up a check.
+  const deliveries = createJobRunner({
+    store,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    logger: ctx.logger,
+    config: Object.freeze({
+      ...ctx.jobs,
+      concurrency: webhooks.concurrency,
+      maxAttempts: webhooks.maxAttempts,
+      backoffBaseMs: webhooks.backoffBaseMs,
+      backoffMaxMs: webhooks.backoffMaxMs,
+    }),
+    kinds: ["webhook.deliver"],
+    handlers: {
+      "webhook.deliver": webhookDeliveryHandler(ctx, {
+        sender: webhooks.sender,
+        vault,
+        timeoutMs: webhooks.timeoutMs,
+      }),
+    },
+    onFailure,
+  });
+  runners = [checks, deliveries];
   return Object.freeze({
     events,
     store,
     reference: referenceData(store),
-    apiKeys: apiKeyService(store, createSecretVault(config.apiKeyVaultKey), ctx.clock),
+    apiKeys: apiKeyService(store, vault, ctx.clock),
     forAccount: (accountId: string) => accountApi(ctx, accountId),
-    start: () => jobs.start(),
-    stop: () => jobs.stop(),
-    drain: () => jobs.drain(),
+    start: () => {
+      checks.start();
+      deliveries.start();
+    },
+    stop: async () => {
+      await Promise.all([checks.stop(), deliveries.stop()]);
+    },
+    drain: async () => {
+      await checks.drain();
+      await deliveries.drain();
+    },
   });
 }

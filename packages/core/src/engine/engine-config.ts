@@ -16,6 +16,7 @@ import type {
   Store,
   TokenCatalog,
 } from "../index.js";
+import type { WebhookSender } from "./webhook-delivery.js";
 
 /** Tracing limits (see docs/risk-model.md). */
 export interface TracingConfig {
@@ -51,6 +52,22 @@ export interface JobsConfig {
   readonly workerId: string;
 }
 
+/** Webhook delivery. */
+export interface WebhooksConfig {
+  /** Sends the POSTs; default: the global fetch. */
+  readonly sender: WebhookSender;
+  /** Time a receiver has to answer; default 5 s. */
+  readonly timeoutMs: number;
+  /** Attempts before an event is given up for a webhook; default 8. */
+  readonly maxAttempts: number;
+  /** First retry delay, doubled per failure; default 2 s. */
+  readonly backoffBaseMs: number;
+  /** Longest retry delay; default 1 hour. */
+  readonly backoffMaxMs: number;
+  /** Deliveries in flight at once (their own lane, apart from the checks); default 8. */
+  readonly concurrency: number;
+}
+
 /** Everything `createEngine` accepts. Only `store` is required. */
 export interface EngineConfig {
   readonly store: Store;
@@ -76,4 +93,5 @@ export interface EngineConfig {
   readonly tracing?: Partial<TracingConfig>;
   readonly binding?: Partial<BindingConfig>;
   readonly jobs?: Partial<JobsConfig>;
+  readonly webhooks?: Partial<WebhooksConfig>;
 }

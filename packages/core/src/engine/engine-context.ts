@@ -13,6 +13,7 @@ import type { Clock, IdGenerator, Logger } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
+import type { SecretVault } from "./secret-vault.js";
 
 /** The engine's collaborators and settings. */
 export interface EngineContext {
@@ -32,6 +33,8 @@ export interface EngineContext {
   readonly binding: BindingConfig;
   readonly jobs: JobsConfig;
   readonly events: EventEmitter<EngineEvents>;
+  /** Seals and opens API and webhook secrets. */
+  readonly vault: SecretVault;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
 }

@@ -1,4 +1,5 @@
 export type { AccountApi } from "./account-api.js";
+export type { Actor } from "./alert-workflow.js";
 export { type ApiKeyInfo, type ApiKeyService, type CreatedApiKey, randomToken } from "./api-keys.js";
 export { matchChainTransfer } from "./bind-job.js";
 export * from "./create-engine.js";
@@ -9,3 +10,5 @@ export type { ReferenceData } from "./reference-data.js";
 export type { RenderedReport } from "./report-assembly.js";
 export { createSecretVault, type SecretVault } from "./secret-vault.js";
 export * from "./store-sources.js";
+export { MAX_WAIT_SECONDS, type WaitOptions } from "./wait-for-result.js";
+export { fetchWebhookSender, type WebhookSender, webhookSignature } from "./webhook-delivery.js";

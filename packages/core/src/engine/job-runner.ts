@@ -46,7 +46,9 @@ export interface JobRunnerDeps {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly config: JobsConfig;
-  readonly handlers: Readonly<Record<JobKind, JobHandler>>;
+  readonly handlers: Readonly<Partial<Record<JobKind, JobHandler>>>;
+  /** The kinds this runner claims (a lane); every kind when omitted. */
+  readonly kinds?: ReadonlyArray<JobKind>;
   readonly onFailure: JobFailureListener;
 }
 
@@ -68,6 +70,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   async function runOne(job: JobRecord): Promise<void> {
     const handler = handlers[job.kind];
+    if (!handler) {
+      logger.error({ jobId: job.id, kind: job.kind }, "no handler for job kind");
+      await store.retryJob(
+        job.id,
+        config.workerId,
+        clock.now() + config.backoffMaxMs,
+        `no handler for ${job.kind}`,
+      );
+      return;
+    }
     try {
       const outcome = await handler.run(job);
       if (outcome.kind === "later") {
@@ -110,6 +122,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       limit: config.concurrency,
       leaseMs: config.leaseMs,
       owner: config.workerId,
+      ...(deps.kinds ? { kinds: deps.kinds } : {}),
     });
     await Promise.all(jobs.map((job) => runOne(job)));
     return jobs.length;

@@ -7,6 +7,7 @@ import type { JobRecord, LedgerTransfer, ManualCheckRecord, RiskModel } from "..
 import { MANUAL_CHECK_MACHINE, transition } from "../machines/index.js";
 import type { StoreOps } from "../ports/store.js";
 import { aggregateRisk, collapseRisks, evaluateRisks } from "../risk/index.js";
+import { presentManualCheck } from "../schemas/index.js";
 import { type CheckSubject, computeChecks } from "./check-computation.js";
 import type { EngineContext } from "./engine-context.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
@@ -14,6 +15,7 @@ import { modelVersionTag } from "./model-resolution.js";
 import { roundCents } from "./money.js";
 import { riskRecords } from "./risk-records.js";
 import { ALL_CHECKS } from "./transfer-registration.js";
+import { recordEvent } from "./webhook-outbox.js";
 
 const ADDRESS_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterparty", "sanctions"]);
 
@@ -52,6 +54,9 @@ async function finishCheck(
       updatedAt: now,
     };
     await tx.updateManualCheck(next);
+    await recordEvent(ctx, tx, next.accountId, "manual_check.completed", {
+      manual_check: presentManualCheck(next),
+    });
     return next;
   });
   if (done) ctx.events.emit("manual_check.completed", done);

@@ -5,20 +5,27 @@ import { NATIVE_TOKEN } from "../domain/networks.js";
 import type { RiskModel } from "../domain/records.js";
 import { fieldError } from "../errors.js";
 import type { EngineContext } from "./engine-context.js";
+import { accountDefaultModelId } from "./risk-model-management.js";
 
-/** Ids that mean "the default model". */
-const DEFAULT_MODEL_IDS = new Set(["default", ""]);
+/** Ids that mean the built-in model. */
+const DEFAULT_MODEL_IDS = new Set(["default"]);
 
 /**
- * The model a request names: none or "default" -> the engine's default model; else the
- * account's model with that id (unknown: a validation error naming `risk_model`).
+ * The model a request names: none -> the account's default model, else the built-in one;
+ * "default" -> the built-in model; else the account's model with that id (unknown or deleted:
+ * a validation error naming `risk_model`).
  */
 export async function resolveRiskModel(
   ctx: EngineContext,
   accountId: string,
   requested: string | null | undefined,
 ): Promise<{ model: RiskModel; modelId: string | null }> {
-  if (requested === null || requested === undefined || DEFAULT_MODEL_IDS.has(requested)) {
+  if (requested === null || requested === undefined || requested === "") {
+    const accountDefault = await accountDefaultModelId(ctx.store, accountId);
+    const model = accountDefault === null ? null : await ctx.store.getRiskModel(accountId, accountDefault);
+    return model ? { model, modelId: model.id } : { model: ctx.defaultModel, modelId: null };
+  }
+  if (DEFAULT_MODEL_IDS.has(requested) || requested === ctx.defaultModel.id) {
     return { model: ctx.defaultModel, modelId: null };
   }
   const model = await ctx.store.getRiskModel(accountId, requested);

@@ -59,6 +59,7 @@ export function alertForRisk(ctx: EngineContext, risk: RiskRecord): AlertRecord 
     riskType: risk.riskType,
     riskOccurredAt: risk.occurredAt,
     alertStatus: "open",
+    assignee: null,
     entityCategory: risk.entityCategory,
     proximity: risk.proximity,
     valueInFiat: risk.valueInFiat,

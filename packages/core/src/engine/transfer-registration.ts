@@ -11,6 +11,7 @@ import {
   bindTransactionSchema,
   normalizeBindInput,
   parseInput,
+  presentTransfer,
   registerAttemptSchema,
   registerTransferSchema,
 } from "../schemas/index.js";
@@ -18,6 +19,7 @@ import { NO_CHECKS, queueChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
 import { newJob } from "./job-factory.js";
 import { resolveRiskModel, resolveToken } from "./model-resolution.js";
+import { recordEvent } from "./webhook-outbox.js";
 
 /** The checks a bound transfer gets. */
 export const ALL_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["exposure", "counterparty", "sanctions"]);
@@ -61,6 +63,10 @@ async function startBinding(
   };
   await tx.updateTransfer(next);
   await tx.enqueueJob(newJob(ctx, "transfer.bind", transfer.accountId, transfer.id, { bindingSince: now }));
+  await recordEvent(ctx, tx, next.accountId, "transfer.status_changed", {
+    transfer: presentTransfer(next),
+    from: transfer.txStatus,
+  });
   return next;
 }
 

@@ -18,6 +18,7 @@ import type {
   AlertRecord,
   ApiKeyRecord,
   Attribution,
+  JobKind,
   JobRecord,
   LedgerTransfer,
   ManualCheckRecord,
@@ -27,8 +28,12 @@ import type {
   RiskRecord,
   RiskSubjectType,
   SanctionsListing,
+  StoredRiskModel,
   TokenInfo,
   TransferRecord,
+  WebhookDeliveryRecord,
+  WebhookEventRecord,
+  WebhookRecord,
 } from "../domain/records.js";
 import type { LedgerReader } from "./ledger-reader.js";
 
@@ -98,6 +103,8 @@ export interface ClaimJobsRequest {
   readonly leaseMs: number;
   /** Who holds the lease (a worker id). */
   readonly owner: string;
+  /** Only jobs of these kinds (a runner lane); every kind when omitted. */
+  readonly kinds?: ReadonlyArray<JobKind>;
 }
 
 /** Filter of the token list. */
@@ -199,9 +206,37 @@ export interface StoreOps extends LedgerReader {
 
   // Risk models
   /** Stores a version of a model (id + version unique); a same id+version: CONFLICT. */
-  putRiskModel(accountId: string, model: RiskModel): Promise<void>;
-  /** A model of the account by id, its newest version unless `version` is given. */
+  putRiskModel(accountId: string, model: RiskModel, createdAt?: Millis): Promise<void>;
+  /**
+   * A model of the account by id: its newest version unless `version` is given. Without a
+   * version a deleted model is null (it cannot check anything new); with one it is returned
+   * (past results keep their model).
+   */
   getRiskModel(accountId: string, id: string, version?: number): Promise<RiskModel | null>;
+  /** The newest version of each live model of the account, by name then id, with its dates. */
+  listRiskModels(accountId: string): Promise<ReadonlyArray<StoredRiskModel>>;
+  /** Every version of one model of the account (deleted ones too), oldest first. */
+  listRiskModelVersions(accountId: string, id: string): Promise<ReadonlyArray<StoredRiskModel>>;
+  /** Marks every version of a model deleted at `at`; false when unknown or already deleted. */
+  deleteRiskModel(accountId: string, id: string, at: Millis): Promise<boolean>;
+
+  // Webhooks
+  /** Adds a webhook subscription; duplicate id: CONFLICT. */
+  putWebhook(record: WebhookRecord): Promise<void>;
+  /** One webhook by id, any account, deleted ones too. */
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** The live webhooks of an account, oldest first. */
+  listWebhooks(accountId: string): Promise<ReadonlyArray<WebhookRecord>>;
+  /** Marks a webhook deleted at `at`; false when unknown or already deleted. */
+  deleteWebhook(id: string, at: Millis): Promise<boolean>;
+  /** Writes an event to the outbox; duplicate id: CONFLICT. */
+  putWebhookEvent(record: WebhookEventRecord): Promise<void>;
+  /** One outbox event by id. */
+  getWebhookEvent(id: string): Promise<WebhookEventRecord | null>;
+  /** Records one delivery attempt. */
+  appendWebhookDelivery(record: WebhookDeliveryRecord): Promise<void>;
+  /** Delivery attempts of a webhook, newest first (ties by id descending). */
+  listWebhookDeliveries(webhookId: string, page: PageRequest): Promise<PageResult<WebhookDeliveryRecord>>;
 
   // API keys
   /** Adds a key; duplicate id: CONFLICT. */

@@ -38,8 +38,10 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
       if (jobs.has(job.id)) throw new KytError("CONFLICT", `job ${job.id} exists`);
       setEntry(journal, jobs, job.id, copy(job));
     },
-    async claimJobs({ now, limit, leaseMs, owner }) {
-      const due = [...jobs.values()].filter((j) => isClaimable(j, now)).sort(byRunAt);
+    async claimJobs({ now, limit, leaseMs, owner, kinds }) {
+      const due = [...jobs.values()]
+        .filter((j) => isClaimable(j, now) && (kinds === undefined || kinds.includes(j.kind)))
+        .sort(byRunAt);
       return due.slice(0, Math.max(0, limit)).map((job) => {
         const claimed: JobRecord = {
           ...job,

@@ -10,11 +10,14 @@ import type {
   JobRecord,
   LedgerTransfer,
   ManualCheckRecord,
-  RiskModel,
   RiskRecord,
   SanctionsListing,
+  StoredRiskModel,
   TokenInfo,
   TransferRecord,
+  WebhookDeliveryRecord,
+  WebhookEventRecord,
+  WebhookRecord,
 } from "../domain/records.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
@@ -34,7 +37,7 @@ export interface MemoryTables {
   readonly alertHistory: Map<string, ReadonlyArray<AlertHistoryRecord>>;
   readonly jobs: Map<string, JobRecord>;
   /** (accountId, model id) key to its versions. */
-  readonly riskModels: Map<string, ReadonlyArray<RiskModel>>;
+  readonly riskModels: Map<string, ReadonlyArray<StoredRiskModel>>;
   readonly apiKeys: Map<string, ApiKeyRecord>;
   readonly ledger: LedgerSlot;
   /** (network, address) key to its attribution. */
@@ -47,6 +50,10 @@ export interface MemoryTables {
   readonly prices: Map<string, Map<string, number>>;
   /** Named values. */
   readonly settings: Map<string, string>;
+  readonly webhooks: Map<string, WebhookRecord>;
+  readonly webhookEvents: Map<string, WebhookEventRecord>;
+  /** Webhook id to its delivery attempts, in the order they were recorded. */
+  readonly webhookDeliveries: Map<string, ReadonlyArray<WebhookDeliveryRecord>>;
 }
 
 /**
@@ -78,6 +85,9 @@ export function createMemoryTables(): MemoryTables {
     tokens: new Map(),
     prices: new Map(),
     settings: new Map(),
+    webhooks: new Map(),
+    webhookEvents: new Map(),
+    webhookDeliveries: new Map(),
   };
 }
 

@@ -12,6 +12,7 @@ import { memoryReferenceOps } from "./memory-reference.js";
 import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
 import { memoryTransferOps } from "./memory-transfers.js";
+import { memoryWebhookOps } from "./memory-webhooks.js";
 
 /** Capabilities of the in-memory store. */
 export const MEMORY_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
@@ -28,6 +29,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryJobOps(tables, journal),
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
+    ...memoryWebhookOps(tables, journal),
   };
 }
 

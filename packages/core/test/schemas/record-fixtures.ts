@@ -187,6 +187,7 @@ export function alertRecord(overrides: Partial<AlertRecord> = {}): AlertRecord {
     riskType: "origin_of_funds",
     riskOccurredAt: T0 - 60_000,
     alertStatus: "open",
+    assignee: null,
     entityCategory: "sanctions",
     proximity: "indirect",
     valueInFiat: 29.8149,

@@ -1,0 +1,77 @@
+/** Response objects of the additions beyond the published interface. */
+import { z } from "zod";
+import { ALERT_STATUSES, RULE_RISK_LEVELS } from "../domain/enums.js";
+import { WEBHOOK_EVENT_TYPES } from "../domain/records.js";
+import { alertDetailResponseSchema, riskRuleResponseSchema } from "./responses-alerts.js";
+
+/** An alert with its workflow fields (the answer of PATCH and the bulk change). */
+export const alertWorkflowResponseSchema = alertDetailResponseSchema
+  .extend({ assignee: z.string().nullable().describe("Who works the alert.") })
+  .describe("An alert with its assignee.");
+
+/** One entry of an alert's history. */
+export const alertHistoryEntrySchema = z
+  .strictObject({
+    id: z.string(),
+    at: z.string().describe("When (ISO 8601, UTC offset)."),
+    actor: z.string().nullable().describe("Who: the API key id that made the change."),
+    from: z.enum(ALERT_STATUSES).nullable().describe("Status before; null for the opening entry."),
+    to: z.enum(ALERT_STATUSES).describe("Status after."),
+    comment: z.string().nullable(),
+    assignee: z.string().nullable(),
+  })
+  .describe("A change of an alert.");
+
+/** A rule of a risk model, as answered. */
+export const riskModelRuleResponseSchema = riskRuleResponseSchema
+  .extend({ risk_level: z.enum(RULE_RISK_LEVELS) })
+  .describe("A rule and the level it raises.");
+
+/** A risk model. */
+export const riskModelResponseSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    version: z.number().int().describe("Increases with every change."),
+    is_default: z.boolean().describe("The account's default model."),
+    is_builtin: z.boolean().describe("The built-in model: readable and copyable, not editable."),
+    created_at: z.string().nullable().describe("When this version was written; null for the built-in model."),
+    rules: z.array(riskModelRuleResponseSchema),
+  })
+  .describe("A named, versioned set of rules.");
+
+/** A webhook subscription (the secret is shown only when created). */
+export const webhookResponseSchema = z
+  .strictObject({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    created_at: z.string(),
+    secret: z.string().optional().describe("The signing secret: in the creation answer only."),
+  })
+  .describe("A webhook subscription.");
+
+/** One delivery attempt. */
+export const webhookDeliveryResponseSchema = z
+  .strictObject({
+    id: z.string(),
+    event_id: z.string(),
+    attempt: z.number().int(),
+    at: z.string(),
+    ok: z.boolean(),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+  })
+  .describe("An attempt to deliver an event.");
+
+/** An alert with its assignee, as sent. */
+export type AlertWorkflowResponse = z.output<typeof alertWorkflowResponseSchema>;
+/** An alert history entry, as sent. */
+export type AlertHistoryEntryResponse = z.output<typeof alertHistoryEntrySchema>;
+/** A risk model, as sent. */
+export type RiskModelResponse = z.output<typeof riskModelResponseSchema>;
+/** A webhook, as sent. */
+export type WebhookResponse = z.output<typeof webhookResponseSchema>;
+/** A delivery attempt, as sent. */
+export type WebhookDeliveryResponse = z.output<typeof webhookDeliveryResponseSchema>;
