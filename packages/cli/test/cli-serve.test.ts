@@ -69,6 +69,10 @@ describe("openkyt serve as a process, with keys managed beside it", () => {
       const done = await scripted.waitForManualCheck(check.id, { timeoutMs: 10_000, intervalMs: 50 });
       expect(done.check_status).toBe("checked");
       expect((await mine.listManualChecks()).total_items).toBe(1);
+      // PDF reports: serve loads @openkyt/pdf on the first one.
+      const report = await scripted.manualCheckReport(check.id);
+      expect(new TextDecoder().decode(report.bytes.subarray(0, 5))).toBe("%PDF-");
+      expect(report.fileName).toBe(`openkyt-manual-check-${check.id}.pdf`);
 
       const revoked = await openkyt("keys", "revoke", key.id, "--account", "acme", "--db", db);
       expect(revoked).toMatchObject({ code: 0, out: `revoked ${key.id}\n` });
