@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEngine } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
 import { describe, expect, it } from "vitest";
 import {
   type CliIo,
@@ -119,5 +121,29 @@ describe("openkyt dispatch, help and usage errors", () => {
       await runCli(["keys", "create", "--account", "bad account!", "--db", ":memory:"], bad, COMMANDS),
     ).toBe(1);
     expect(bad.err).toMatch(/account/);
+  });
+
+  it("worker runs the jobs queued in the store until the signal, then stops (0)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-worker-"));
+    try {
+      const file = join(dir, "kyt.db");
+      const store = await createSqliteStore({ filename: file });
+      const api = createEngine({ store }).forAccount("acme");
+      const check = await api.checkAddress({ network: "ETH", address: `0x${"cd".repeat(20)}` });
+      expect(check.check_status).toBe("checking");
+      const io = capture();
+      io.untilSignal = async () => {
+        while ((await api.getManualCheck(check.id)).check_status === "checking") {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return "SIGTERM";
+      };
+      expect(await runCli(["worker", "--db", file, "--log-level", "silent", "--json"], io, COMMANDS)).toBe(0);
+      expect(JSON.parse(io.out)).toEqual({ worker: "running", db: file });
+      expect((await api.getManualCheck(check.id)).check_status).toBe("checked");
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

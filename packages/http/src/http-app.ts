@@ -5,6 +5,7 @@
  */
 import { type Clock, type Engine, systemClock } from "@openkyt/core";
 import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Logger, pino } from "pino";
 import type { AppEnv } from "./app-env.js";
 import { createAuthenticator } from "./auth-check.js";
@@ -110,7 +111,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     const headers: Record<string, string> = {};
     if (answer.retryAfterMs !== undefined)
       headers["Retry-After"] = String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000)));
-    return c.json(answer.body, answer.status as 400, headers);
+    return c.json(answer.body, answer.status as ContentfulStatusCode, headers);
   });
   return app;
 }
