@@ -52,6 +52,9 @@ export interface JobRunnerDeps {
   readonly onFailure: JobFailureListener;
 }
 
+/** Shortest sleep of an idle runner. */
+const MIN_IDLE_MS = 5;
+
 /** Delay before retry number `failures` (1-based): base * 2^(failures-1), capped. */
 export function backoffDelay(
   failures: number,
@@ -147,13 +150,19 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       } catch (error) {
         logger.error({ reason: describeError(error) }, "job claiming failed");
       }
-      if (ran > 0 || !running) continue;
+      if (!running) continue;
+      if (ran > 0) {
+        // Let timers and I/O run between batches: a store that answers in microtasks must not starve them.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       const next = await store.nextJobAt().catch(() => null);
+      // A job due now that this runner could not claim (leased, or another lane's) is no reason to spin.
       const wait =
         next === null
           ? config.pollIntervalMs
-          : Math.max(0, Math.min(config.pollIntervalMs, next - clock.now()));
-      if (wait > 0) await sleep(wait);
+          : Math.max(MIN_IDLE_MS, Math.min(config.pollIntervalMs, next - clock.now()));
+      await sleep(wait);
     }
   }
 
