@@ -1,0 +1,145 @@
+/**
+ * Every file format the importers read, as one table, and recognising a file's format from its
+ * first line (the CSV header). Formats are tried in table order, so a more specific header
+ * comes before a more general one.
+ */
+import { basename, extname } from "node:path";
+import { KytError } from "@openkyt/core";
+import { parse } from "csv-parse/sync";
+import { missingColumns } from "./csv-table.js";
+import { readHead } from "./file-text.js";
+import { IMPORT_KINDS, type ImportKind } from "./import-types.js";
+
+/** One format: its kind, id (what `format` names) and the header columns it requires. */
+export interface FormatInfo {
+  readonly kind: ImportKind;
+  readonly id: string;
+  readonly description: string;
+  /** Required header columns (`a|b` either, `name*` a prefix); null for a file without a CSV header. */
+  readonly columns: ReadonlyArray<string> | null;
+}
+
+const format = (kind: ImportKind, id: string, description: string, columns: string[] | null): FormatInfo =>
+  Object.freeze({ kind, id, description, columns: columns && Object.freeze(columns) });
+
+/** Every format, in detection order. */
+export const FORMATS: ReadonlyArray<FormatInfo> = Object.freeze([
+  format("sanctions", "ofac-csv", "OFAC SDN derived CSV", ["address", "asset", "sdn_entity", "sdn_programs"]),
+  format("sanctions", "ofac-history", "OFAC address snapshot history CSV", [
+    "address",
+    "first_seen",
+    "last_seen",
+    "in_latest_snapshot*",
+  ]),
+  format("sanctions", "address-list", "one address per line, # comments", null),
+  format("labels", "eth-labels", "dawsbot/eth-labels CSV", ["chain", "address", "label", "name_tag"]),
+  format("labels", "tagpack-csv", "GraphSense TagPack flat CSV", [
+    "address",
+    "currency",
+    "label",
+    "category",
+    "abuse",
+  ]),
+  format("labels", "tagpack-yaml", "GraphSense TagPack YAML", null),
+  format("labels", "csv", "generic labels CSV", ["network", "address", "entity_name", "entity_category"]),
+  format("ledger", "csv", "ledger CSV", [
+    "network",
+    "tx_hash",
+    "log_index",
+    "token_id",
+    "from",
+    "to",
+    "amount",
+    "occurred_at",
+  ]),
+  format("ledger", "jsonl", "ledger JSON lines", null),
+  format("ledger", "tronscan-trc20", "Tronscan-style TRC-20 transfer export", [
+    "timestamp",
+    "tx_id",
+    "from_address",
+    "to_address",
+    "quant",
+    "token_id",
+    "token_decimal",
+    "contract_return",
+  ]),
+  format("tokens", "ethereum-lists", "ethereum-lists/tokens derived CSV", [
+    "chain",
+    "address",
+    "symbol",
+    "decimals",
+  ]),
+  format("tokens", "trustwallet-trc20", "trustwallet TRC-20 tokens CSV", ["address", "symbol", "decimals"]),
+  format("tokens", "csv", "generic tokens CSV", ["network", "token_id", "symbol", "decimals"]),
+  format("prices", "csv", "generic daily prices CSV", ["network", "token_id", "date", "usd"]),
+  format("prices", "yahoo", "Yahoo-style daily prices (Date,Close or Date,Adj_Close)", [
+    "date",
+    "adj_close|close",
+  ]),
+]);
+
+/** The format `id` of `kind`, or undefined. */
+export function formatOf(kind: ImportKind, id: string): FormatInfo | undefined {
+  return FORMATS.find((f) => f.kind === kind && f.id === id);
+}
+
+/** The columns `kind`/`id` requires (none for headerless formats). */
+export function requiredColumns(kind: ImportKind, id: string): ReadonlyArray<string> {
+  return formatOf(kind, id)?.columns ?? [];
+}
+
+/** The header names of a CSV line (trimmed, lower-cased), or null when it is not one. */
+function headerOf(line: string): string[] | null {
+  try {
+    const [row] = parse(line, { relax_column_count: true, relax_quotes: true }) as string[][];
+    return row ? row.map((name) => name.trim().toLowerCase()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The format of a file from its first bytes and name, among `kind`'s formats (all kinds when
+ * omitted); null when none fits.
+ */
+export function detectFormatOfHead(head: string, fileName: string, kind?: ImportKind): FormatInfo | null {
+  const candidates = FORMATS.filter((f) => kind === undefined || f.kind === kind);
+  const lines = head.split("\n").map((l) => l.trim());
+  const first = lines.find((l) => l !== "") ?? "";
+  const extension = extname(fileName).toLowerCase();
+  if (extension === ".yaml" || extension === ".yml" || /^tags:/m.test(head))
+    return candidates.find((f) => f.id === "tagpack-yaml") ?? null;
+  if (first.startsWith("{")) return candidates.find((f) => f.kind === "ledger" && f.id === "jsonl") ?? null;
+  const header = headerOf(first);
+  if (header !== null && header.length > 1) {
+    const match = candidates.find(
+      (f) => f.columns !== null && missingColumns(header, f.columns).length === 0,
+    );
+    if (match) return match;
+  }
+  const isList = first.startsWith("#") || (first !== "" && !/[,\s;]/.test(first));
+  return isList ? (candidates.find((f) => f.id === "address-list") ?? null) : null;
+}
+
+/**
+ * The format of `file`, recognised from its first line (and its name for YAML), among `kind`'s
+ * formats; a file that fits none fails with a KytError naming it and the formats expected.
+ */
+export async function detectFormat(file: string, kind?: ImportKind): Promise<FormatInfo> {
+  const head = await readHead(file);
+  const found = detectFormatOfHead(head, basename(file), kind);
+  if (found) return found;
+  const expected = FORMATS.filter((f) => kind === undefined || f.kind === kind)
+    .map((f) => `${f.kind}/${f.id}`)
+    .join(", ");
+  const first = head.split("\n").find((l) => l.trim() !== "") ?? "(empty)";
+  const what = kind === undefined ? IMPORT_KINDS.join("/") : kind;
+  throw new KytError(
+    "VALIDATION_ERROR",
+    `${file}: not a known ${what} format (first line: ${first.slice(0, 120)}); expected ${expected}`,
+    {
+      errors: { file: ["unknown format"] },
+      details: { file },
+    },
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The running count of one import: a plain object owned by that import, frozen into its
+ * {@link ImportSummary} at the end.
+ */
+import type { ImportKind, ImportSummary, RowProblem } from "./import-types.js";
+
+/** Counters and problem lists of one import. */
+export interface ImportTally {
+  readonly kind: ImportKind;
+  readonly format: string;
+  readonly file: string;
+  rowsRead: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  duplicates: number;
+  skipped: number;
+  rejected: number;
+  delisted: number;
+  asOf: number | null;
+  /** Counts a skipped row under `reason`. */
+  skip(reason: string): void;
+  /** Counts a rejected row and lists it while fewer than `maxReported` are listed. */
+  reject(line: number, reason: string): void;
+  /** Lists a remark about an accepted row (counted in `warnings` while room is left). */
+  warn(line: number, reason: string): void;
+}
+
+/** What starts a tally. */
+export interface TallyStart {
+  readonly kind: ImportKind;
+  readonly format: string;
+  readonly file: string;
+  readonly maxReported: number;
+}
+
+/** A fresh tally. */
+export function createTally(start: TallyStart): ImportTally & { readonly snapshot: TallySnapshot } {
+  const skippedBy = new Map<string, number>();
+  const rejections: RowProblem[] = [];
+  const warnings: RowProblem[] = [];
+  const problem = (line: number, reason: string): RowProblem =>
+    Object.freeze({ file: start.file, line, reason });
+  return {
+    kind: start.kind,
+    format: start.format,
+    file: start.file,
+    rowsRead: 0,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    duplicates: 0,
+    skipped: 0,
+    rejected: 0,
+    delisted: 0,
+    asOf: null,
+    skip(reason) {
+      this.skipped++;
+      skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + 1);
+    },
+    reject(line, reason) {
+      this.rejected++;
+      if (rejections.length < start.maxReported) rejections.push(problem(line, reason));
+    },
+    warn(line, reason) {
+      if (warnings.length < start.maxReported) warnings.push(problem(line, reason));
+    },
+    snapshot: { skippedBy, rejections, warnings },
+  };
+}
+
+/** The lists a tally keeps beside its counters. */
+export interface TallySnapshot {
+  readonly skippedBy: ReadonlyMap<string, number>;
+  readonly rejections: ReadonlyArray<RowProblem>;
+  readonly warnings: ReadonlyArray<RowProblem>;
+}
+
+/** The frozen summary of a finished tally. */
+export function summaryOf(
+  tally: ImportTally & { readonly snapshot: TallySnapshot },
+  io: { readonly bytesRead: number; readonly durationMs: number },
+): ImportSummary {
+  const skipped = [...tally.snapshot.skippedBy].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return Object.freeze({
+    kind: tally.kind,
+    format: tally.format,
+    file: tally.file,
+    rowsRead: tally.rowsRead,
+    added: tally.added,
+    updated: tally.updated,
+    unchanged: tally.unchanged,
+    duplicates: tally.duplicates,
+    skipped: tally.skipped,
+    rejected: tally.rejected,
+    delisted: tally.delisted,
+    skippedBy: Object.freeze(Object.fromEntries(skipped)),
+    rejections: Object.freeze([...tally.snapshot.rejections]),
+    warnings: Object.freeze([...tally.snapshot.warnings]),
+    asOf: tally.asOf,
+    bytesRead: io.bytesRead,
+    durationMs: io.durationMs,
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * What an import is asked to do and what it answers: the options of {@link importFile}, its
+ * progress reports and its summary.
+ */
+import type { Clock, LedgerTransfer } from "@openkyt/core";
+
+/** The kinds of data an import loads. */
+export const IMPORT_KINDS = ["sanctions", "labels", "ledger", "tokens", "prices"] as const;
+/** A kind of data an import loads. */
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** True when `value` is an import kind. */
+export function isImportKind(value: unknown): value is ImportKind {
+  return typeof value === "string" && (IMPORT_KINDS as ReadonlyArray<string>).includes(value);
+}
+
+/** How far an import has come, for a progress bar (rows/s, ETA from bytes). */
+export interface ImportProgress {
+  /** Data rows read so far (header, comments and blank lines not counted). */
+  readonly rowsRead: number;
+  /** Bytes of the file read so far. */
+  readonly bytesRead: number;
+  /** Size of the file in bytes. */
+  readonly totalBytes: number;
+}
+
+/** A row the import could not take, or took with a remark. */
+export interface RowProblem {
+  readonly file: string;
+  /** Line of the file where the row starts (1 = the first line). */
+  readonly line: number;
+  readonly reason: string;
+}
+
+/**
+ * Where ledger rows go. The default writes each batch through `Store.putLedgerTransfers` in one
+ * transaction; a store may offer a faster bulk path with the same contract.
+ */
+export interface LedgerWriter {
+  /** Takes one batch of normalised rows. Rows already stored (same network, txHash, logIndex) are ignored. */
+  write(rows: ReadonlyArray<LedgerTransfer>): Promise<void>;
+  /** Makes every written row durable and answers how many of them were new. */
+  finish(): Promise<number>;
+  /** Gives up after a failure; what a batch already committed may stay. */
+  abort(): Promise<void>;
+}
+
+/** Options of {@link importFile}. */
+export interface ImportOptions {
+  readonly kind: ImportKind;
+  /** Path of the file to read. */
+  readonly file: string;
+  /** A format id of the kind (see `FORMATS`); recognised from the header when omitted. */
+  readonly format?: string;
+  /** Network of a per-asset address list, or of a Yahoo-style price file. */
+  readonly network?: string;
+  /** Token of a Yahoo-style price file: `native` (default), a contract, or a symbol in the token table. */
+  readonly token?: string;
+  /** Sanctions: the list's name (default "OFAC SDN"). */
+  readonly listName?: string;
+  /** Sanctions: the snapshot's date, epoch ms or ISO 8601 (default: from the file, else now). */
+  readonly asOf?: number | string;
+  /**
+   * Sanctions: mark open listings of the list that this snapshot lacks as delisted. Default: true
+   * for complete lists (the OFAC CSV, an address list without a network), false for per-asset lists.
+   */
+  readonly delist?: boolean;
+  /** Rows per store transaction (default 5,000). */
+  readonly batchSize?: number;
+  /** How many rejections and warnings the summary lists (default 20; all are counted). */
+  readonly maxReported?: number;
+  /** Called after every batch read and at the end. */
+  readonly onProgress?: (progress: ImportProgress) => void;
+  /** Ledger: where rows go (default: the store, one transaction per batch). */
+  readonly ledgerWriter?: LedgerWriter;
+  /** Time source for the default snapshot date (default: the system clock). */
+  readonly clock?: Clock;
+}
+
+/**
+ * What an import did. Every data row is counted once:
+ * `rowsRead = added + updated + unchanged + duplicates + skipped + rejected`.
+ */
+export interface ImportSummary {
+  readonly kind: ImportKind;
+  readonly format: string;
+  readonly file: string;
+  readonly rowsRead: number;
+  /** Rows whose record was new. */
+  readonly added: number;
+  /** Rows that replaced a stored record with different values. */
+  readonly updated: number;
+  /** Rows whose record was already stored as it is (a second import of a file: all of them). */
+  readonly unchanged: number;
+  /** Rows that repeat (or merge into) a record met earlier in the same batch or list. */
+  readonly duplicates: number;
+  /** Rows outside what OpenKYT covers (a network or label it has no code for); not errors. */
+  readonly skipped: number;
+  /** Bad rows, left out; the first `maxReported` are listed in `rejections`. */
+  readonly rejected: number;
+  /** Sanctions: stored listings this snapshot ended. */
+  readonly delisted: number;
+  /** Why rows were skipped, with counts, most frequent first (for example `label friend-tech-users`). */
+  readonly skippedBy: Readonly<Record<string, number>>;
+  readonly rejections: ReadonlyArray<RowProblem>;
+  /** Rows taken with a remark (for example an address listed under another asset than its format). */
+  readonly warnings: ReadonlyArray<RowProblem>;
+  /** Sanctions: the snapshot date used, epoch ms. */
+  readonly asOf: number | null;
+  readonly bytesRead: number;
+  readonly durationMs: number;
+}

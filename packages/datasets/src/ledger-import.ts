@@ -1,0 +1,67 @@
+/**
+ * Importing ledger transfers, streaming: each batch of rows is deduplicated on its key
+ * (network, tx_hash, log_index) and handed to the ledger writer; rows already stored are ignored,
+ * so importing a file twice adds nothing the second time.
+ */
+import type { LedgerTransfer } from "@openkyt/core";
+import { openCsvTable } from "./csv-table.js";
+import { requiredColumns } from "./format-registry.js";
+import type { ImportContext } from "./import-context.js";
+import { importRows, type Located, type RowResult, type RowSink } from "./import-rows.js";
+import type { LedgerWriter } from "./import-types.js";
+import { ledgerCsvDecoder, ledgerJsonlDecoder, tronscanDecoder } from "./ledger-rows.js";
+import { storeLedgerWriter } from "./ledger-writer.js";
+import { lineBatches, type TextLine } from "./text-lines.js";
+
+/** The sink of ledger rows: batch-level deduplication, then the writer. */
+function ledgerSink(ctx: ImportContext, writer: LedgerWriter): RowSink<LedgerTransfer> {
+  const { tally } = ctx;
+  let distinct = 0;
+  return {
+    async write(batch: ReadonlyArray<Located<LedgerTransfer>>) {
+      const seen = new Set<string>();
+      const rows: LedgerTransfer[] = [];
+      for (const { value } of batch) {
+        const key = `${value.network} ${value.txHash} ${value.logIndex}`;
+        if (seen.has(key)) {
+          tally.duplicates++;
+          continue;
+        }
+        seen.add(key);
+        rows.push(value);
+      }
+      distinct += rows.length;
+      await writer.write(rows);
+    },
+    async finish() {
+      const added = await writer.finish();
+      tally.added += added;
+      tally.unchanged += distinct - added;
+    },
+    abort: () => writer.abort(),
+  };
+}
+
+/** Non-blank lines of a JSONL file. */
+async function* jsonLines(ctx: ImportContext): AsyncGenerator<TextLine[]> {
+  for await (const batch of lineBatches(ctx.file.chunks())) yield batch.filter((l) => l.text.trim() !== "");
+}
+
+/** Imports a ledger file of `ctx.format`: `csv`, `jsonl` or `tronscan-trc20`. */
+export async function importLedger(ctx: ImportContext): Promise<void> {
+  const sink = ledgerSink(ctx, ctx.options.ledgerWriter ?? storeLedgerWriter(ctx.store));
+  const run = <R extends { line: number }>(
+    records: AsyncIterable<ReadonlyArray<R>>,
+    decode: (record: R) => RowResult<LedgerTransfer>,
+  ) =>
+    importRows({ records, decode, sink, tally: ctx.tally, batchSize: ctx.batchSize, progress: ctx.progress });
+
+  if (ctx.format === "jsonl") {
+    const decode = ledgerJsonlDecoder();
+    await run(jsonLines(ctx), (l) => decode(l.text));
+    return;
+  }
+  const table = await openCsvTable(ctx.file, requiredColumns("ledger", ctx.format));
+  const decode = (ctx.format === "csv" ? ledgerCsvDecoder : tronscanDecoder)(table.header);
+  await run(table.records, (r) => decode(r.fields));
+}

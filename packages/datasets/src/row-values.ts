@@ -1,0 +1,107 @@
+/**
+ * Field values of imported rows: amounts, times and days, each parsed to a value or to the
+ * reason it is not one (no exceptions on the hot path).
+ */
+
+/** A parsed value or why the text is not one. */
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problem: string };
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const bad = (problem: string): Parsed<never> => ({ ok: false, problem });
+
+const DECIMAL = /^\d+(\.\d*)?([eE][+-]?\d+)?$|^\.\d+([eE][+-]?\d+)?$/;
+const INTEGER = /^\d+$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+
+/** Bitcoin's first block (2009-01-03): an epoch-ms time before it is most likely in seconds. */
+export const EARLIEST_CHAIN_TIME = Date.UTC(2009, 0, 3);
+
+/** A non-negative decimal number (`12`, `0.5`, `1e-6`); `name` names the field in the problem. */
+export function parseAmount(name: string, text: string | undefined): Parsed<number> {
+  if (text === undefined || text === "") return bad(`${name} is missing`);
+  const trimmed = text.trim();
+  if (!DECIMAL.test(trimmed)) return bad(`${name} "${text}" is not a non-negative number`);
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? ok(value) : bad(`${name} "${text}" is not a finite number`);
+}
+
+/** A non-negative integer. */
+export function parseCount(name: string, text: string | undefined): Parsed<number> {
+  if (text === undefined || text === "") return bad(`${name} is missing`);
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  return INTEGER.test(trimmed) && Number.isSafeInteger(value)
+    ? ok(value)
+    : bad(`${name} "${text}" is not a non-negative integer`);
+}
+
+/** `raw` token base units (an integer) divided by 10^decimals, exactly in decimal before rounding to a double. */
+export function scaleUnits(raw: string, decimals: number): Parsed<number> {
+  const digits = raw.trim();
+  if (!INTEGER.test(digits)) return bad(`amount "${raw}" is not a whole number of base units`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+    return bad(`decimals ${decimals} out of range`);
+  if (decimals === 0) return ok(Number(digits));
+  const padded = digits.padStart(decimals + 1, "0");
+  return ok(Number(`${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`));
+}
+
+/** A UTC day `YYYY-MM-DD` that exists in the calendar. */
+export function parseDay(name: string, text: string | undefined): Parsed<string> {
+  if (text === undefined || text === "") return bad(`${name} is missing`);
+  const day = text.trim();
+  const match = ISO_DAY.exec(day);
+  if (!match) return bad(`${name} "${text}" is not a date YYYY-MM-DD`);
+  const at = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return new Date(at).toISOString().slice(0, 10) === day
+    ? ok(day)
+    : bad(`${name} "${text}" is not a real date`);
+}
+
+/** Midnight UTC of a day `YYYY-MM-DD` (already checked). */
+export function dayStart(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
+
+/** The last millisecond of a day `YYYY-MM-DD` (already checked). */
+export function dayEnd(day: string): number {
+  return dayStart(day) + 86_400_000 - 1;
+}
+
+/**
+ * A time: epoch milliseconds (digits only), a date `YYYY-MM-DD` (midnight UTC) or an ISO 8601
+ * date-time with a zone (`Z` or an offset); a date-time without a zone is refused, since it
+ * would be read in the machine's own zone.
+ */
+export function parseTime(name: string, text: string | undefined): Parsed<number> {
+  if (text === undefined || text === "") return bad(`${name} is missing`);
+  const trimmed = text.trim();
+  if (INTEGER.test(trimmed)) {
+    const ms = Number(trimmed);
+    if (!Number.isSafeInteger(ms)) return bad(`${name} "${text}" is out of range`);
+    return ms < EARLIEST_CHAIN_TIME
+      ? bad(`${name} "${text}" is before 2009: expected epoch milliseconds, not seconds`)
+      : ok(ms);
+  }
+  if (ISO_DAY.test(trimmed)) {
+    const day = parseDay(name, trimmed);
+    return day.ok ? ok(dayStart(day.value)) : day;
+  }
+  if (!ISO_TIME.test(trimmed))
+    return bad(`${name} "${text}" is not epoch milliseconds or an ISO 8601 time with a zone`);
+  const ms = Date.parse(trimmed.replace(" ", "T"));
+  return Number.isFinite(ms) ? ok(ms) : bad(`${name} "${text}" is not a real time`);
+}
+
+/** An optional non-negative number: empty means null. */
+export function parseOptionalAmount(name: string, text: string | undefined): Parsed<number | null> {
+  return text === undefined || text.trim() === "" ? ok(null) : parseAmount(name, text);
+}
+
+/** An optional non-negative integer: empty means null. */
+export function parseOptionalCount(name: string, text: string | undefined): Parsed<number | null> {
+  return text === undefined || text.trim() === "" ? ok(null) : parseCount(name, text);
+}

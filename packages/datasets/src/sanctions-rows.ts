@@ -1,0 +1,143 @@
+/**
+ * Rows of the sanctions formats decoded into {@link SanctionsRow}s: the OFAC-derived CSV, the
+ * snapshot history CSV and plain address lists (per asset, or all chains).
+ */
+import { checkAddress } from "@openkyt/core";
+import { type ColumnIndex, columnIndex, fieldAt } from "./csv-table.js";
+import type { RowResult } from "./import-rows.js";
+import { inferNetwork, networkOfAsset } from "./network-mappings.js";
+import { dayEnd, dayStart, parseDay } from "./row-values.js";
+
+/** One sanctioned address as a row of a sanctions file. */
+export interface SanctionsRow {
+  readonly network: string;
+  /** Normalised. */
+  readonly address: string;
+  /** True when the network came from the address's format alone (no asset given). */
+  readonly inferred: boolean;
+  readonly program: string | null;
+  readonly entity: string | null;
+  /** History rows: their own period (snapshot rows take the snapshot's date). */
+  readonly period: { readonly listedAt: number; readonly delistedAt: number | null } | null;
+}
+
+/** What a sanctions decoder reports beside its rows. */
+export interface SanctionsContext {
+  warn(line: number, reason: string): void;
+  /** Every address text met (lower-cased), accepted or not: none of them is delisted. */
+  readonly present: Set<string>;
+}
+
+/** Null for an empty text. */
+function textOrNull(text: string | undefined): string | null {
+  const trimmed = text?.trim() ?? "";
+  return trimmed === "" ? null : trimmed;
+}
+
+/**
+ * The network and normal form of an address listed under `network`. An address whose format is
+ * another supported network's (OFAC lists one Tron address under XBT) is taken on that network
+ * with a warning, since leaving a sanctioned address out is the worse mistake.
+ */
+function placeAddress(
+  network: string,
+  raw: string,
+  line: number,
+  label: string,
+  ctx: SanctionsContext,
+): RowResult<{ network: string; address: string }> {
+  const check = checkAddress(network, raw);
+  if (check.ok) return { value: { network, address: check.value } };
+  const inferred = inferNetwork(raw);
+  if (inferred === null) return { reject: `address "${raw}" (${label}): ${check.problem}` };
+  ctx.warn(
+    line,
+    `address "${raw}" is listed under ${label} but is a ${inferred.network} address: taken on ${inferred.network}`,
+  );
+  return { value: inferred };
+}
+
+/** An address row whose network comes from an asset code (or the address format when none). */
+function assetRow(
+  raw: string,
+  asset: string | null,
+  line: number,
+  ctx: SanctionsContext,
+): RowResult<Omit<SanctionsRow, "program" | "entity" | "period">> {
+  if (raw === "") return { reject: "address is missing" };
+  ctx.present.add(raw.toLowerCase());
+  if (asset === null) {
+    const inferred = inferNetwork(raw);
+    return inferred
+      ? { value: { ...inferred, inferred: true } }
+      : { skip: "address of no supported network" };
+  }
+  const mapped = networkOfAsset(asset, raw);
+  if ("skip" in mapped) return mapped;
+  const placed = placeAddress(mapped.network, raw, line, `asset ${asset.toUpperCase()}`, ctx);
+  return "value" in placed ? { value: { ...placed.value, inferred: false } } : placed;
+}
+
+const OFAC_COLUMNS = ["address", "asset", "sdn_entity", "sdn_programs"] as const;
+
+/** Decoder of the OFAC-derived CSV (`address,address_lower,asset,sdn_entity,sdn_programs,...`). */
+export function ofacCsvDecoder(header: ReadonlyArray<string>, ctx: SanctionsContext) {
+  const at: ColumnIndex<(typeof OFAC_COLUMNS)[number]> = columnIndex(header, OFAC_COLUMNS);
+  return (fields: ReadonlyArray<string>, line: number): RowResult<SanctionsRow> => {
+    const raw = fieldAt(fields, at.address)?.trim() ?? "";
+    const asset = textOrNull(fieldAt(fields, at.asset));
+    if (asset === null) return { reject: "asset is missing" };
+    const placed = assetRow(raw, asset, line, ctx);
+    if (!("value" in placed)) return placed;
+    const program = textOrNull(fieldAt(fields, at.sdn_programs));
+    const entity = textOrNull(fieldAt(fields, at.sdn_entity));
+    return { value: { ...placed.value, program, entity, period: null } };
+  };
+}
+
+/** Decoder of one line of an address list; `asset` is the list's asset (null: every chain). */
+export function addressListDecoder(asset: string | null, ctx: SanctionsContext) {
+  return (text: string, line: number): RowResult<SanctionsRow> => {
+    const placed = assetRow(text.trim(), asset, line, ctx);
+    return "value" in placed
+      ? { value: { ...placed.value, program: null, entity: null, period: null } }
+      : placed;
+  };
+}
+
+const HISTORY_COLUMNS = ["address", "asset_0xb10c", "first_seen", "last_seen", "in_latest"] as const;
+
+/**
+ * Decoder of the snapshot history CSV (`address,asset_0xB10C,first_seen,last_seen,
+ * in_latest_snapshot_<date>,...`): listed from the start of first_seen; an address no longer in
+ * the latest snapshot is delisted at the end of last_seen, the last day it was seen listed.
+ */
+export function historyDecoder(header: ReadonlyArray<string>, ctx: SanctionsContext) {
+  const named = header.map((name) => (name.startsWith("in_latest_snapshot") ? "in_latest" : name));
+  const at: ColumnIndex<(typeof HISTORY_COLUMNS)[number]> = columnIndex(named, HISTORY_COLUMNS);
+  return (fields: ReadonlyArray<string>, line: number): RowResult<SanctionsRow> => {
+    const raw = fieldAt(fields, at.address)?.trim() ?? "";
+    const placed = assetRow(raw, textOrNull(fieldAt(fields, at.asset_0xb10c)), line, ctx);
+    if (!("value" in placed)) return placed;
+    const first = parseDay("first_seen", fieldAt(fields, at.first_seen));
+    if (!first.ok) return { reject: first.problem };
+    const latest = fieldAt(fields, at.in_latest)?.trim().toLowerCase();
+    if (latest !== "yes" && latest !== "no")
+      return { reject: `in_latest_snapshot "${latest ?? ""}" is not yes or no` };
+    let delistedAt: number | null = null;
+    if (latest === "no") {
+      const last = parseDay("last_seen", fieldAt(fields, at.last_seen));
+      if (!last.ok) return { reject: last.problem };
+      if (last.value < first.value) return { reject: "last_seen is before first_seen" };
+      delistedAt = dayEnd(last.value);
+    }
+    const period = { listedAt: dayStart(first.value), delistedAt };
+    return { value: { ...placed.value, program: null, entity: null, period } };
+  };
+}
+
+/** The asset of a per-asset list file name such as `sanctioned_addresses_XBT.txt`, or null. */
+export function assetOfFileName(fileName: string): string | null {
+  const match = /^sanctioned_addresses_([A-Za-z0-9]+)\.txt$/i.exec(fileName);
+  return match?.[1]?.toUpperCase() ?? null;
+}
