@@ -19,7 +19,7 @@ const STATUS_COLOR: Readonly<Record<AlertStatus, string>> = Object.freeze({
 function row(a: AlertResponse): TableCell[] {
   const i = a.entity_interaction;
   return [
-    tokenText(a.id, 6.8),
+    tokenText(a.id, 140, 6.8),
     { text: words(a.alert_status), bold: true, color: STATUS_COLOR[a.alert_status] },
     levelCell(a.risk_level),
     { text: capitalised(words(a.risk_type)) },
@@ -49,10 +49,10 @@ export function alertsSection(alerts: ReadonlyArray<AlertResponse>): Content[] {
     section("Alerts", [paragraph(`${count} raised, ${open} not done.`)]),
     ruledTable(
       [
-        { title: "Alert ID", width: 134 },
-        { title: "Status", width: 50 },
+        { title: "Alert ID", width: 140 },
+        { title: "Status", width: 46 },
         { title: "Level", width: 38 },
-        { title: "Risk type", width: 56 },
+        { title: "Risk type", width: 54 },
         { title: "Interaction", width: "*" },
         { title: "Created / updated", width: 90 },
       ],

@@ -3,7 +3,46 @@
  * a repeated header row. Each returns plain pdfmake content.
  */
 import type { Content, TableCell } from "pdfmake/interfaces";
-import { boxLayout, COLORS, PLAIN_LAYOUT, RULED_LAYOUT } from "./report-styles.js";
+import {
+  boxLayout,
+  COLORS,
+  CONTENT_WIDTH,
+  DEFAULT_STYLE,
+  PLAIN_LAYOUT,
+  RULED_LAYOUT,
+} from "./report-styles.js";
+
+/** Left plus right padding of a table cell. */
+const CELL_PADDING = 8;
+
+/** An upper bound of a character's advance in the report font (Roboto, bold included), in ems. */
+function ems(ch: string): number {
+  if (/[mwMW@%]/.test(ch)) return 0.92;
+  if (/[A-Z]/.test(ch)) return 0.74;
+  if (/[0-9a-z]/.test(ch)) return 0.6;
+  if (/[ .,:;'/()!|-]/.test(ch)) return 0.45;
+  return ch.charCodeAt(0) < 128 ? 0.7 : 1;
+}
+
+/** An upper bound of a text's width at a font size, in points. */
+export function widthBound(text: string, fontSize: number): number {
+  let total = 0;
+  for (const ch of text) total += ems(ch);
+  return total * fontSize;
+}
+
+/**
+ * Marks a text cell that surely fits `width` as not wrapping. pdfmake lays out and draws a
+ * wrapping text word by word; a text that cannot need a second line is one run, which makes a
+ * report several times cheaper to render. Cells that might not fit are left to wrap.
+ */
+export function unwrapped<T>(cell: T, width: number | "*", fontSize = 7.5): T {
+  if (typeof width !== "number" || typeof cell !== "object" || cell === null) return cell;
+  const c = cell as { text?: unknown; fontSize?: unknown; noWrap?: unknown };
+  if (typeof c.text !== "string" || c.noWrap !== undefined || c.text.includes("\n")) return cell;
+  const size = typeof c.fontSize === "number" ? c.fontSize : fontSize;
+  return widthBound(c.text, size) <= width - CELL_PADDING ? { ...cell, noWrap: true } : cell;
+}
 
 /** One line of a key/value list; `token` marks hashes and addresses (wrapped anywhere). */
 export interface Fact {
@@ -33,14 +72,36 @@ export function section(title: string, lead: Content[]): Content {
   return { stack: [heading(title), ...lead], unbreakable: true };
 }
 
-/** A sub-heading inside a section. */
-export function subheading(text: string): Content {
-  return { text, style: "h3" };
+/** Size of the token style. */
+const TOKEN_SIZE = 8.5;
+
+/**
+ * A hash or an address in `width` points: one run when it fits, else broken anywhere (pdfmake
+ * would otherwise widen the column past the page to fit the unbreakable word).
+ */
+export function tokenText(text: string, width: number, fontSize = TOKEN_SIZE): Content {
+  const fits = widthBound(text, fontSize) <= width - CELL_PADDING;
+  return {
+    text,
+    style: "token",
+    fontSize,
+    ...(fits ? { noWrap: true } : { wordBreak: "break-all" }),
+  } as Content;
 }
 
-/** A text that is a hash or an address: breaks anywhere when it does not fit its line. */
-export function tokenText(text: string, fontSize?: number): Content {
-  return { text, style: "token", wordBreak: "break-all", ...(fontSize ? { fontSize } : {}) } as Content;
+/** Text runs of addresses joined by `separator`, each broken anywhere only when too long for `width`. */
+export function tokenRuns(
+  tokens: ReadonlyArray<string>,
+  separator: string,
+  width: number,
+  fontSize: number,
+): Content[] {
+  return tokens.flatMap((t, i): Content[] => {
+    const fits = widthBound(t, fontSize) <= width - CELL_PADDING;
+    // wordBreak is pdfmake's, missing from its type declarations.
+    const run = { text: t, ...(fits ? {} : { wordBreak: "break-all" }) } as Content;
+    return i === 0 ? [run] : [{ text: separator }, run];
+  });
 }
 
 /** A paragraph. */
@@ -53,10 +114,19 @@ export function facts(rows: ReadonlyArray<Fact>, labelWidth = 120): Content {
   return {
     table: {
       widths: [labelWidth, "*"],
-      body: rows.map((r): TableCell[] => [
-        { text: r.label, style: "label" },
-        typeof r.value === "string" && r.token ? tokenText(r.value) : r.value,
-      ]),
+      body: rows.map((r): TableCell[] => {
+        const value =
+          typeof r.value === "string"
+            ? r.token
+              ? tokenText(r.value, CONTENT_WIDTH - labelWidth)
+              : { text: r.value }
+            : r.value;
+        const size = r.token ? 8.5 : (DEFAULT_STYLE.fontSize ?? 9);
+        return [
+          unwrapped({ text: r.label, style: "label" }, labelWidth, DEFAULT_STYLE.fontSize),
+          unwrapped(value, CONTENT_WIDTH - labelWidth, size),
+        ];
+      }),
     },
     layout: PLAIN_LAYOUT,
   };
@@ -90,7 +160,7 @@ export function ruledTable(columns: ReadonlyArray<Column>, rows: TableCell[][]):
       headerRows: 1,
       dontBreakRows: true,
       keepWithHeaderRows: 1,
-      body: [header, ...rows],
+      body: [header, ...rows.map((row) => row.map((cell, i) => unwrapped(cell, columns[i]?.width ?? "*")))],
     },
     layout: RULED_LAYOUT,
     style: "td",

@@ -7,7 +7,7 @@ import type { Content, TableCell } from "pdfmake/interfaces";
 import { notice, ruledTable } from "./report-blocks.js";
 import type { ManualCheckResponse, TransferResponse } from "./report-data-types.js";
 import { formatTime, words } from "./report-format.js";
-import { COLORS } from "./report-styles.js";
+import { COLORS, CONTENT_WIDTH } from "./report-styles.js";
 
 const STATE_TEXT: Readonly<Record<CheckState, string>> = Object.freeze({
   none: "not started",
@@ -38,7 +38,12 @@ export function checkStateText(state: CheckState, at: string | null): Content[] 
 
 /** One line: a check's name, state and when it last changed. */
 export function checkLine(label: string, state: CheckState, at: string | null): Content {
-  return { text: [`${label}: `, ...checkStateText(state, at)], margin: [0, 0, 0, 4] } as Content;
+  // One short line (about 60 characters) on the full width: never wraps.
+  return {
+    text: [`${label}: `, ...checkStateText(state, at)],
+    margin: [0, 0, 0, 4],
+    noWrap: true,
+  } as Content;
 }
 
 /** The three checks of a transfer as a table. */
@@ -53,7 +58,7 @@ export function checksTable(t: TransferResponse): Content {
     [
       { title: "Check", width: 120 },
       { title: "State", width: 90 },
-      { title: "State since (UTC)", width: "*" },
+      { title: "State since (UTC)", width: CONTENT_WIDTH - 120 - 90 - 24 },
     ],
     rows.map(([name, state, at]): TableCell[] => [
       { text: name },

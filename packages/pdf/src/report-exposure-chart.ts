@@ -3,6 +3,7 @@
  * the category's colour over a light track, with the category name and share beside it.
  */
 import type { CanvasElement, Content, TableCell } from "pdfmake/interfaces";
+import { unwrapped } from "./report-blocks.js";
 import { categoryColor, categoryName, formatShare } from "./report-format.js";
 import { COLORS, PLAIN_LAYOUT } from "./report-styles.js";
 
@@ -17,6 +18,7 @@ export interface ChartBar {
 /** Length of a 100% bar, in points. */
 export const BAR_LENGTH = 250;
 const BAR_HEIGHT = 8;
+const LABEL_WIDTH = 150;
 
 /** The rectangles of one bar: the track, then the share (at least a hairline when non-zero). */
 export function barShapes(share: number, color: string, length = BAR_LENGTH): CanvasElement[] {
@@ -31,11 +33,11 @@ export function barShapes(share: number, color: string, length = BAR_LENGTH): Ca
 export function exposureChart(bars: ReadonlyArray<ChartBar>): Content {
   return {
     table: {
-      widths: [150, BAR_LENGTH, "*"],
+      widths: [LABEL_WIDTH, BAR_LENGTH, "*"],
       body: bars.map((b): TableCell[] => [
-        { text: b.label ?? categoryName(b.category), fontSize: 8, noWrap: false },
+        unwrapped({ text: b.label ?? categoryName(b.category), fontSize: 8 }, LABEL_WIDTH + 4),
         { canvas: barShapes(b.share, categoryColor(b.category)) },
-        { text: formatShare(b.share), fontSize: 8, bold: true },
+        { text: formatShare(b.share), fontSize: 8, bold: true, noWrap: true },
       ]),
     },
     layout: PLAIN_LAYOUT,

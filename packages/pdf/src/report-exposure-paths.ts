@@ -5,8 +5,9 @@
  */
 import { type ExposureResult, UNDEFINED_CATEGORY } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
-import { paragraph, ruledTable, subheading } from "./report-blocks.js";
+import { paragraph, ruledTable, tokenRuns } from "./report-blocks.js";
 import { categoryName, formatShare, formatUsd } from "./report-format.js";
+import { CONTENT_WIDTH } from "./report-styles.js";
 
 /** The trace of one category, merged over its direct and indirect parts. */
 export interface CategoryTrace {
@@ -48,6 +49,9 @@ function sumOrNull(a: number | null, b: number | null): number | null {
 
 const hops = (n: number) => (n === 1 ? "1 hop" : `${n} hops`);
 
+/** Width of the path column: the page less the category, entities and hops columns and paddings. */
+const PATH_WIDTH = CONTENT_WIDTH - 90 - 80 - 34 - 24;
+
 /** Separates the addresses of a path. */
 const STEP = "  ›  ";
 
@@ -76,18 +80,19 @@ export function contributionPaths(traces: ReadonlyArray<CategoryTrace>, from: st
     { text: `${categoryName(top.category)}${names}`, bold: true },
     `: ${formatShare(top.share)} of the value (${formatUsd(top.valueInFiat)}), first met ${hops(top.minHops)} ` +
       `from ${from}. Its largest path: `,
-    { text: top.path.join(STEP), style: "token" },
-    ".",
+    { text: tokenRuns(top.path, STEP, CONTENT_WIDTH, 8.5), style: "token" },
+    ". The largest path of each category:",
   ]);
   const rows = traces.map((t): TableCell[] => [
     { text: categoryName(t.category) },
     { text: t.entityNames.join(", ") || "—" },
     { text: String(t.minHops), alignment: "right" },
-    t.path.length === 0 ? { text: "—" } : { text: t.path.join(STEP), style: "token", fontSize: 7.5 },
+    t.path.length === 0
+      ? { text: "—" }
+      : { text: tokenRuns(t.path, STEP, PATH_WIDTH, 7.5), style: "token", fontSize: 7.5 },
   ]);
   return [
     lead,
-    subheading("Paths of the largest contributions"),
     ruledTable(
       [
         { title: "Category", width: 90 },

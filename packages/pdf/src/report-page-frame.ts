@@ -5,6 +5,7 @@
  */
 import type { ReportModel } from "@openkyt/core";
 import type { Content, DynamicContent, TDocumentInformation } from "pdfmake/interfaces";
+import { unwrapped } from "./report-blocks.js";
 import { formatEpoch } from "./report-format.js";
 import { COLORS, CONTENT_WIDTH } from "./report-styles.js";
 
@@ -44,11 +45,17 @@ export function titleBlock(f: ReportFrame): Content[] {
             widths: [70, "*"],
             body: [
               [
-                { text: "Report ID", style: "label" },
-                { text: f.reportId, style: "token" },
+                { text: "Report ID", style: "label", noWrap: true },
+                unwrapped({ text: f.reportId, style: "token" }, 180, 8.5),
               ],
-              [{ text: "Generated", style: "label" }, { text: formatEpoch(f.generatedAt) }],
-              [{ text: "Risk model", style: "label" }, { text: modelText(f.riskModel) }],
+              [
+                { text: "Generated", style: "label", noWrap: true },
+                { text: formatEpoch(f.generatedAt), noWrap: true },
+              ],
+              [
+                { text: "Risk model", style: "label", noWrap: true },
+                unwrapped({ text: modelText(f.riskModel) }, 180, 8),
+              ],
             ],
           },
           layout: "noBorders",
@@ -73,8 +80,11 @@ export function runningHeader(f: ReportFrame): DynamicContent {
       ? null
       : {
           columns: [
-            { text: `OpenKYT · ${f.title} · ${f.subjectId}`, style: "running" },
-            { text: `Report ${f.reportId}`, style: "running", alignment: "right" },
+            unwrapped({ text: `OpenKYT · ${f.title} · ${f.subjectId}`, style: "running" }, CONTENT_WIDTH / 2),
+            unwrapped(
+              { text: `Report ${f.reportId}`, style: "running", alignment: "right" },
+              CONTENT_WIDTH / 2,
+            ),
           ],
           margin: [40, 24, 40, 0],
         };
@@ -93,8 +103,8 @@ export function footer(f: ReportFrame): DynamicContent {
       },
       {
         columns: [
-          { text: left, style: "running", width: "*" },
-          { text: `Page ${page} of ${pages}`, style: "running", alignment: "right", width: 70 },
+          { ...unwrapped({ text: left, style: "running" }, CONTENT_WIDTH - 70), width: "*" },
+          { text: `Page ${page} of ${pages}`, style: "running", alignment: "right", width: 70, noWrap: true },
         ],
         margin: [0, 4, 0, 0],
       },

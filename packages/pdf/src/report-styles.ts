@@ -51,9 +51,7 @@ export const DEFAULT_STYLE: Style = Object.freeze({
 /** Named styles used by the sections. */
 export const STYLES: StyleDictionary = Object.freeze({
   title: { fontSize: 18, bold: true, color: COLORS.accent },
-  subtitle: { fontSize: 9, color: COLORS.muted },
   h2: { fontSize: 12, bold: true, color: COLORS.accent, margin: [0, 14, 0, 6] },
-  h3: { fontSize: 9.5, bold: true, color: COLORS.accent, margin: [0, 8, 0, 4] },
   label: { color: COLORS.muted },
   token: { fontSize: 8.5, characterSpacing: 0.1 },
   small: { fontSize: 7.5, color: COLORS.muted },

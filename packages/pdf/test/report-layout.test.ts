@@ -119,6 +119,13 @@ describe.skipIf(missing !== null)(`rendered layout${missing ? ` (skipped: ${miss
         transfer: { ...t, input_address: long, tx_hash: hash, client_id: "c".repeat(150) },
         counterparty: { ...deposit.data.counterparty, address: long },
         sanctions: { address: long, hit: false, listings: [] },
+        exposureDetail: deposit.data.exposureDetail && {
+          ...deposit.data.exposureDetail,
+          shares: deposit.data.exposureDetail.shares.map((share) => ({
+            ...share,
+            path: [long, ...share.path],
+          })),
+        },
       },
     };
     const bytes = await renderer.render(request);
