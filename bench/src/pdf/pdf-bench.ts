@@ -37,7 +37,12 @@ async function typicalRequest(): Promise<ReportRequest> {
     store: createMemoryStore(),
     clock: manualClock(NOW),
     ids: sequentialIds(),
-    reportRenderer: { render: (r) => (seen.push(r), pdf.render(r)) },
+    reportRenderer: {
+      render: (r) => {
+        seen.push(r);
+        return pdf.render(r);
+      },
+    },
   });
   await loadWorld(engine);
   const acme = engine.forAccount("acme");
