@@ -1,1 +1,91 @@
-export {};
+/**
+ * `pnpm bench`: builds the benchmark data, runs every benchmark (each in a fresh process),
+ * prints one table and writes it as JSON to bench/results/latest.json.
+ *
+ *   npm run bench            the full run (1M-transfer ledger; building it takes a few minutes once)
+ *   npm run bench -- --quick the CI run (small sizes; fails only if a benchmark breaks, never on speed)
+ *   npm run bench -- --only tracing,rules
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ledgerDatabase } from "./bench-ledger-db.js";
+import type { Figure } from "./bench-stats.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const quick = process.argv.includes("--quick");
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? "").split(",") : null;
+const ledgerSize = quick ? 20_000 : 1_000_000;
+
+/** A benchmark run in its own process: the bench-one names, or a script with its own output. */
+const RUNS: ReadonlyArray<{ name: string; args: string[] }> = [
+  { name: "rules", args: [join(here, "bench-one.ts"), "rules", String(ledgerSize)] },
+  { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
+  { name: "screening", args: [join(here, "bench-one.ts"), "screening", String(ledgerSize)] },
+  { name: "memory", args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)] },
+];
+
+function format(n: number): string {
+  if (!Number.isFinite(n)) return "-";
+  if (Math.abs(n) >= 100) return Math.round(n).toLocaleString("en-US");
+  return n.toPrecision(3);
+}
+
+const started = Date.now();
+console.error(
+  `building the ${ledgerSize.toLocaleString("en-US")}-transfer ledger (cached under bench/.data)...`,
+);
+await ledgerDatabase(ledgerSize);
+const figures: Figure[] = [];
+const failures: string[] = [];
+for (const run of RUNS) {
+  if (only && !only.includes(run.name)) continue;
+  console.error(`running ${run.name}...`);
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", ...run.args, ...(quick ? ["--quick"] : [])],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 },
+  );
+  const last = result.stdout.trim().split("\n").pop() ?? "";
+  try {
+    if (result.status !== 0) throw new Error(`exit ${result.status}`);
+    figures.push(...(JSON.parse(last) as Figure[]));
+  } catch (error) {
+    failures.push(`${run.name}: ${String(error)}`);
+  }
+}
+
+const rows = figures.map((f) => [
+  f.name,
+  `${format(f.median)} ${f.unit}`,
+  f.runs > 1 ? `${format(f.min)} .. ${format(f.max)}` : "",
+  f.target ?? "",
+]);
+const header = ["figure", "median", "spread (min .. max)", "target"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const row of rows) console.log(line(row));
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? "?",
+  memGiB: Math.round(totalmem() / 2 ** 30),
+  load: loadavg().map((l) => l.toFixed(2)),
+};
+console.log(
+  `\n${quick ? "quick run" : "full run"}, ledger ${ledgerSize.toLocaleString("en-US")} transfers, ${machine.cpus} x ${machine.cpu}, load ${machine.load.join(" ")}, ${Math.round((Date.now() - started) / 1000)} s`,
+);
+const out = join(here, "..", "results");
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, quick ? "quick.json" : "latest.json"),
+  `${JSON.stringify({ quick, ledgerSize, machine, figures, failures, at: new Date().toISOString() }, null, 2)}\n`,
+);
+if (failures.length > 0) {
+  console.error(`benchmarks that broke:\n  ${failures.join("\n  ")}`);
+  process.exit(1);
+}

@@ -11,6 +11,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { cachingDatabase } from "./sqlite-statement-cache.js";
 
 /** In-memory database filename. */
 export const SQLITE_MEMORY = ":memory:";
@@ -30,7 +31,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 function immediateSqliteDialect(sqlite: BetterSqlite3.Database): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new ImmediateSqliteDriver({ database: sqlite }),
+    createDriver: () => new ImmediateSqliteDriver({ database: cachingDatabase(sqlite) }),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };

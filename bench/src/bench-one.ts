@@ -1,0 +1,27 @@
+/**
+ * Runs one benchmark in this process and prints its figures as JSON on the last line, so the
+ * orchestrator gets each figure (memory above all) from a fresh process.
+ *
+ *   node --conditions=source --import tsx bench/src/bench-one.ts <name> <ledgerSize> [--quick]
+ */
+import { benchMemory } from "./bench-memory.js";
+import { benchRules } from "./bench-rules.js";
+import { benchScreening } from "./bench-screening.js";
+import type { Figure } from "./bench-stats.js";
+import { benchTracing } from "./bench-tracing.js";
+
+const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Figure[]>> = {
+  rules: (_size, quick) => benchRules(quick),
+  tracing: benchTracing,
+  screening: benchScreening,
+  memory: benchMemory,
+};
+
+const [name = "", size = "100000"] = process.argv.slice(2);
+const bench = BENCHES[name];
+if (!bench) {
+  console.error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(", ")}`);
+  process.exit(2);
+}
+const figures = await bench(Number(size), process.argv.includes("--quick"));
+console.log(JSON.stringify(figures));
