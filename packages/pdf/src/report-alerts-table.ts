@@ -1,10 +1,9 @@
 /**
  * The alerts raised for a transfer's risks, with their workflow status.
  */
-import type { AlertStatus } from "@openkyt/core";
+import type { AlertResponse, AlertStatus } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
 import { paragraph, ruledTable, section, tokenText } from "./report-blocks.js";
-import type { AlertResponse } from "./report-data-types.js";
 import { capitalised, categoryName, formatShare, formatTime, formatUsd, words } from "./report-format.js";
 import { byLevelDesc, levelCell } from "./report-risk-level.js";
 import { COLORS } from "./report-styles.js";

@@ -2,10 +2,9 @@
  * The state of a transfer's work: binding and the three checks, whether anything is still
  * pending, and the notice that says so on the page.
  */
-import type { CheckState, TxStatus } from "@openkyt/core";
+import type { CheckState, ManualCheckResponse, TransferResponse, TxStatus } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
 import { notice, ruledTable } from "./report-blocks.js";
-import type { ManualCheckResponse, TransferResponse } from "./report-data-types.js";
 import { formatTime, words } from "./report-format.js";
 import { COLORS, CONTENT_WIDTH } from "./report-styles.js";
 

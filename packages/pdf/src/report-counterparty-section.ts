@@ -2,11 +2,10 @@
  * The counterparty (sender of an incoming, recipient of an outgoing transfer) or the checked
  * address: its entity when identified, else the shares of its funds per category.
  */
-import { UNDEFINED_CATEGORY } from "@openkyt/core";
+import { type AddressExposureResponse, UNDEFINED_CATEGORY } from "@openkyt/core";
 import type { Content } from "pdfmake/interfaces";
 import { facts, paragraph, section } from "./report-blocks.js";
 import { checkLine } from "./report-checks.js";
-import type { AddressExposureResponse } from "./report-data-types.js";
 import { exposureChart } from "./report-exposure-chart.js";
 import { categoryName, UNKNOWN } from "./report-format.js";
 

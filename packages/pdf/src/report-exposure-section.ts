@@ -3,11 +3,15 @@
  * interaction, the indirect categories with share and value, the unexplained remainder, the bar
  * chart, and how the largest contribution was reached.
  */
-import { type Direction, type ExposureResult, UNDEFINED_CATEGORY } from "@openkyt/core";
+import {
+  type Direction,
+  type ExposureResult,
+  type TransferExposureResponse,
+  UNDEFINED_CATEGORY,
+} from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
 import { facts, paragraph, ruledTable, section } from "./report-blocks.js";
 import { checkLine } from "./report-checks.js";
-import type { TransferExposureResponse } from "./report-data-types.js";
 import { type ChartBar, exposureChart } from "./report-exposure-chart.js";
 import { categoryTraces, contributionPaths, traceSummary } from "./report-exposure-paths.js";
 import { categoryName, formatShare, formatUsd } from "./report-format.js";

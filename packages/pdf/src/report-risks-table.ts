@@ -2,10 +2,9 @@
  * The risks: each rule that fired, with its level, what it looked at, the category, proximity
  * and entity, the value and share that matched, and the rule's own thresholds.
  */
-import type { RuleRiskLevel } from "@openkyt/core";
+import type { RiskResponse, RiskRuleResponse, RuleRiskLevel } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
 import { paragraph, ruledTable, section } from "./report-blocks.js";
-import type { RiskResponse, RiskRuleResponse } from "./report-data-types.js";
 import { capitalised, categoryName, formatShare, formatUsd, words } from "./report-format.js";
 import { byLevelDesc, levelCell } from "./report-risk-level.js";
 

@@ -3,10 +3,10 @@
  * (its transfer, or its single address).
  */
 
+import type { ManualCheckResponse, TransferResponse } from "@openkyt/core";
 import type { Content } from "pdfmake/interfaces";
 import { type Fact, facts, section } from "./report-blocks.js";
 import { checkStateText, checksTable, txStatusText } from "./report-checks.js";
-import type { ManualCheckResponse, TransferResponse } from "./report-data-types.js";
 import { capitalised, formatAmount, formatTime, formatUsd, UNKNOWN } from "./report-format.js";
 
 type TransferFields = NonNullable<ManualCheckResponse["transfer"]>;
