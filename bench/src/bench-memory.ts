@@ -9,7 +9,7 @@ import { sampleTransfers } from "./bench-tracing.js";
 export async function benchMemory(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const file = await ledgerCopy(ledgerSize, "memory");
   try {
-    const store = await createSqliteStore({ filename: file, migrate: false });
+    const store = await createSqliteStore({ filename: file });
     const engine = createEngine({ store });
     const api = engine.forAccount("bench");
     for (const row of await sampleTransfers(store, ledgerSize, quick ? 50 : 300)) {

@@ -23,7 +23,7 @@ async function withEngine<T>(
   count: number,
 ) {
   const file = await ledgerCopy(ledgerSize, "screening");
-  const store = await createSqliteStore({ filename: file, migrate: false });
+  const store = await createSqliteStore({ filename: file });
   try {
     const sample = await sampleTransfers(store, ledgerSize, count);
     const engine = createEngine({ store, jobs: { concurrency: 32 } });

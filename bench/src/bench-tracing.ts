@@ -64,7 +64,7 @@ async function traceAll(
 export async function benchTracing(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const file = await ledgerCopy(ledgerSize, "tracing");
   try {
-    const store = await createSqliteStore({ filename: file, migrate: false });
+    const store = await createSqliteStore({ filename: file });
     const sample = await sampleTransfers(store, ledgerSize, quick ? 200 : 1_000);
     const coldResolver = createEntityResolver({
       attributions: storeAttributionSource(store),

@@ -128,14 +128,12 @@ describe("risk models", () => {
     });
     expect((await store.getTransfer(transfer.id))?.riskModelId).toBe(other.id);
     // Another account is not affected; deleting the default falls back to the built-in model.
-    const theirs = await engine
-      .forAccount("other")
-      .registerTransfer({
-        direction: "incoming",
-        network: "ETH",
-        tx_hash: TX.exchangeDeposit,
-        output_address: W.client,
-      });
+    const theirs = await engine.forAccount("other").registerTransfer({
+      direction: "incoming",
+      network: "ETH",
+      tx_hash: TX.exchangeDeposit,
+      output_address: W.client,
+    });
     expect((await store.getTransfer(theirs.transfer.id))?.riskModelId).toBeNull();
     await acme().riskModels.remove(other.id);
     expect((await acme().riskModels.get("default")).is_default).toBe(true);
