@@ -54,18 +54,17 @@ export interface CrashReport extends CrashFindings {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until every transfer settled and no job is left, or `deadline`; true when settled. */
+/**
+ * Waits until every transfer settled and no job is left, or `deadline`; true when settled.
+ * Each poll reads only the transfers not settled yet, so polling stays cheap for the workers.
+ */
 async function waitSettled(store: Store, ids: ReadonlyArray<string>, deadline: number): Promise<boolean> {
+  let pending = [...ids];
   while (Date.now() < deadline) {
-    const transfers = await readTransfers(store, ids);
-    if (
-      transfers.length === ids.length &&
-      transfers.every(isSettled) &&
-      (await store.listJobs()).length === 0
-    ) {
-      return true;
-    }
-    await sleep(250);
+    const settled = new Set((await readTransfers(store, pending)).filter(isSettled).map((t) => t.id));
+    pending = pending.filter((id) => !settled.has(id));
+    if (pending.length === 0 && (await store.nextJobAt()) === null) return true;
+    await sleep(500);
   }
   return false;
 }

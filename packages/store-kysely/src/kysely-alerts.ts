@@ -107,9 +107,11 @@ function listConditions(
     t.push((tb) => tb(tb.fn("lower", ["token_symbol"]), "=", symbol));
   }
   if (t.length > 0) {
+    // An alert's transfer is of the alert's account: saying so lets the account's indexes serve.
     const transfers = eb
       .selectFrom("transfers")
       .select("transfers.id")
+      .where("transfers.account_id", "=", accountId)
       .where((tb) => tb.and(t.map((condition) => condition(tb))));
     c.push(eb("transfer_id", "in", transfers));
   }

@@ -9,6 +9,7 @@ import { engineTablesMigration } from "./kysely-migration-0001-engine.js";
 import { referenceTablesMigration } from "./kysely-migration-0002-reference.js";
 import { settingsMigration } from "./kysely-migration-0003-settings.js";
 import { workflowMigration } from "./kysely-migration-0004-workflow.js";
+import { listIndexesMigration } from "./kysely-migration-0005-list-indexes.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -17,6 +18,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0002_reference_tables": referenceTablesMigration,
   "0003_settings": settingsMigration,
   "0004_workflow": workflowMigration,
+  "0005_list_indexes": listIndexesMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -6,6 +6,7 @@ export {
   openPostgresDatabase,
   type PostgresConnection,
   type PostgresPoolOptions,
+  type PostgresQueryEvent,
 } from "./postgres-database.js";
 export { migratePostgres } from "./postgres-migrate.js";
 export {

@@ -20,6 +20,16 @@ export interface PostgresPoolOptions {
   readonly applicationName?: string;
 }
 
+/** One statement the store ran, for slow-query logs and plan checks. */
+export interface PostgresQueryEvent {
+  /** The SQL text, with $n placeholders. */
+  readonly sql: string;
+  readonly parameters: ReadonlyArray<unknown>;
+  readonly durationMs: number;
+  /** The error when the statement failed. */
+  readonly error?: unknown;
+}
+
 /** Where a Postgres database is and how to pool connections to it. */
 export interface PostgresConnection {
   /**
@@ -30,6 +40,8 @@ export interface PostgresConnection {
   /** The schema that holds the store's tables (a plain identifier). */
   readonly schema: string;
   readonly pool?: PostgresPoolOptions;
+  /** Called after every statement (default: nothing). */
+  readonly onQuery?: (event: PostgresQueryEvent) => void;
 }
 
 /** OID of int8 (bigint), which pg returns as a string by default. */
@@ -57,6 +69,7 @@ export function openPostgresDatabase(connection: PostgresConnection): Kysely<Dat
     application_name: connection.pool?.applicationName ?? "openkyt",
     types: storeTypes,
   });
+  const onQuery = connection.onQuery;
   return new Kysely<Database>({
     dialect: new PostgresDialect({
       pool,
@@ -64,5 +77,16 @@ export function openPostgresDatabase(connection: PostgresConnection): Kysely<Dat
         await conn.executeQuery(CompiledQuery.raw(`set search_path to ${searchPath}`));
       },
     }),
+    ...(onQuery === undefined
+      ? {}
+      : {
+          log: (event) =>
+            onQuery({
+              sql: event.query.sql,
+              parameters: event.query.parameters,
+              durationMs: event.queryDurationMillis,
+              ...(event.level === "error" ? { error: event.error } : {}),
+            }),
+        }),
   });
 }

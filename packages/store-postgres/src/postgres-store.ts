@@ -4,7 +4,11 @@
  */
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore } from "@openkyt/store-kysely";
-import { openPostgresDatabase, type PostgresPoolOptions } from "./postgres-database.js";
+import {
+  openPostgresDatabase,
+  type PostgresPoolOptions,
+  type PostgresQueryEvent,
+} from "./postgres-database.js";
 import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
 import { storeSchema } from "./postgres-schema.js";
 
@@ -25,6 +29,8 @@ export interface PostgresStoreOptions {
   readonly migrate?: boolean;
   /** Connection pool settings. */
   readonly pool?: PostgresPoolOptions;
+  /** Called after every statement, with its SQL, parameters and duration (slow-query logs). */
+  readonly onQuery?: (event: PostgresQueryEvent) => void;
 }
 
 /** Capabilities of the Postgres store: many processes claim jobs. */
@@ -44,6 +50,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     connectionString: options.connectionString,
     schema,
     ...(options.pool === undefined ? {} : { pool: options.pool }),
+    ...(options.onQuery === undefined ? {} : { onQuery: options.onQuery }),
   });
   try {
     if (options.migrate ?? false) await migrateSchema(db, schema);

@@ -119,8 +119,9 @@ async function startThrowaway(): Promise<TestPostgres | string> {
 }
 
 /**
- * A server for this test file, or the reason there is none. Under `CI=true` there is no reason
- * good enough: it throws, so the suite fails instead of skipping.
+ * A server for this test file, or the reason there is none. Under `CI=true` (or
+ * `OPENKYT_REQUIRE_PG=1`, which `.ci/run` sets) there is no reason good enough: it throws, so
+ * the suite fails instead of skipping.
  */
 export async function findTestPostgres(): Promise<TestPostgres | { readonly skip: string }> {
   const url = process.env.OPENKYT_TEST_PG_URL || DEFAULT_TEST_PG_URL;
@@ -128,6 +129,8 @@ export async function findTestPostgres(): Promise<TestPostgres | { readonly skip
   const started = await startThrowaway();
   if (typeof started !== "string") return started;
   const reason = `no Postgres at ${url} and no throwaway server (${started})`;
-  if (process.env.CI === "true") throw new Error(`the Postgres suite cannot run under CI: ${reason}`);
+  if (process.env.CI === "true" || process.env.OPENKYT_REQUIRE_PG === "1") {
+    throw new Error(`the Postgres suite must run here (CI) but cannot: ${reason}`);
+  }
   return { skip: reason };
 }

@@ -25,6 +25,7 @@ export async function withTestPostgres(title: string, body: (suite: PostgresSuit
     });
     return;
   }
+  if (server.origin !== server.url) console.info(`${title}: running on ${server.origin}`);
   const stores = schemaStores(server.url);
   afterAll(async () => {
     await stores.close();
