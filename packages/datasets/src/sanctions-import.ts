@@ -42,17 +42,19 @@ function dateIn(text: string): number | null {
   return Number.isFinite(at) ? at : null;
 }
 
-/** The snapshot's date: the option, else a date the file states, else its name or folder's, else now. */
-function snapshotDate(ctx: ImportContext, stated: number | null): number {
+/** The `asOf` option as epoch ms, null when not given; a bad value fails before anything is read. */
+function explicitDate(ctx: ImportContext): number | null {
   const { asOf } = ctx.options;
-  if (asOf !== undefined) {
-    const parsed = typeof asOf === "number" ? parseTime("asOf", String(asOf)) : parseTime("asOf", asOf);
-    if (!parsed.ok) throw unreadable(ctx.file.path, parsed.problem);
-    return parsed.value;
-  }
-  return (
-    stated ?? dateIn(basename(ctx.file.path)) ?? dateIn(basename(dirname(ctx.file.path))) ?? ctx.clock.now()
-  );
+  if (asOf === undefined) return null;
+  const parsed = parseTime("asOf", String(asOf));
+  if (!parsed.ok) throw unreadable(ctx.file.path, parsed.problem);
+  return parsed.value;
+}
+
+/** A date the file states (a comment), else a date in its name or its folder's name, else now. */
+function impliedDate(ctx: ImportContext, stated: number | null): number {
+  const { path } = ctx.file;
+  return stated ?? dateIn(basename(path)) ?? dateIn(basename(dirname(path))) ?? ctx.clock.now();
 }
 
 /** Address lines without blank and `#` comment lines; comments go to `onComment`. */
@@ -72,15 +74,11 @@ async function* addressLines(
 }
 
 /** A sink that keeps every row until the end, then plans and writes. */
-function collectingSink(
-  ctx: ImportContext,
-  finish: (rows: ReadonlyArray<SanctionsRow>) => Promise<void>,
-): RowSink<SanctionsRow> {
+function collectingSink(finish: (rows: ReadonlyArray<SanctionsRow>) => Promise<void>): RowSink<SanctionsRow> {
   const rows: SanctionsRow[] = [];
   return {
     async write(batch: ReadonlyArray<Located<SanctionsRow>>) {
       for (const row of batch) rows.push(row.value);
-      ctx.progress();
     },
     finish: () => finish(rows),
     async abort() {},
@@ -104,11 +102,11 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
   const listName = ctx.options.listName ?? DEFAULT_LIST_NAME;
   const present = new Set<string>();
   const sanctionsCtx: SanctionsContext = { warn: (line, reason) => ctx.tally.warn(line, reason), present };
+  const given = explicitDate(ctx);
   let stated: number | null = null;
-  let asset: string | null = null;
 
   const snapshotFinish = (delistByDefault: boolean) => async (rows: ReadonlyArray<SanctionsRow>) => {
-    const asOf = snapshotDate(ctx, stated);
+    const asOf = given ?? impliedDate(ctx, stated);
     ctx.tally.asOf = asOf;
     const addresses = new Map<string, MergedAddress>();
     for (const row of rows) addresses.set(row.address, mergeRow(addresses.get(row.address), row));
@@ -125,14 +123,14 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
     importRows({
       records,
       decode,
-      sink: collectingSink(ctx, finish),
+      sink: collectingSink(finish),
       tally: ctx.tally,
       batchSize: ctx.batchSize,
       progress: ctx.progress,
     });
 
   if (ctx.format === "address-list") {
-    asset = ctx.options.network?.trim().toUpperCase() ?? assetOfFileName(basename(ctx.file.path));
+    const asset = ctx.options.network?.trim().toUpperCase() ?? assetOfFileName(basename(ctx.file.path));
     const decode = addressListDecoder(asset, sanctionsCtx);
     const lines = addressLines(ctx, (comment) => {
       stated ??= /updated/i.test(comment) ? dateIn(comment) : null;
