@@ -1,7 +1,8 @@
 /**
  * PDF report rendering: reports per second and render times of a typical transfer report (the
  * testkit world's deposit: two pages, 30% indirect sanctions exposure three hops away, two
- * risks, two alerts), on one thread and on one worker thread per core.
+ * risks, two alerts; each report with its own ids, hash, addresses and amounts), on one thread
+ * and on one worker thread per core.
  *
  *   node --conditions=source --import tsx bench/src/pdf/pdf-bench.ts [reports] [--quick]
  *
@@ -60,17 +61,73 @@ async function typicalRequest(): Promise<ReportRequest> {
   return request;
 }
 
+/** 40 hex digits derived from `n` (a different address or hash per report). */
+function hex(n: number, length: number): string {
+  let out = "";
+  let x = (n + 1) * 2654435761;
+  while (out.length < length) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += x.toString(16).padStart(8, "0");
+  }
+  return out.slice(0, length);
+}
+
+/**
+ * The typical report with its own ids, hash, addresses, amounts and paths, so caches of words
+ * and glyphs see what they would see on real traffic, not one report over and over.
+ */
+function varied(request: ReportRequest, i: number): ReportRequest {
+  const data = request.data;
+  if (data.kind !== "transfer") return request;
+  const address = (k: number) => `0x${hex(i * 7 + k, 40)}`;
+  const amount = 1 + ((i * 7919) % 100_000) / 1000;
+  const value = Math.round(amount * 2_000 * 100) / 100;
+  const detail = data.exposureDetail && {
+    ...data.exposureDetail,
+    shares: data.exposureDetail.shares.map((sh, k) => ({
+      ...sh,
+      valueInFiat: sh.share * value,
+      path: sh.path.map((_, j) => address(10 + k * 5 + j)),
+    })),
+  };
+  return {
+    ...request,
+    reportId: `00000000-0000-4000-8000-${hex(i, 12)}`,
+    data: {
+      ...data,
+      transfer: {
+        ...data.transfer,
+        id: `00000000-0000-4000-9000-${hex(i + 1, 12)}`,
+        tx_hash: `0x${hex(i + 2, 64)}`,
+        input_address: address(1),
+        amount,
+        value_in_fiat: value,
+      },
+      exposureDetail: detail,
+      counterparty: { ...data.counterparty, address: address(1) },
+      sanctions: data.sanctions && { ...data.sanctions, address: address(1) },
+      risks: data.risks.map((r, k) => ({
+        ...r,
+        id: hex(i * 3 + k, 32),
+        value_in_fiat: r.value_in_fiat && value * 0.3,
+      })),
+      alerts: data.alerts.map((a, k) => ({ ...a, id: `00000000-0000-4000-a000-${hex(i * 5 + k, 12)}` })),
+    },
+  };
+}
+
 /** Renders `count` reports one after another after `warmup` unmeasured ones. */
 async function renderMany(request: ReportRequest, count: number, warmup: number): Promise<Run> {
   const renderer = createPdfRenderer();
-  for (let i = 0; i < warmup; i += 1) await renderer.render(request);
+  for (let i = 0; i < warmup; i += 1) await renderer.render(varied(request, -1 - i));
+  const requests = Array.from({ length: count }, (_, i) => varied(request, i));
   const times: number[] = [];
   let bytes = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < count; i += 1) {
     const start = performance.now();
-    bytes = (await renderer.render({ ...request, reportId: `bench-${i}` })).byteLength;
+    bytes = (await renderer.render(requests[i] ?? request)).byteLength;
     times.push(performance.now() - start);
   }
   const wallMs = performance.now() - t0;
