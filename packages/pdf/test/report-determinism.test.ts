@@ -2,9 +2,12 @@
  * Deterministic mode: a fixed creation date and fixed metadata, so the same request gives the
  * same bytes; fonts embedded; without the mode the creation date is the time of rendering.
  */
+
+import { createRequire } from "node:module";
 import type { Engine, ReportRequest } from "@openkyt/core";
+import PdfPrinter from "pdfmake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPdfRenderer } from "../src/index.js";
+import { createPdfRenderer, fontBuffers, REPORT_FONT, robotoFonts } from "../src/index.js";
 import { pdfFonts, pdfInfo, popplerMissing } from "./poppler-tools.js";
 import { CREATION_DATE, recordingRenderer, registerSamples, worldEngine } from "./report-fixtures.js";
 
@@ -56,6 +59,51 @@ describe("deterministic rendering", () => {
     again.forEach((bytes, i) => {
       expect(Buffer.from(bytes).equals(Buffer.from(one[i % requests.length]!))).toBe(true);
     });
+  });
+});
+
+/** The fontkit module pdfkit parses fonts with. */
+function fontkitModule(): { create: unknown } {
+  const fromPdfmake = createRequire(createRequire(import.meta.url).resolve("pdfmake"));
+  return createRequire(fromPdfmake.resolve("@foliojs-fork/pdfkit"))("@foliojs-fork/fontkit");
+}
+
+describe("fonts shared across renders", () => {
+  it("are parsed once per renderer, not once per document", async () => {
+    const fontkit = fontkitModule() as { create: (...args: unknown[]) => unknown };
+    const create = fontkit.create;
+    let parses = 0;
+    fontkit.create = (...args: unknown[]) => {
+      parses += 1;
+      return create.apply(fontkit, args);
+    };
+    try {
+      const renderer = createPdfRenderer({ deterministic: { creationDate: CREATION_DATE } });
+      expect(parses).toBe(4);
+      for (const request of requests) await renderer.render(request);
+      expect(parses).toBe(4);
+    } finally {
+      fontkit.create = create;
+    }
+  });
+
+  it("give the same bytes as pdfmake parsing the fonts for each document, and leave fontkit as it was", async () => {
+    const fontkit = fontkitModule();
+    const create = fontkit.create;
+    const renderer = createPdfRenderer({ deterministic: { creationDate: CREATION_DATE } });
+    const plain = new PdfPrinter({ [REPORT_FONT]: fontBuffers(robotoFonts()) });
+    for (const request of requests) {
+      const shared = Buffer.from(await renderer.render(request));
+      expect(fontkit.create).toBe(create);
+      const doc = plain.createPdfKitDocument(renderer.document(request));
+      const chunks: Buffer[] = [];
+      await new Promise<void>((resolve) => {
+        doc.on("data", (c: Buffer) => chunks.push(c));
+        doc.on("end", resolve);
+        doc.end();
+      });
+      expect(shared.equals(Buffer.concat(chunks))).toBe(true);
+    }
   });
 });
 
