@@ -44,7 +44,7 @@ export function unwrapped<T>(cell: T, width: number | "*", fontSize = 7.5): T {
   return widthBound(c.text, size) <= width - CELL_PADDING ? { ...cell, noWrap: true } : cell;
 }
 
-/** One line of a key/value list; `token` marks hashes and addresses (wrapped anywhere). */
+/** One line of a key/value list; `token` marks hashes and addresses (kept whole, or broken anywhere when too long). */
 export interface Fact {
   readonly label: string;
   readonly value: string | Content;
