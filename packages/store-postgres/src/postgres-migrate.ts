@@ -14,18 +14,46 @@ import type { Kysely } from "kysely";
 import { openPostgresDatabase } from "./postgres-database.js";
 import { createSchema, storeSchema } from "./postgres-schema.js";
 
+/** Attempts of a migrator call that lost the race described at {@link whileSchemasChange}. */
+const SCHEMA_RACE_ATTEMPTS = 5;
+
+/** True when `error` (or its cause) is Postgres's "schema does not exist" (3F000). */
+function isMissingSchema(error: unknown): boolean {
+  for (let e: unknown = error; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "3F000") return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a migrator call again when it failed because some schema vanished under it. kysely's
+ * migrator lists every table of the database (through `has_schema_privilege` by name) to see
+ * whether its own bookkeeping tables exist; a schema dropped meanwhile, by anyone, fails that
+ * listing. Nothing was changed by then, so trying again is safe.
+ */
+async function whileSchemasChange<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= SCHEMA_RACE_ATTEMPTS || !isMissingSchema(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
 /**
  * Creates `schema` if needed and runs every pending migration in it. Safe to run from several
  * processes at once: kysely's migrator holds a Postgres advisory lock while it migrates.
  */
 export async function migrateSchema(db: Kysely<Database>, schema: string): Promise<MigrationOutcome> {
   await createSchema(db, schema);
-  return migrateToLatest(db, { schema });
+  return whileSchemasChange(() => migrateToLatest(db, { schema }));
 }
 
 /** Throws STORE_ERROR naming the pending migrations unless `schema` is at the latest one. */
 export async function assertMigrated(db: Kysely<Database>, schema: string): Promise<void> {
-  const applied = new Set(await appliedMigrations(db, { schema }));
+  const applied = new Set(await whileSchemasChange(() => appliedMigrations(db, { schema })));
   const pending = Object.keys(STORE_MIGRATIONS).filter((name) => !applied.has(name));
   if (pending.length > 0) {
     throw new KytError(

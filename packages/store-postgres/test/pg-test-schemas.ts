@@ -33,17 +33,26 @@ export function schemaStores(url: string): SchemaStores {
   });
   const schemas = new Map<Store, string>();
   const live = new Set<string>();
+  const make = async (pool?: PostgresPoolOptions): Promise<Store> => {
+    const schema = newSchemaName();
+    live.add(schema);
+    const store = await createPostgresStore({
+      connectionString: url,
+      schema,
+      migrate: true,
+      pool: { max: 4, ...pool },
+    });
+    schemas.set(store, schema);
+    return store;
+  };
+  // Migrating a schema takes longer than most tests: the next one is made while a test runs.
+  let next: Promise<Store> | null = null;
   return {
     async createStore(pool) {
-      const schema = newSchemaName();
-      live.add(schema);
-      const store = await createPostgresStore({
-        connectionString: url,
-        schema,
-        migrate: true,
-        pool: { max: 4, ...pool },
-      });
-      schemas.set(store, schema);
+      if (pool !== undefined) return make(pool);
+      const store = await (next ?? make());
+      next = make();
+      next.catch(() => undefined);
       return store;
     },
     async openAgain(store, pool) {
@@ -66,6 +75,9 @@ export function schemaStores(url: string): SchemaStores {
       return schema;
     },
     async close() {
+      const spare = await next?.catch(() => null);
+      if (spare) await spare.close();
+      next = null;
       for (const schema of live) await dropSchema(admin, schema);
       live.clear();
       await admin.destroy();
