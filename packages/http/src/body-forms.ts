@@ -16,6 +16,34 @@ export type ParsedBody =
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
+/**
+ * Deepest nesting of arrays and objects a body may have. Deeper bodies are refused before they
+ * are parsed: re-serialising them (for the signature forms) or validating them would recurse
+ * past the stack, and no request of the interface nests more than a few levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the JSON text `text` nests arrays or objects deeper than `max` (strings skipped). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i += 1;
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) {
+      inString = true;
+    } else if (ch === 0x5b || ch === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
 /** Parses raw body bytes as JSON; empty (or only whitespace) is `empty`. */
 export function parseBody(raw: Uint8Array): ParsedBody {
   if (raw.length === 0) return { kind: "empty" };
@@ -26,6 +54,9 @@ export function parseBody(raw: Uint8Array): ParsedBody {
     return { kind: "malformed", problem: "the request body is not valid UTF-8" };
   }
   if (text.trim() === "") return { kind: "empty" };
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return { kind: "malformed", problem: `the request body nests deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   try {
     return { kind: "json", value: JSON.parse(text) };
   } catch (error) {

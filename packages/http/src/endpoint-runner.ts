@@ -30,24 +30,25 @@ function requestTargets(c: Context<AppEnv>, url: URL): string[] {
   return typeof raw === "string" && raw.startsWith("/") && raw !== parsed ? [raw, parsed] : [parsed];
 }
 
-/** The query string as a record; a parameter given twice is a validation error naming it. */
+/**
+ * The query string as a record; a parameter given twice is a validation error naming it. Names
+ * are collected in a Map, so `__proto__` is a parameter like any other (an unknown one).
+ */
 export function queryRecord(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  const repeated: Record<string, string[]> = {};
+  const params = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   for (const [name, value] of url.searchParams) {
-    if (Object.hasOwn(out, name)) repeated[name] = ["given more than once"];
-    else out[name] = value;
+    if (params.has(name)) repeated.set(name, ["given more than once"]);
+    else params.set(name, value);
   }
-  if (Object.keys(repeated).length > 0) {
+  if (repeated.size > 0) {
     throw new KytError(
       "VALIDATION_ERROR",
-      `query parameter given more than once: ${Object.keys(repeated).join(", ")}`,
-      {
-        errors: repeated,
-      },
+      `query parameter given more than once: ${[...repeated.keys()].join(", ")}`,
+      { errors: Object.fromEntries(repeated) },
     );
   }
-  return out;
+  return Object.fromEntries(params);
 }
 
 function respond(c: Context<AppEnv>, result: EndpointResult): Response {

@@ -65,13 +65,17 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): string {
   return path.length === 0 ? NON_FIELD_ERRORS : path.map(String).join(".");
 }
 
-/** Groups zod issues by wire field name; each unknown key becomes its own field. */
+/**
+ * Groups zod issues by wire field name; each unknown key becomes its own field. Field names come
+ * from the request (unknown keys), so they are collected in a Map: a key such as `__proto__` or
+ * `constructor` is a field like any other, never a property of Object.prototype.
+ */
 export function fieldErrorsOf(issues: ReadonlyArray<z.core.$ZodIssue>): FieldErrors {
-  const errors: Record<string, string[]> = {};
+  const errors = new Map<string, string[]>();
   const add = (field: string, message: string): void => {
-    const list = errors[field] ?? [];
+    const list = errors.get(field) ?? [];
     if (!list.includes(message)) list.push(message);
-    errors[field] = list;
+    errors.set(field, list);
   };
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
@@ -80,7 +84,7 @@ export function fieldErrorsOf(issues: ReadonlyArray<z.core.$ZodIssue>): FieldErr
       add(fieldOf(issue.path), issue.message);
     }
   }
-  return errors;
+  return Object.fromEntries(errors);
 }
 
 /** A VALIDATION_ERROR for field errors; the message names every field. */
