@@ -3,6 +3,8 @@
  * `import` and `demo` are added the same way.
  */
 import type { CliCommand } from "./cli-command.js";
+import { demoCommand } from "./command-demo.js";
+import { importCommand } from "./command-import.js";
 import { keysCommand } from "./command-keys.js";
 import { migrateCommand } from "./command-migrate.js";
 import { serveCommand } from "./command-serve.js";
@@ -14,4 +16,6 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze({
   worker: workerCommand,
   keys: keysCommand,
   migrate: migrateCommand,
+  import: importCommand,
+  demo: demoCommand,
 });

@@ -15,4 +15,13 @@ export {
   openStore,
   resolveDbTarget,
 } from "./db-target.js";
+export {
+  DEMO_ADDRESSES,
+  DEMO_STORIES,
+  type DemoItem,
+  demoDataFile,
+  describeDemo,
+  loadDemoWorld,
+  screenDemo,
+} from "./demo-world.js";
 export { createCliEngine, lazyPdfRenderer } from "./engine-setup.js";

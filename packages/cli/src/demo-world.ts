@@ -1,0 +1,150 @@
+/**
+ * The demo's world: a credited extract of real data shipped with the package (60 OFAC SDN
+ * addresses, 43 labelled Ethereum addresses) imported through the real importers, a generated
+ * background ledger of realistic shape, and a few transfers between real labelled addresses
+ * that show each kind of risk.
+ */
+import { fileURLToPath } from "node:url";
+import type { AccountApi, LedgerTransfer, Store } from "@openkyt/core";
+import { importFile } from "@openkyt/datasets";
+import { generatedTxHash, ledgerRows } from "@openkyt/testkit";
+
+/** Real addresses of the extract used by the stories (see demo-data/SOURCES.md). */
+export const DEMO_ADDRESSES = Object.freeze({
+  sanctioned: "0x038989cbb1710c72b9920dc4fa529158f463e72c",
+  sanctioned2: "0x04dba1194ee10112fe6c3207c0687def0e78bacf",
+  lazarus: "0x08723392ed15743cc38513c4925f5e6be5c17243",
+  coinbase: "0x02466e547bfdab679fc49e96bbfc62b9747d997c",
+  coinbase2: "0x02d24cab4f2c3bf6e6eb07ea07e45f96baccffe7",
+  tornado: "0x00d5ec4cdf59374b2a47e842b799027356eac02b",
+  gambling: "0x0c073c92e7684031cfc297b83ecc33619e864d18",
+  hacker: "0x9f26ae5cd245bfeeb5926d61497550f79d9c6c1c",
+  client: `0x${"c1".repeat(20)}`,
+  hop1: `0x${"e1".repeat(20)}`,
+  hop2: `0x${"e2".repeat(20)}`,
+});
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 9, 1);
+const STORY = START + 30 * DAY;
+
+/** A file of the shipped extract. */
+export const demoDataFile = (name: string) => fileURLToPath(new URL(`../demo-data/${name}`, import.meta.url));
+
+const story = (n: number, from: string, to: string, amount: number, hours: number): LedgerTransfer => ({
+  network: "ETH",
+  txHash: generatedTxHash(9_000_000 + n),
+  logIndex: 0,
+  tokenId: "native",
+  from,
+  to,
+  amount,
+  occurredAt: STORY + hours * 3_600_000,
+  block: null,
+  valueUsd: null,
+});
+
+const A = DEMO_ADDRESSES;
+/** The story transfers: straight from a sanctioned address, two hops from one, from a mixer, from an exchange, to a hacker. */
+export const DEMO_STORIES: ReadonlyArray<LedgerTransfer> = Object.freeze([
+  story(1, A.sanctioned, A.client, 2, 1),
+  story(2, A.sanctioned2, A.hop1, 40, 2),
+  story(3, A.coinbase, A.hop1, 60, 3),
+  story(4, A.hop1, A.hop2, 50, 4),
+  story(5, A.hop2, A.client, 5, 5),
+  story(6, A.tornado, A.client, 1, 6),
+  story(7, A.coinbase2, A.client, 3, 7),
+  story(8, A.client, A.hacker, 1, 8),
+]);
+
+/** Loads the world into a store; returns how many ledger transfers it holds. */
+export async function loadDemoWorld(store: Store, transfers = 50_000): Promise<number> {
+  await importFile(store, {
+    kind: "sanctions",
+    file: demoDataFile("ofac-sdn-extract.csv"),
+    asOf: "2026-08-20",
+  });
+  await importFile(store, { kind: "labels", file: demoDataFile("eth-labels-extract.csv") });
+  let added = 0;
+  let chunk: LedgerTransfer[] = [];
+  for (const row of ledgerRows({ transfers, start: START, days: 30, seed: 42 })) {
+    chunk.push(row);
+    if (chunk.length === 10_000) {
+      added += await store.putLedgerTransfers(chunk);
+      chunk = [];
+    }
+  }
+  added += await store.putLedgerTransfers([...chunk, ...DEMO_STORIES]);
+  const days = Array.from({ length: 90 }, (_, d) => new Date(START + d * DAY).toISOString().slice(0, 10));
+  await store.putPrices(days.map((day) => ({ network: "ETH", tokenId: "native", day, usd: 2_500 })));
+  return added;
+}
+
+/** One screened item of the demo. */
+export interface DemoItem {
+  readonly label: string;
+  readonly kind: "transfer" | "manual_check";
+  readonly id: string;
+}
+
+/** Registers the demo's transfers and checks through an account's API. */
+export async function screenDemo(api: AccountApi): Promise<DemoItem[]> {
+  const items: DemoItem[] = [];
+  const incoming = (n: number) => ({
+    direction: "incoming",
+    network: "ETH",
+    tx_hash: generatedTxHash(9_000_000 + n),
+    output_address: A.client,
+  });
+  const register = async (label: string, body: Record<string, unknown>) => {
+    const { transfer } = await api.registerTransfer(body);
+    items.push({ label, kind: "transfer", id: transfer.id });
+  };
+  await register("Deposit straight from an OFAC-sanctioned address", incoming(1));
+  await register("Deposit whose funds came two hops from a sanctioned address", incoming(5));
+  await register("Deposit from Tornado Cash", incoming(6));
+  await register("Deposit from a Coinbase wallet", incoming(7));
+  await register("Withdrawal to a hacker's address", {
+    direction: "outgoing",
+    network: "ETH",
+    tx_hash: generatedTxHash(9_000_008),
+    output_address: A.hacker,
+  });
+  const attempt = await api.registerAttempt({
+    direction: "incoming",
+    network: "ETH",
+    input_address: A.gambling,
+    amount: 0.5,
+  });
+  items.push({
+    label: "Deposit attempt from a gambling site (no hash yet)",
+    kind: "transfer",
+    id: attempt.id,
+  });
+  const check = await api.checkAddress({ network: "ETH", address: A.lazarus });
+  items.push({ label: "Address check: LAZARUS GROUP (OFAC SDN)", kind: "manual_check", id: check.id });
+  return items;
+}
+
+/** The demo's results as readable lines. */
+export async function describeDemo(api: AccountApi, items: ReadonlyArray<DemoItem>): Promise<string> {
+  const lines: string[] = [];
+  for (const item of items) {
+    const view =
+      item.kind === "transfer" ? await api.getTransfer(item.id) : await api.getManualCheck(item.id);
+    const risks =
+      item.kind === "transfer" ? await api.getTransferRisks(item.id) : await api.getManualCheckRisks(item.id);
+    const status = "tx_status" in view ? view.tx_status : view.check_status;
+    lines.push(
+      item.label,
+      `  risk ${view.risk_level.toUpperCase()} (score ${view.risk_score ?? "-"}), ${status}, id ${item.id}`,
+    );
+    for (const r of risks.slice(0, 3)) {
+      const share = r.value_share === null ? "" : ` ${(r.value_share * 100).toFixed(1)}%`;
+      const value = r.value_in_fiat === null ? "" : ` $${r.value_in_fiat.toLocaleString("en-US")}`;
+      lines.push(`  - ${r.risk_level}: ${r.risk_type} ${r.entity_category} (${r.proximity})${share}${value}`);
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}

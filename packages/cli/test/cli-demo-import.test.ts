@@ -1,0 +1,82 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSqliteStore } from "@openkyt/store-sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliIo, COMMANDS, DEMO_ADDRESSES, runCli } from "../src/index.js";
+
+function capture(): CliIo & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    env: {},
+    stdout: (t: string) => {
+      io.out += t;
+    },
+    stderr: (t: string) => {
+      io.err += t;
+    },
+    untilSignal: () => Promise.resolve("SIGTERM"),
+  };
+  return io;
+}
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "openkyt-cli-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("openkyt import", () => {
+  it("imports good rows, reports bad ones with file and line, and changes nothing the second time", async () => {
+    const file = join(dir, "labels.csv");
+    await writeFile(
+      file,
+      "network,address,entity_name,entity_category,source\nETH,0x1111111111111111111111111111111111111111,Mixer X,mixer,test\nETH,0xnothex,Bad,mixer,test\n",
+    );
+    const db = join(dir, "kyt.db");
+    const first = capture();
+    expect(await runCli(["import", "labels", file, "--db", db], first, COMMANDS)).toBe(0);
+    expect(first.out).toContain("2 rows read, 1 added");
+    expect(first.out).toContain(`rejected ${file}:3:`);
+    const again = capture();
+    expect(await runCli(["import", "labels", file, "--db", db, "--json"], again, COMMANDS)).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ rowsRead: 2, added: 0, unchanged: 1, rejected: 1 });
+    const store = await createSqliteStore({ filename: db });
+    expect(await store.getAttributions("ETH", ["0x1111111111111111111111111111111111111111"])).toHaveLength(
+      1,
+    );
+    await store.close();
+  });
+
+  it("refuses an unknown kind (2) and an unreadable file (1) cleanly", async () => {
+    expect(await runCli(["import", "nope", "x"], capture(), COMMANDS)).toBe(2);
+    const missing = capture();
+    expect(
+      await runCli(
+        ["import", "labels", join(dir, "missing.csv"), "--db", join(dir, "x.db")],
+        missing,
+        COMMANDS,
+      ),
+    ).toBe(1);
+    expect(missing.err).toContain("missing.csv");
+  });
+});
+
+describe("openkyt demo", () => {
+  it("builds the demo database from the shipped extract and screens each kind of risk", async () => {
+    const io = capture();
+    const db = join(dir, "demo.db");
+    expect(await runCli(["demo", "--no-serve", "--db", db, "--transfers", "5000"], io, COMMANDS)).toBe(0);
+    expect(io.out).toContain("Deposit straight from an OFAC-sanctioned address\n  risk SEVERE");
+    expect(io.out).toContain("Deposit from Tornado Cash\n  risk MEDIUM");
+    expect(io.out).toContain("Deposit from a Coinbase wallet\n  risk NONE");
+    expect(io.out).toContain("Withdrawal to a hacker's address\n  risk HIGH");
+    expect(io.out).toContain("Address check: LAZARUS GROUP (OFAC SDN)\n  risk SEVERE");
+    const store = await createSqliteStore({ filename: db });
+    expect((await store.getSanctions([DEMO_ADDRESSES.lazarus])).length).toBe(1);
+    await store.close();
+  });
+});
