@@ -96,7 +96,7 @@ async function latencyRun(ledgerSize: number, count: number, perSecond: number) 
 
 /** Throughput, then latency at half the measured rate. */
 export async function benchScreening(ledgerSize: number, quick: boolean): Promise<Figure[]> {
-  const count = quick ? 300 : 3_000;
+  const count = quick ? 300 : 1_000;
   const runs = await repeat(quick ? 1 : 3, () => throughputRun(ledgerSize, count));
   const rates = runs.map((r) => r.rate);
   const rate = percentile(rates, 50);
