@@ -108,6 +108,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       id: c.req.param("id") ?? "",
       body: parsed.kind === "json" ? parsed.value : undefined,
       query: endpoint.query ? queryRecord(url) : {},
+      keyId: verified.keyId,
     };
     return respond(c, await endpoint.run(deps.engine.forAccount(verified.accountId), input));
   };

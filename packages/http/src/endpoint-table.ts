@@ -1,14 +1,20 @@
 /** Every endpoint of the interface, in routing order (static paths before `{id}` paths). */
 import type { Endpoint } from "./endpoint-types.js";
+import { ALERT_ENDPOINTS } from "./endpoints-alerts.js";
 import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
+import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
 import { TRANSFER_ENDPOINTS } from "./endpoints-transfers.js";
+import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
 
-/** The endpoints served under /v1. */
+/** The endpoints served under /v1: the published interface, then the additions beyond it. */
 export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...TRANSFER_ENDPOINTS,
   ...MANUAL_CHECK_ENDPOINTS,
+  ...ALERT_ENDPOINTS,
   ...REFERENCE_ENDPOINTS,
+  ...RISK_MODEL_ENDPOINTS,
+  ...WEBHOOK_ENDPOINTS,
 ]);
 
 /** The Hono route of an interface path: `/v1/transfers/{id}/` -> `/v1/transfers/:id`. */

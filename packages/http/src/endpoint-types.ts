@@ -2,7 +2,7 @@
  * One endpoint of the interface as data: method, path, schemas and the account operation it
  * runs. The router, the OpenAPI document and the docs all read the same table.
  */
-import { type AccountApi, parseInput, type RenderedReport } from "@openkyt/core";
+import { type AccountApi, MAX_WAIT_SECONDS, parseInput, type RenderedReport } from "@openkyt/core";
 import { z } from "zod";
 
 /** What an endpoint answers. */
@@ -21,23 +21,25 @@ export interface EndpointInput {
   readonly id: string;
   /** The parsed JSON body; undefined when the request had none. */
   readonly body: unknown;
-  /** The query string (list endpoints only; other endpoints ignore their query). */
+  /** The query string (endpoints with a query schema only; others ignore their query). */
   readonly query: Readonly<Record<string, string>>;
+  /** The authenticated API key id (the actor of alert changes). */
+  readonly keyId: string;
 }
 
 /** One endpoint. */
 export interface Endpoint {
   readonly operationId: string;
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The path as the interface writes it, e.g. `/v1/transfers/{id}/`. */
   readonly path: string;
   readonly summary: string;
-  readonly tag: "transfers" | "manual-checks" | "alerts" | "basics";
+  readonly tag: "transfers" | "manual-checks" | "alerts" | "basics" | "risk-models" | "webhooks";
   /** The success status. */
   readonly status: 200 | 201;
   /** Request body schema (its input side is documented); absent: no body. */
   readonly body?: z.ZodType;
-  /** Query schema of a list endpoint; absent: the query string is ignored. */
+  /** Query schema (lists, and `wait` on creation); absent: the query string is ignored. */
   readonly query?: z.ZodType;
   /** Response schema, or "pdf" for application/pdf bytes. */
   readonly response: z.ZodType | "pdf";
@@ -66,4 +68,33 @@ export const noBodySchema = z
 /** Refuses a body with fields on an endpoint that takes none. */
 export function expectNoBody(body: unknown): void {
   parseInput(noBodySchema, body, "request body");
+}
+
+/** The answer of a DELETE. */
+export const deletedResponseSchema = z
+  .strictObject({ id: z.string(), deleted: z.literal(true) })
+  .describe("The id of what was deleted.");
+
+/**
+ * The query of the creation endpoints that can wait for their result. Documentation only: the
+ * engine validates `wait` and names the field; other parameters are ignored, as on every
+ * endpoint that is not a list.
+ */
+export const waitQuerySchema = z
+  .object({
+    wait: z
+      .number()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .optional()
+      .describe(
+        `Seconds (0 to ${MAX_WAIT_SECONDS}, decimals allowed) to hold the request for the finished result; ` +
+          "the in-progress object when the checks do not finish in time.",
+      ),
+  })
+  .describe("Waiting for the result.");
+
+/** The `wait` option of a request's query, as the engine takes it. */
+export function waitOf(query: Readonly<Record<string, string>>): { wait?: string } {
+  return query.wait === undefined ? {} : { wait: query.wait };
 }

@@ -10,7 +10,7 @@ import {
   transferExposureResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { type Endpoint, json, pdf } from "./endpoint-types.js";
+import { type Endpoint, json, pdf, waitOf, waitQuerySchema } from "./endpoint-types.js";
 
 const tag = "manual-checks" as const;
 
@@ -34,25 +34,31 @@ export const MANUAL_CHECK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     operationId: "checkTransfer",
     method: "POST",
     path: "/v1/manual-checks/check-transfer/",
-    summary: "Creates a manual check of one transfer (check_status checking).",
+    summary:
+      "Creates a manual check of one transfer (check_status checking). " +
+      "With `?wait=SECONDS`, answers once it is checked (or in error), or at the end of the wait.",
     tag,
     status: 200,
     body: checkTransferSchema,
+    query: waitQuerySchema,
     response: manualCheckResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.checkTransfer(body)),
+    run: async (api, { body, query }) => json(await api.checkTransfer(body, waitOf(query))),
   },
   {
     operationId: "checkAddress",
     method: "POST",
     path: "/v1/manual-checks/check-address/",
-    summary: "Creates a manual check of one address (check_status checking).",
+    summary:
+      "Creates a manual check of one address (check_status checking). " +
+      "With `?wait=SECONDS`, answers once it is checked (or in error), or at the end of the wait.",
     tag,
     status: 200,
     body: checkAddressSchema,
+    query: waitQuerySchema,
     response: manualCheckResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.checkAddress(body)),
+    run: async (api, { body, query }) => json(await api.checkAddress(body, waitOf(query))),
   },
   {
     operationId: "listManualChecks",

@@ -1,8 +1,5 @@
-/** The alert endpoints and the basics: networks, tokens and entity categories. */
+/** The basics: networks, tokens and entity categories. */
 import {
-  alertDetailResponseSchema,
-  alertListQuerySchema,
-  alertPageSchema,
   entityCategoryPageSchema,
   networkPageSchema,
   pageQuerySchema,
@@ -11,31 +8,8 @@ import {
 } from "@openkyt/core";
 import { type Endpoint, json } from "./endpoint-types.js";
 
-/** Alerts and basics. */
+/** The basics. */
 export const REFERENCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
-  {
-    operationId: "listAlerts",
-    method: "GET",
-    path: "/v1/alerts/",
-    summary: "The account's alerts, newest first (deprecated filters type, interaction, status accepted).",
-    tag: "alerts",
-    status: 200,
-    query: alertListQuerySchema,
-    response: alertPageSchema,
-    errors: [],
-    run: async (api, { query }) => json(await api.listAlerts(query)),
-  },
-  {
-    operationId: "getAlert",
-    method: "GET",
-    path: "/v1/alerts/{id}/",
-    summary: "One alert with its transfer and entity interaction.",
-    tag: "alerts",
-    status: 200,
-    response: alertDetailResponseSchema,
-    errors: [404],
-    run: async (api, { id }) => json(await api.getAlert(id)),
-  },
   {
     operationId: "listNetworks",
     method: "GET",

@@ -11,7 +11,15 @@ import {
   transferResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { type Endpoint, expectNoBody, json, noBodySchema, pdf } from "./endpoint-types.js";
+import {
+  type Endpoint,
+  expectNoBody,
+  json,
+  noBodySchema,
+  pdf,
+  waitOf,
+  waitQuerySchema,
+} from "./endpoint-types.js";
 
 /** Response header of register: "true" when the transfer was created, "false" when it existed. */
 export const CREATED_HEADER = "OpenKYT-Created";
@@ -40,14 +48,16 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     path: "/v1/transfers/register/",
     summary:
       "Registers a full transfer. 201 both when created and when the same transfer was registered before " +
-      `(then the existing transfer; the ${CREATED_HEADER} header says which).`,
+      `(then the existing transfer; the ${CREATED_HEADER} header says which). ` +
+      "With `?wait=SECONDS`, answers once bound and checked, or at the end of the wait.",
     tag,
     status: 201,
     body: registerTransferSchema,
+    query: waitQuerySchema,
     response: transferResponseSchema,
     errors: [409],
-    run: async (api, { body }) => {
-      const { transfer, created } = await api.registerTransfer(body);
+    run: async (api, { body, query }) => {
+      const { transfer, created } = await api.registerTransfer(body, waitOf(query));
       return { kind: "json", status: 201, body: transfer, headers: { [CREATED_HEADER]: String(created) } };
     },
   },
@@ -55,13 +65,16 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     operationId: "registerAttempt",
     method: "POST",
     path: "/v1/transfers/register-attempt/",
-    summary: "Registers a deposit or withdrawal attempt (the transaction hash is not known yet).",
+    summary:
+      "Registers a deposit or withdrawal attempt (the transaction hash is not known yet). " +
+      "With `?wait=SECONDS`, answers once its checks are done, or at the end of the wait.",
     tag,
     status: 201,
     body: registerAttemptSchema,
+    query: waitQuerySchema,
     response: transferResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.registerAttempt(body), 201),
+    run: async (api, { body, query }) => json(await api.registerAttempt(body, waitOf(query)), 201),
   },
   {
     operationId: "listTransfers",

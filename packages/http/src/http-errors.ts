@@ -3,7 +3,7 @@
  * request gets: `{"detail", "code", "errors"}`. Unexpected failures answer a generic 500 that
  * names the request id; their detail goes to the log only.
  */
-import { type ErrorBody, type ErrorCode, type FieldErrors, isKytError } from "@openkyt/core";
+import { type ErrorBody, type ErrorCode, type FieldErrors, isKytError, type KytError } from "@openkyt/core";
 
 /** HTTP status of each error code. */
 export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
@@ -31,10 +31,32 @@ export function errorBody(detail: string, code: string, errors: FieldErrors = {}
   return { detail, code, errors: Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, [...v]])) };
 }
 
+/** An error body, with `allowed` when the error is a refused transition that has next states. */
+export type AnsweredErrorBody = ErrorBody & { allowed?: string[] };
+
+/**
+ * The body of a KytError. A refused transition whose machine names allowed next states (the
+ * alert workflow) answers them as `allowed` and names the machine's field (`alert_status`)
+ * under `errors`; refusals with no way forward (binding twice, rechecks) keep the plain body.
+ */
+function bodyOf(error: KytError): AnsweredErrorBody {
+  const { allowed, machine } = error.details;
+  if (
+    error.code !== "ILLEGAL_TRANSITION" ||
+    !Array.isArray(allowed) ||
+    allowed.length === 0 ||
+    typeof machine !== "string"
+  ) {
+    return errorBody(error.message, error.code, error.errors);
+  }
+  const errors = { [machine]: [error.message], ...error.errors };
+  return { ...errorBody(error.message, error.code, errors), allowed: allowed.map(String) };
+}
+
 /** How an error is answered. */
 export interface ErrorAnswer {
   readonly status: number;
-  readonly body: ErrorBody;
+  readonly body: AnsweredErrorBody;
   /** True when the error was not expected and must be logged as such. */
   readonly unexpected: boolean;
   /** Milliseconds until a rate-limited client may retry. */
@@ -49,7 +71,7 @@ export function answerError(error: unknown, requestId: string): ErrorAnswer {
       const retry = error.details.retryAfterMs;
       return {
         status,
-        body: errorBody(error.message, error.code, error.errors),
+        body: bodyOf(error),
         unexpected: false,
         ...(typeof retry === "number" ? { retryAfterMs: retry } : {}),
       };

@@ -21,8 +21,13 @@ export interface ServeHttpOptions {
   readonly port: number;
   /** Time to receive the request headers; default 10 s. */
   readonly headersTimeoutMs?: number;
-  /** Time to receive the whole request; default 30 s. */
+  /**
+   * Time to receive the whole request; default 30 s. It ends once the request is received, so a
+   * handler that takes longer (`?wait=30`) is not cut.
+   */
   readonly requestTimeoutMs?: number;
+  /** How often Node checks the headers and request timeouts; default Node's (30 s). */
+  readonly timeoutCheckIntervalMs?: number;
   /** Idle keep-alive socket lifetime; default 5 s. */
   readonly keepAliveTimeoutMs?: number;
   /** How long `close()` waits for requests in flight before cutting connections; default 10 s. */
@@ -50,6 +55,9 @@ export function serveHttp(app: FetchApp, options: ServeHttpOptions): Promise<Htt
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      ...(options.timeoutCheckIntervalMs === undefined
+        ? {}
+        : { connectionsCheckingInterval: options.timeoutCheckIntervalMs }),
     },
   }) as Server;
   let closing: Promise<void> | null = null;

@@ -13,7 +13,13 @@ export {
   stripJsonWhitespace,
 } from "./body-forms.js";
 export { ENDPOINTS, honoPath } from "./endpoint-table.js";
-export type { Endpoint, EndpointInput, EndpointResult } from "./endpoint-types.js";
+export {
+  deletedResponseSchema,
+  type Endpoint,
+  type EndpointInput,
+  type EndpointResult,
+  waitQuerySchema,
+} from "./endpoint-types.js";
 export { CREATED_HEADER } from "./endpoints-transfers.js";
 export {
   createHttpApp,
@@ -22,10 +28,17 @@ export {
   type HttpAuthOptions,
   type HttpLimitOptions,
 } from "./http-app.js";
-export { answerError, errorBody, HTTP_ONLY_CODES, STATUS_OF_CODE } from "./http-errors.js";
+export {
+  type AnsweredErrorBody,
+  answerError,
+  errorBody,
+  HTTP_ONLY_CODES,
+  STATUS_OF_CODE,
+} from "./http-errors.js";
 export { createHttpLogger, type HttpLoggerOptions } from "./http-logger.js";
 export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from "./http-server.js";
 export { openApiDocument } from "./openapi-document.js";
+export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
 export { createRateLimiter, type RateLimit, type RateLimiter } from "./rate-limiter.js";
 export { createReplayGuard, type ReplayGuard } from "./replay-guard.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";

@@ -6,6 +6,7 @@ import { errorBodySchema } from "@openkyt/core";
 import { z } from "zod";
 import { type Endpoint, noBodySchema } from "./endpoint-types.js";
 import { HTTP_ONLY_CODES, STATUS_OF_CODE } from "./http-errors.js";
+import { openApiWebhooks } from "./openapi-webhooks.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: "Validation error: `errors` names every invalid field (malformed JSON under non_field_errors).",
   401: "Authentication failed (missing header, unknown or revoked key, bad signature, timestamp outside the window, replay).",
   404: "Unknown id, or a resource of another account.",
-  409: "A transition the state machine refuses.",
+  409: "A transition the state machine refuses (an alert's lists the allowed next states in `allowed`; the built-in risk model cannot change).",
   413: "The request body is too large.",
   429: "Rate limited; see Retry-After.",
   500: "Unexpected failure; the detail names the request id.",
@@ -78,6 +79,14 @@ function operation(endpoint: Endpoint): JsonObject {
   };
 }
 
+/** The error body, with the allowed next states of a refused alert transition. */
+const answeredErrorSchema = errorBodySchema.extend({
+  allowed: z
+    .array(z.string())
+    .optional()
+    .describe("ILLEGAL_TRANSITION of an alert: the states it may go to from its current one."),
+});
+
 const header = (name: string, description: string) => ({ type: "apiKey", in: "header", name, description });
 
 /** The OpenAPI 3.1 document of `endpoints`. */
@@ -103,10 +112,13 @@ export function openApiDocument(endpoints: ReadonlyArray<Endpoint>, version: str
         "Every request is signed: API-SIGNATURE = base64(HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n TIMESTAMP [\\n BODY])). " +
         `Error codes: ${[...Object.keys(STATUS_OF_CODE), ...Object.keys(HTTP_ONLY_CODES)].join(", ")}.`,
     },
-    tags: [{ name: "transfers" }, { name: "manual-checks" }, { name: "alerts" }, { name: "basics" }],
+    tags: ["transfers", "manual-checks", "alerts", "basics", "risk-models", "webhooks"].map((name) => ({
+      name,
+    })),
     paths,
+    webhooks: openApiWebhooks((schema) => jsonSchema(schema, "output")),
     components: {
-      schemas: { ErrorBody: jsonSchema(errorBodySchema, "output") },
+      schemas: { ErrorBody: jsonSchema(answeredErrorSchema, "output") },
       securitySchemes: {
         ApiKeyId: header("API-KEY-ID", "The key id."),
         ApiTimestamp: header("API-TIMESTAMP", "Current time in milliseconds."),

@@ -1,0 +1,80 @@
+/**
+ * Webhook subscriptions beyond the published interface: create (the only answer carrying the
+ * signing secret), list, read, delete, and the recorded delivery attempts.
+ */
+import {
+  pageQuerySchema,
+  pageSchema,
+  webhookCreateSchema,
+  webhookDeliveryResponseSchema,
+  webhookResponseSchema,
+} from "@openkyt/core";
+import { z } from "zod";
+import { deletedResponseSchema, type Endpoint, expectNoBody, json, noBodySchema } from "./endpoint-types.js";
+
+const tag = "webhooks" as const;
+
+/** The webhook endpoints. */
+export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  {
+    operationId: "createWebhook",
+    method: "POST",
+    path: "/v1/webhooks/",
+    summary: "Subscribes a URL to event types. The answer carries the signing `secret`, shown this once.",
+    tag,
+    status: 201,
+    body: webhookCreateSchema,
+    response: webhookResponseSchema,
+    errors: [],
+    run: async (api, { body }) => json(await api.webhooks.create(body), 201),
+  },
+  {
+    operationId: "listWebhooks",
+    method: "GET",
+    path: "/v1/webhooks/",
+    summary: "The account's webhooks (a bare array; never the secrets).",
+    tag,
+    status: 200,
+    response: z.array(webhookResponseSchema).describe("The webhooks."),
+    errors: [],
+    run: async (api) => json(await api.webhooks.list()),
+  },
+  {
+    operationId: "getWebhook",
+    method: "GET",
+    path: "/v1/webhooks/{id}/",
+    summary: "One webhook (without its secret).",
+    tag,
+    status: 200,
+    response: webhookResponseSchema,
+    errors: [404],
+    run: async (api, { id }) => json(await api.webhooks.get(id)),
+  },
+  {
+    operationId: "deleteWebhook",
+    method: "DELETE",
+    path: "/v1/webhooks/{id}/",
+    summary: "Deletes a webhook: nothing is delivered to it afterwards, retries included.",
+    tag,
+    status: 200,
+    body: noBodySchema,
+    response: deletedResponseSchema,
+    errors: [404],
+    run: async (api, { id, body }) => {
+      expectNoBody(body);
+      return json(await api.webhooks.remove(id));
+    },
+  },
+  {
+    operationId: "listWebhookDeliveries",
+    method: "GET",
+    path: "/v1/webhooks/{id}/deliveries/",
+    summary: "Every delivery attempt to the webhook, newest first (retries included).",
+    tag,
+    status: 200,
+    query: pageQuerySchema,
+    response: pageSchema(webhookDeliveryResponseSchema),
+    errors: [404],
+    run: async (api, { id, query }) => json(await api.webhooks.deliveries(id, query)),
+  },
+];
