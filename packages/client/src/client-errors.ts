@@ -14,6 +14,8 @@ export class KytHttpError extends Error {
   readonly requestId: string | null;
   /** Seconds the server asked to wait (429), else null. */
   readonly retryAfterSeconds: number | null;
+  /** A refused alert transition (409 ILLEGAL_TRANSITION): the states allowed from the current one; else null. */
+  readonly allowed: ReadonlyArray<string> | null;
 
   constructor(init: {
     status: number;
@@ -22,6 +24,7 @@ export class KytHttpError extends Error {
     errors?: Readonly<Record<string, ReadonlyArray<string>>>;
     requestId?: string | null;
     retryAfterSeconds?: number | null;
+    allowed?: ReadonlyArray<string> | null;
   }) {
     super(`${init.status} ${init.code}: ${init.detail}`);
     this.name = "KytHttpError";
@@ -31,6 +34,7 @@ export class KytHttpError extends Error {
     this.errors = init.errors ?? {};
     this.requestId = init.requestId ?? null;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.allowed = init.allowed ?? null;
   }
 }
 

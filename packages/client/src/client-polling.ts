@@ -1,6 +1,7 @@
 /**
  * Polling until a resource settles: a transfer whose binding and checks are over, a manual
- * check no longer `checking`. There are no webhooks in the interface; clients poll.
+ * check no longer `checking`. The published interface makes clients poll; OpenKYT can also
+ * answer at once (the `wait` option) or call back (webhooks).
  */
 import type { ManualCheckResponse, TransferResponse } from "@openkyt/core";
 import { KytWaitTimeoutError } from "./client-errors.js";

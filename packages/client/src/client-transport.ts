@@ -52,7 +52,7 @@ export function requestTarget(baseUrl: string, path: string, query?: object): st
 
 async function failure(response: Response): Promise<KytHttpError> {
   const text = await response.text();
-  let body: { detail?: unknown; code?: unknown; errors?: unknown } = {};
+  let body: { detail?: unknown; code?: unknown; errors?: unknown; allowed?: unknown } = {};
   try {
     body = JSON.parse(text);
   } catch {
@@ -66,6 +66,7 @@ async function failure(response: Response): Promise<KytHttpError> {
     errors: (body.errors ?? {}) as Record<string, string[]>,
     requestId: response.headers.get("x-request-id"),
     retryAfterSeconds: Number.isFinite(retry) && response.headers.has("retry-after") ? retry : null,
+    allowed: Array.isArray(body.allowed) ? body.allowed.map(String) : null,
   });
 }
 

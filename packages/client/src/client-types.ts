@@ -4,26 +4,41 @@
  * their names kept equal to the server's query schemas by a test.
  */
 import type {
+  AlertWorkflowResponse,
+  alertBulkUpdateSchema,
+  alertUpdateSchema,
   bindTransactionSchema,
   checkAddressSchema,
   checkTransferSchema,
+  ManualCheckResponse,
   registerAttemptSchema,
   registerTransferSchema,
+  riskModelBodySchema,
+  TransferResponse,
+  TxStatus,
+  WebhookEventType,
+  webhookCreateSchema,
 } from "@openkyt/core";
 
 export type {
   AddressExposureResponse,
   AlertDetailResponse,
+  AlertHistoryEntryResponse,
   AlertResponse,
+  AlertWorkflowResponse,
   EntityCategoryInfoResponse,
   ErrorBody,
   ManualCheckResponse,
   NetworkInfoResponse,
   Page,
+  RiskModelResponse,
   RiskResponse,
   TokenInfoResponse,
   TransferExposureResponse,
   TransferResponse,
+  WebhookDeliveryResponse,
+  WebhookEventType,
+  WebhookResponse,
 } from "@openkyt/core";
 
 /** The wire (input) type of a zod schema, without importing zod. */
@@ -39,6 +54,38 @@ export type BindTransactionBody = WireInput<typeof bindTransactionSchema>;
 export type CheckTransferBody = WireInput<typeof checkTransferSchema>;
 /** Body of POST /v1/manual-checks/check-address/. */
 export type CheckAddressBody = WireInput<typeof checkAddressSchema>;
+
+/** Body of PATCH /v1/alerts/{id}/. */
+export type AlertUpdateBody = WireInput<typeof alertUpdateSchema>;
+/** Body of POST /v1/alerts/bulk-update/. */
+export type AlertBulkUpdateBody = WireInput<typeof alertBulkUpdateSchema>;
+/** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/. */
+export type RiskModelBody = WireInput<typeof riskModelBodySchema>;
+/** Body of POST /v1/webhooks/. */
+export type WebhookCreateBody = WireInput<typeof webhookCreateSchema>;
+
+/** Option of the four creation calls (register, register-attempt, check-transfer, check-address). */
+export interface CreationOptions {
+  /**
+   * Seconds (0 to 30) the server may hold the request for the finished result (`?wait=`); the
+   * in-progress object comes back when the checks do not finish in time.
+   */
+  readonly wait?: number;
+}
+
+/** The `data` of each webhook event type. */
+export interface WebhookEventData {
+  "transfer.checked": { transfer: TransferResponse };
+  "transfer.status_changed": { transfer: TransferResponse; from: TxStatus };
+  "alert.created": { alert: AlertWorkflowResponse };
+  "alert.updated": { alert: AlertWorkflowResponse };
+  "manual_check.completed": { manual_check: ManualCheckResponse };
+}
+
+/** The body OpenKYT POSTs to a webhook: `{id, type, created_at, data}`. */
+export type WebhookEvent = {
+  [K in WebhookEventType]: { id: string; type: K; created_at: string; data: WebhookEventData[K] };
+}[WebhookEventType];
 
 /** page and page_size. */
 export interface PageParams {

@@ -18,3 +18,10 @@ export {
 } from "./client-transport.js";
 export * from "./client-types.js";
 export { createKytClient, type KytClient, type KytClientOptions } from "./kyt-client.js";
+export type { Deleted } from "./kyt-client-workflow.js";
+export {
+  type VerifyWebhookOptions,
+  verifyWebhookSignature,
+  WEBHOOK_TOLERANCE_MS,
+  type WebhookVerification,
+} from "./webhook-signature.js";

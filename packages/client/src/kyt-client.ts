@@ -1,6 +1,6 @@
 /**
- * `createKytClient`: a typed method for every endpoint of the KYT interface, signing each
- * request as the interface says. Errors are {@link KytHttpError}s carrying status, code, detail
+ * `createKytClient`: a typed method for every endpoint of the KYT interface and of OpenKYT's
+ * additions (alert workflow, risk models, webhooks), signing each request as the interface says. Errors are {@link KytHttpError}s carrying status, code, detail
  * and field errors.
  */
 import type {
@@ -24,6 +24,7 @@ import type {
   BindTransactionBody,
   CheckAddressBody,
   CheckTransferBody,
+  CreationOptions,
   PageParams,
   PdfReport,
   RegisterAttemptBody,
@@ -32,6 +33,7 @@ import type {
   TransferListQuery,
   WaitOptions,
 } from "./client-types.js";
+import { workflowMethods } from "./kyt-client-workflow.js";
 
 /** Options of {@link createKytClient}. */
 export type KytClientOptions = TransportOptions;
@@ -47,7 +49,8 @@ function fileNameOf(headers: Headers): string | null {
 export function createKytClient(options: KytClientOptions) {
   const t = createTransport(options);
   const get = async <T>(path: string, query?: object) => (await t.send<T>("GET", path, { query })).body;
-  const post = async <T>(path: string, body?: unknown) => (await t.send<T>("POST", path, { body })).body;
+  const post = async <T>(path: string, body?: unknown, options: CreationOptions = {}) =>
+    (await t.send<T>("POST", path, { body, query: { wait: options.wait } })).body;
   const report = async (path: string): Promise<PdfReport> => {
     const answer = await t.bytes(path);
     return { bytes: answer.body, fileName: fileNameOf(answer.headers) };
@@ -60,10 +63,11 @@ export function createKytClient(options: KytClientOptions) {
     },
 
     /** POST /v1/transfers/register/ (201; an already registered transfer comes back as it is). */
-    registerTransfer: (body: RegisterTransferBody) => post<TransferResponse>("/v1/transfers/register/", body),
+    registerTransfer: (body: RegisterTransferBody, options?: CreationOptions) =>
+      post<TransferResponse>("/v1/transfers/register/", body, options),
     /** POST /v1/transfers/register-attempt/ (201). */
-    registerAttempt: (body: RegisterAttemptBody) =>
-      post<TransferResponse>("/v1/transfers/register-attempt/", body),
+    registerAttempt: (body: RegisterAttemptBody, options?: CreationOptions) =>
+      post<TransferResponse>("/v1/transfers/register-attempt/", body, options),
     /** POST /v1/transfers/{id}/bind-transaction/ */
     bindTransaction: (id: string, body: BindTransactionBody) =>
       post<TransferResponse>(`/v1/transfers/${seg(id)}/bind-transaction/`, body),
@@ -95,11 +99,11 @@ export function createKytClient(options: KytClientOptions) {
       pollUntil(`transfer ${id}`, () => client.getTransfer(id), transferSettled, wait),
 
     /** POST /v1/manual-checks/check-transfer/ (200). */
-    checkTransfer: (body: CheckTransferBody) =>
-      post<ManualCheckResponse>("/v1/manual-checks/check-transfer/", body),
+    checkTransfer: (body: CheckTransferBody, options?: CreationOptions) =>
+      post<ManualCheckResponse>("/v1/manual-checks/check-transfer/", body, options),
     /** POST /v1/manual-checks/check-address/ (200). */
-    checkAddress: (body: CheckAddressBody) =>
-      post<ManualCheckResponse>("/v1/manual-checks/check-address/", body),
+    checkAddress: (body: CheckAddressBody, options?: CreationOptions) =>
+      post<ManualCheckResponse>("/v1/manual-checks/check-address/", body, options),
     /** GET /v1/manual-checks/{id}/ */
     getManualCheck: (id: string) => get<ManualCheckResponse>(`/v1/manual-checks/${seg(id)}/`),
     /** GET /v1/manual-checks/ */
@@ -137,6 +141,8 @@ export function createKytClient(options: KytClientOptions) {
     /** GET /v1/basics/entity-categories/ */
     listEntityCategories: (query: PageParams = {}) =>
       get<Page<EntityCategoryInfoResponse>>("/v1/basics/entity-categories/", query),
+
+    ...workflowMethods(t),
   };
   return Object.freeze(client);
 }
