@@ -77,6 +77,37 @@ describe("report document definitions", () => {
     expect(risks?.table.body.length).toBe(201);
   });
 
+  it("says when the trace was truncated by the edge budget", () => {
+    const detail = deposit.data.exposureDetail;
+    if (detail === null) throw new Error("the deposit has an exposure");
+    const complete = JSON.stringify(transferReportDocument(deposit).content);
+    const truncated = JSON.stringify(
+      transferReportDocument({
+        ...deposit,
+        data: { ...deposit.data, exposureDetail: { ...detail, truncated: true, edgesRead: 10_000 } },
+      }).content,
+    );
+    expect(complete).toContain("Trace complete: 3 edges read");
+    expect(complete).not.toContain("Trace truncated");
+    expect(truncated).toContain("Trace truncated");
+    expect(truncated).toContain("the edge budget ran out after 10000 edges");
+  });
+
+  it("says a bound transfer whose checks are still running is not finished", () => {
+    const t = deposit.data.transfer;
+    const running = { ...t.check_state, exposure: "checking" as const, sanctions: "queued" as const };
+    const doc = JSON.stringify(
+      transferReportDocument({
+        ...deposit,
+        data: { ...deposit.data, transfer: { ...t, check_state: running } },
+      }).content,
+    );
+    expect(doc).toContain("This transfer is not finished.");
+    expect(doc).toContain("checks not finished: exposure (checking), sanctions (queued)");
+    expect(doc).not.toContain("not bound yet");
+    expect(JSON.stringify(transferReportDocument(deposit).content)).not.toContain("not finished");
+  });
+
   it("carries metadata: title, author OpenKYT, and no date until a renderer sets it", () => {
     const doc = transferReportDocument(deposit);
     expect(doc.info?.author).toBe("OpenKYT");
