@@ -1,0 +1,57 @@
+/**
+ * The server side of the HTTP benchmark, in its own process: `openkyt` (the HTTP adapter over an
+ * engine on a SQLite file holding the test world, one provisioned key, the rate limit lifted)
+ * or `bare` (node:http answering a fixed JSON body). Prints `{"port": N, "transferId": "..."}`.
+ */
+
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createEngine } from "@openkyt/core";
+import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
+import { createSqliteStore } from "@openkyt/store-sqlite";
+import { loadWorld, TX, W } from "@openkyt/testkit";
+
+export const BENCH_KEY = { id: "bench-key-0001", secret: "bench-secret-0123456789abcdef", account: "bench" };
+
+const kind = process.argv[2];
+if (kind === "bare") {
+  const body = JSON.stringify({
+    id: "00000000-0000-4000-8000-000000000001",
+    tx_status: "bound",
+    risk_level: "none",
+  });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.listen(0, "127.0.0.1", () =>
+    console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
+  );
+} else {
+  const store = await createSqliteStore({
+    filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db"),
+  });
+  const engine = createEngine({ store });
+  await loadWorld(engine);
+  await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
+  const { transfer } = await engine
+    .forAccount(BENCH_KEY.account)
+    .registerTransfer({
+      direction: "incoming",
+      network: "ETH",
+      tx_hash: TX.deposit,
+      output_address: W.client,
+    });
+  await engine.drain();
+  engine.start();
+  const app = createHttpApp({
+    engine,
+    logger: createHttpLogger({ level: "silent" }),
+    limits: { ratePerKey: null },
+  });
+  const server = await serveHttp(app, { host: "127.0.0.1", port: 0 });
+  console.log(JSON.stringify({ port: server.port, transferId: transfer.id }));
+}
