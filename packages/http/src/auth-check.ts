@@ -25,6 +25,7 @@ export interface Verified {
   readonly ok: true;
   readonly keyId: string;
   readonly accountId: string;
+  /** The signature in canonical Base64 (padded, unused bits zero): one text per digest. */
   readonly signature: string;
   readonly timestamp: number;
   readonly method: string;
@@ -97,7 +98,17 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       if (!matchesAnySignature(key.secret, signature, candidates)) {
         return refuse("the signature does not match the request", keyId);
       }
-      return { ok: true, keyId, accountId: key.accountId, signature, timestamp, method: req.method };
+      // The replay guard keys on the digest, not on the text: the same digest may be written
+      // without its `=` or with other values in the last character's unused bits.
+      const canonical = Buffer.from(signature, "base64").toString("base64");
+      return {
+        ok: true,
+        keyId,
+        accountId: key.accountId,
+        signature: canonical,
+        timestamp,
+        method: req.method,
+      };
     },
     /**
      * Admits a verified request: a non-GET request whose signature was admitted before within
