@@ -24,9 +24,12 @@ export async function sampleTransfers(
 ): Promise<LedgerTransfer[]> {
   const rnd = seededRandom(99);
   const out: LedgerTransfer[] = [];
-  // Skip the first tenth: early transfers have little history behind them.
+  const picked = new Set<number>();
+  // Skip the first tenth: early transfers have little history behind them. No transfer twice.
   while (out.length < count) {
     const n = Math.floor(ledgerSize * (0.1 + 0.9 * rnd()));
+    if (picked.has(n)) continue;
+    picked.add(n);
     const row = (await store.ledgerByTxHash("ETH", generatedTxHash(n)))[0];
     if (row) out.push(row);
   }
