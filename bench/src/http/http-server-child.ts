@@ -37,14 +37,12 @@ if (kind === "bare") {
   const engine = createEngine({ store });
   await loadWorld(engine);
   await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
-  const { transfer } = await engine
-    .forAccount(BENCH_KEY.account)
-    .registerTransfer({
-      direction: "incoming",
-      network: "ETH",
-      tx_hash: TX.deposit,
-      output_address: W.client,
-    });
+  const { transfer } = await engine.forAccount(BENCH_KEY.account).registerTransfer({
+    direction: "incoming",
+    network: "ETH",
+    tx_hash: TX.deposit,
+    output_address: W.client,
+  });
   await engine.drain();
   engine.start();
   const app = createHttpApp({
