@@ -6,6 +6,7 @@
  *   node --conditions=source --import tsx bench/src/crash/crash-run.ts \
  *     [--store postgres|sqlite] [--db postgres://127.0.0.1:5432/test] \
  *     [--transfers 10000] [--workers 3] [--kills 10] [--lease-ms 3000] [--concurrency 8]
+ *     [--kill-min-ms 1000] [--kill-max-ms 4000] [--timeout-ms 1800000] [--seed 1]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,7 +32,8 @@ function printReport(kind: string, report: CrashReport): void {
     ["  bound, every check checked", report.bound],
     ["  not_found", report.notFound],
     ["  error", report.errored],
-    ["lost", report.lost],
+    ["lost (not settled, no job left)", report.lost],
+    ["still pending when the run stopped", report.pending],
     ["wrong outcome", report.wrong],
     ["duplicated transfers", report.duplicatedTransfers],
     ["duplicated alerts", report.duplicatedAlerts],
@@ -52,6 +54,7 @@ const common = {
   killDelayMs: { min: numberArg("--kill-min-ms", 1_000), max: numberArg("--kill-max-ms", 4_000) },
   worker: { leaseMs: numberArg("--lease-ms", 3_000), concurrency: numberArg("--concurrency", 8) },
   seed: numberArg("--seed", 1),
+  timeoutMs: numberArg("--timeout-ms", 30 * 60_000),
   log: (line: string) => console.error(`[crash] ${new Date().toISOString().slice(11, 23)} ${line}`),
 };
 
@@ -78,6 +81,6 @@ printReport(store, report);
 if (report.stderrTail.length > 0) console.error(report.stderrTail.slice(-10).join("\n"));
 const clean =
   report.settled &&
-  report.lost + report.wrong + report.errored + report.jobsLeft === 0 &&
+  report.lost + report.pending + report.wrong + report.errored + report.jobsLeft === 0 &&
   report.duplicatedTransfers + report.duplicatedAlerts + report.duplicatedRisks === 0;
 process.exit(clean ? 0 : 1);

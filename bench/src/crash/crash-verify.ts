@@ -19,8 +19,13 @@ export interface CrashFindings {
   readonly notFound: number;
   /** Ended in tx_status error (a failure: nothing in this world should fail). */
   readonly errored: number;
-  /** Registered but missing, not terminal, or bound with a check that never finished. */
+  /**
+   * Registered but missing, or not settled with no job left to settle it: nothing will ever
+   * finish it. (Not settled but with a job pending is `pending`: the run stopped too early.)
+   */
   readonly lost: number;
+  /** Not settled yet, with a job that will carry it on. */
+  readonly pending: number;
   /** Terminal, but not as the world says (for example a sanctioned sender not severe). */
   readonly wrong: number;
   readonly duplicatedTransfers: number;
@@ -57,46 +62,44 @@ export async function verifyCrashRun(
   accountId: string,
   registered: ReadonlyArray<RegisteredTransfer>,
 ): Promise<CrashFindings> {
-  const byId = new Map(
-    (
-      await readTransfers(
-        store,
-        registered.map((r) => r.id),
-      )
-    ).map((t) => [t.id, t]),
+  const stored = await readTransfers(
+    store,
+    registered.map((r) => r.id),
   );
-  let lost = 0;
-  let wrong = 0;
-  let duplicatedAlerts = 0;
-  let duplicatedRisks = 0;
-  const count = { bound: 0, not_found: 0, error: 0 } as Record<string, number>;
+  const byId = new Map(stored.map((t) => [t.id, t]));
+  const jobs = await store.listJobs();
+  const withJob = new Set(jobs.map((job) => job.subjectId));
+  const found = { lost: 0, pending: 0, wrong: 0, duplicatedAlerts: 0, duplicatedRisks: 0 };
+  const count: Record<string, number> = {};
   for (let i = 0; i < registered.length; i += 20) {
     await Promise.all(
       registered.slice(i, i + 20).map(async ({ id, expect }) => {
         const t = byId.get(id);
-        if (!t || !isSettled(t)) {
-          lost += 1;
+        if (!t) {
+          found.lost += 1;
+          return;
+        }
+        found.duplicatedAlerts += duplicates(await store.listAlertsOfTransfer(id), (a) => a.dedupeKey);
+        found.duplicatedRisks += duplicates(await store.listRisks("transfer", id), findingOf);
+        if (!isSettled(t)) {
+          if (withJob.has(id)) found.pending += 1;
+          else found.lost += 1;
           return;
         }
         count[t.txStatus] = (count[t.txStatus] ?? 0) + 1;
         const outcome = t.txStatus === "bound" ? t.riskLevel : t.txStatus;
-        if (t.txStatus === "error" || (expect !== null && outcome !== expect)) wrong += 1;
-        duplicatedAlerts += duplicates(await store.listAlertsOfTransfer(id), (a) => a.dedupeKey);
-        duplicatedRisks += duplicates(await store.listRisks("transfer", id), findingOf);
+        if (t.txStatus === "error" || (expect !== null && outcome !== expect)) found.wrong += 1;
       }),
     );
   }
   const { total } = await store.listTransfers(accountId, {}, { page: 1, pageSize: 1 });
   return {
+    ...found,
     registered: registered.length,
     bound: count.bound ?? 0,
     notFound: count.not_found ?? 0,
     errored: count.error ?? 0,
-    lost,
-    wrong,
     duplicatedTransfers: total - new Set(registered.map((r) => r.id)).size,
-    duplicatedAlerts,
-    duplicatedRisks,
-    jobsLeft: (await store.listJobs()).length,
+    jobsLeft: jobs.length,
   };
 }

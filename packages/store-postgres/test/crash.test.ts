@@ -25,6 +25,7 @@ await withTestPostgres("crash test on Postgres", ({ url }) => {
         registered: 2_000,
         errored: 0,
         lost: 0,
+        pending: 0,
         wrong: 0,
         duplicatedTransfers: 0,
         duplicatedAlerts: 0,

@@ -25,6 +25,7 @@ it("a SQLite file loses, duplicates and gets wrong nothing while its worker is S
       registered: 1_000,
       errored: 0,
       lost: 0,
+      pending: 0,
       wrong: 0,
       duplicatedTransfers: 0,
       duplicatedAlerts: 0,
