@@ -97,9 +97,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       for (let i = 0; i < world.registrations.length; i += 10) {
         const batch = world.registrations.slice(i, i + 10);
         const results = await Promise.all(batch.map((r) => api.registerTransfer(r.body)));
-        results.forEach(({ transfer }, k) =>
-          registered.push({ id: transfer.id, expect: batch[k]?.expect ?? null }),
-        );
+        for (const [k, { transfer }] of results.entries()) {
+          registered.push({ id: transfer.id, expect: batch[k]?.expect ?? null });
+        }
       }
       log(`registered ${registered.length} transfers`);
     })();
