@@ -68,8 +68,13 @@ export function checksTable(t: TransferResponse): Content {
 }
 
 /** What is still pending or failed for a transfer; empty when all work is done. */
-export function transferPending(t: TransferResponse): string[] {
+export function transferPending(
+  t: TransferResponse,
+  extra: { readonly lastError?: string | null; readonly autoCheckDisabled?: boolean } = {},
+): string[] {
   const open: string[] = [];
+  if (extra.autoCheckDisabled)
+    open.push("it was registered with disable_auto_check, so its checks run only on request");
   if (t.tx_status === "binding") open.push("the transaction is not bound yet (binding in progress)");
   const c = t.check_state;
   const checks: Array<[string, CheckState]> = [
@@ -86,13 +91,17 @@ export function transferPending(t: TransferResponse): string[] {
   if (t.tx_status === "not_found" || t.tx_status === "error") {
     open.push(`binding ended as ${words(t.tx_status)}`);
   }
+  if (extra.lastError && (failed.length > 0 || t.tx_status === "not_found" || t.tx_status === "error")) {
+    open.push(`reason: ${extra.lastError}`);
+  }
   return open;
 }
 
 /** What is pending or failed for a manual check; empty when it finished. */
-export function manualCheckPending(c: ManualCheckResponse): string[] {
+export function manualCheckPending(c: ManualCheckResponse, lastError: string | null = null): string[] {
   if (c.check_status === "checking") return ["the check is still running"];
-  if (c.check_status === "error") return ["the check ended in error"];
+  if (c.check_status === "error")
+    return [lastError ? `the check ended in error: ${lastError}` : "the check ended in error"];
   return [];
 }
 

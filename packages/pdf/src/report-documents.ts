@@ -51,7 +51,10 @@ export function transferReportDocument(request: TransferReportRequest): TDocumen
   const { data: d, withRisks } = request;
   const t = d.transfer;
   const body: Content[] = [
-    ...pendingNotice("transfer", transferPending(t)),
+    ...pendingNotice(
+      "transfer",
+      transferPending(t, { lastError: d.lastError, autoCheckDisabled: d.autoCheckDisabled }),
+    ),
     withRisks ? riskSummary(t.risk_level, t.risk_score, d.risks.length) : risksOmittedNotice("transfer"),
     ...transferSection(t),
     ...exposureSection({ exposure: d.exposure, detail: d.exposureDetail, direction: t.direction }),
@@ -77,7 +80,7 @@ export function manualCheckReportDocument(request: ManualCheckReportRequest): TD
   const { data: d, withRisks } = request;
   const c = d.check;
   const body: Content[] = [
-    ...pendingNotice("check", manualCheckPending(c)),
+    ...pendingNotice("check", manualCheckPending(c, d.lastError)),
     withRisks ? riskSummary(c.risk_level, c.risk_score, d.risks.length) : risksOmittedNotice("check"),
     ...manualCheckSection(c),
     ...(c.transfer

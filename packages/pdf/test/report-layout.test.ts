@@ -108,6 +108,35 @@ describe("report document definitions", () => {
     expect(JSON.stringify(transferReportDocument(deposit).content)).not.toContain("not finished");
   });
 
+  it("gives the reason a binding failed, and says when checks were disabled at registration", () => {
+    const t = deposit.data.transfer;
+    const none = {
+      ...t.check_state,
+      exposure: "none" as const,
+      counterparty: "none" as const,
+      sanctions: "none" as const,
+    };
+    const failed = JSON.stringify(
+      transferReportDocument({
+        ...deposit,
+        data: {
+          ...deposit.data,
+          transfer: { ...t, tx_status: "error", check_state: none },
+          lastError: "the chain source kept failing: rpc down",
+        },
+      }).content,
+    );
+    expect(failed).toContain("reason: the chain source kept failing: rpc down");
+    const disabled = JSON.stringify(
+      transferReportDocument({
+        ...deposit,
+        data: { ...deposit.data, transfer: { ...t, check_state: none }, autoCheckDisabled: true },
+      }).content,
+    );
+    expect(disabled).toContain("registered with disable_auto_check");
+    expect(JSON.stringify(transferReportDocument(deposit).content)).not.toContain("reason:");
+  });
+
   it("carries metadata: title, author OpenKYT, and no date until a renderer sets it", () => {
     const doc = transferReportDocument(deposit);
     expect(doc.info?.author).toBe("OpenKYT");

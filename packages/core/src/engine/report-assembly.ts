@@ -78,6 +78,8 @@ export async function transferReport(
     risks,
     alerts,
     riskModel: await modelOf(ctx, t.accountId, t.riskModelId, t.riskModelVersion),
+    lastError: t.lastError,
+    autoCheckDisabled: t.disableAutoCheck,
   };
   return render(ctx, data, withRisks, `transfer-${t.id}`);
 }
@@ -100,6 +102,7 @@ export async function manualCheckReport(
     sanctions: c.sanctions,
     risks,
     riskModel: await modelOf(ctx, c.accountId, c.riskModelId, c.riskModelVersion),
+    lastError: c.lastError,
   };
   return render(ctx, data, withRisks, `manual-check-${c.id}`);
 }

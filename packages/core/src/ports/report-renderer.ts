@@ -35,6 +35,10 @@ export interface TransferReportData {
   /** Empty in the without-risks variant. */
   readonly alerts: ReadonlyArray<AlertResponse>;
   readonly riskModel: ReportModel;
+  /** Why binding or a check last failed, when one did. */
+  readonly lastError: string | null;
+  /** True when the transfer was registered with disable_auto_check (its checks never run by themselves). */
+  readonly autoCheckDisabled: boolean;
 }
 
 /** Everything a manual check report shows. */
@@ -49,6 +53,8 @@ export interface ManualCheckReportData {
   /** Empty in the without-risks variant. */
   readonly risks: ReadonlyArray<RiskResponse>;
   readonly riskModel: ReportModel;
+  /** Why the check ended in error, when it did. */
+  readonly lastError: string | null;
 }
 
 /** Which report, and whether risks are left out. */

@@ -52,6 +52,8 @@ describe("report assembly", () => {
     expect(request.data.alerts.length).toBe(request.data.risks.length);
     expect(request.data.exposureDetail?.shares.length).toBeGreaterThan(0);
     expect(request.data.riskModel).toMatchObject({ id: "default", version: "default@1" });
+    expect(request.data.lastError).toBeNull();
+    expect(request.data.autoCheckDisabled).toBe(false);
   });
 
   it("leaves risks and alerts out of the without-risks variant", async () => {
