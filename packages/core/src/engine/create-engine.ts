@@ -12,6 +12,7 @@ import { DEFAULT_RISK_MODEL } from "../risk/index.js";
 import { type AccountApi, accountApi } from "./account-api.js";
 import { type ApiKeyService, apiKeyService } from "./api-keys.js";
 import { bindJobHandler } from "./bind-job.js";
+import { guardedChainSource } from "./chain-guard.js";
 import { checkJobHandler } from "./check-job.js";
 import type {
   BindingConfig,
@@ -38,7 +39,11 @@ import { fetchWebhookSender, webhookDeliveryHandler } from "./webhook-delivery.j
 /** Default tracing limits. */
 export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
 /** Default binding window and poll interval. */
-export const DEFAULT_BINDING: BindingConfig = Object.freeze({ windowMs: 60 * 60 * 1000, pollMs: 15_000 });
+export const DEFAULT_BINDING: BindingConfig = Object.freeze({
+  windowMs: 60 * 60 * 1000,
+  pollMs: 15_000,
+  lookupTimeoutMs: 30_000,
+});
 
 /** The job kinds of the checks lane. */
 const CHECK_LANE: ReadonlyArray<JobKind> = Object.freeze([
@@ -99,9 +104,10 @@ export function createEngine(config: EngineConfig): Engine {
   const events = new EventEmitter<EngineEvents>();
   let runners: JobRunner[] = [];
   const vault = createSecretVault(config.apiKeyVaultKey);
+  const binding = Object.freeze({ ...DEFAULT_BINDING, ...config.binding });
   const ctx: EngineContext = Object.freeze({
     store,
-    chain: config.chainSource ?? storeChainSource(store),
+    chain: guardedChainSource(config.chainSource ?? storeChainSource(store), binding.lookupTimeoutMs),
     ledger: config.ledger ?? store,
     resolver: createEntityResolver({ attributions, sanctions }),
     sanctions,
@@ -113,7 +119,7 @@ export function createEngine(config: EngineConfig): Engine {
     ids: config.ids ?? uuidGenerator,
     logger: config.logger ?? silentLogger,
     tracing: Object.freeze({ ...DEFAULT_TRACING, ...config.tracing }),
-    binding: Object.freeze({ ...DEFAULT_BINDING, ...config.binding }),
+    binding,
     jobs: Object.freeze({ ...defaultJobsConfig(), ...config.jobs }),
     events,
     vault,

@@ -32,6 +32,11 @@ export interface BindingConfig {
   readonly windowMs: number;
   /** Delay between lookups of a hash not found yet; default 15 s. */
   readonly pollMs: number;
+  /**
+   * Longest a chain source lookup may take; past it the lookup counts as a failure of the job
+   * (retried with backoff, then error). Default 30 s, below the jobs' lease.
+   */
+  readonly lookupTimeoutMs: number;
 }
 
 /** The durable job runner. */
