@@ -69,6 +69,12 @@ export function openPostgresDatabase(connection: PostgresConnection): Kysely<Dat
     application_name: connection.pool?.applicationName ?? "openkyt",
     types: storeTypes,
   });
+  // A connection that dies (server restart, failover, pg_terminate_backend) is dropped by the
+  // pool and replaced on next use; a statement running on it fails, and the caller gets that
+  // error. pg also emits the failure as an 'error' event, on the pool for an idle connection and
+  // on the client for one in use: without listeners those are uncaught and end the process.
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const onQuery = connection.onQuery;
   return new Kysely<Database>({
     dialect: new PostgresDialect({
