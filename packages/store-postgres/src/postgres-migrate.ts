@@ -15,28 +15,35 @@ import { openPostgresDatabase } from "./postgres-database.js";
 import { createSchema, storeSchema } from "./postgres-schema.js";
 
 /** Attempts of a migrator call that lost the race described at {@link whileSchemasChange}. */
-const SCHEMA_RACE_ATTEMPTS = 5;
+const SCHEMA_RACE_ATTEMPTS = 8;
 
-/** True when `error` (or its cause) is Postgres's "schema does not exist" (3F000). */
-function isMissingSchema(error: unknown): boolean {
+/**
+ * Postgres codes of an object that vanished while a statement read the catalog: schema
+ * (3F000), table (42P01) or column (42703) does not exist.
+ */
+const VANISHED = new Set(["3F000", "42P01", "42703"]);
+
+/** True when `error` (or its cause) says a schema, table or column vanished. */
+function isVanishedObject(error: unknown): boolean {
   for (let e: unknown = error; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "3F000") return true;
+    if (VANISHED.has(String((e as { code?: unknown }).code))) return true;
   }
   return false;
 }
 
 /**
- * Runs a migrator call again when it failed because some schema vanished under it. kysely's
- * migrator lists every table of the database (through `has_schema_privilege` by name) to see
- * whether its own bookkeeping tables exist; a schema dropped meanwhile, by anyone, fails that
- * listing. Nothing was changed by then, so trying again is safe.
+ * Runs a migrator call again when it failed because some schema, table or column vanished
+ * under it. kysely's migrator lists every table and column of the database (through
+ * `has_schema_privilege` and `pg_get_serial_sequence`, by name) to see whether its own
+ * bookkeeping tables exist; a schema dropped meanwhile, by anyone, fails that listing. A failed
+ * run changed nothing (each migration runs in a transaction), so trying again is safe.
  */
 async function whileSchemasChange<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
-      if (attempt >= SCHEMA_RACE_ATTEMPTS || !isMissingSchema(error)) throw error;
+      if (attempt >= SCHEMA_RACE_ATTEMPTS || !isVanishedObject(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
   }
