@@ -21,7 +21,7 @@ const TX_STATUS_TEXT: Readonly<Record<TxStatus, string>> = Object.freeze({
   binding: "binding (waiting for the transaction on chain)",
   bound: "bound (found on chain)",
   not_found: "not found on chain",
-  error: "error (the chain source kept failing)",
+  error: "error (binding kept failing)",
 });
 
 /** tx_status with what it means. */

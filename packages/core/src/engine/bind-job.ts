@@ -142,7 +142,7 @@ export function bindJobHandler(ctx: EngineContext): JobHandler {
       };
     },
     async giveUp(job, reason) {
-      await endBinding(ctx, job, "error", `the chain source kept failing: ${reason}`);
+      await endBinding(ctx, job, "error", `binding kept failing (chain source or store): ${reason}`);
     },
   };
 }
