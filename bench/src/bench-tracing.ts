@@ -77,12 +77,7 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
     // Warm: the whole ledger in memory, reference data in a memory store.
     const index = new LedgerIndex();
     const memory = createMemoryStore();
-    for (let after = -1; ; ) {
-      const rows = await readLedgerChunk(file, after, 100_000);
-      if (rows.length === 0) break;
-      index.add(rows.map((r) => r.row));
-      after = rows[rows.length - 1]?.rowid ?? after;
-    }
+    await loadLedgerInto(index, file);
     const ref = ledgerReferenceData(benchShape(ledgerSize));
     await memory.putAttributions(ref.attributions);
     await memory.putSanctions(ref.sanctions);
@@ -106,31 +101,35 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
   }
 }
 
-/** Ledger rows after `rowid`, straight from the SQLite file (for loading the warm index). */
-async function readLedgerChunk(file: string, after: number, limit: number) {
+/** Every ledger row of the SQLite file into `index`, in chunks of 100,000 (for the warm trace). */
+async function loadLedgerInto(index: LedgerIndex, file: string): Promise<void> {
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db
-      .prepare(
-        "select rowid, network, tx_hash, log_index, token_id, from_address, to_address, amount, occurred_at, block, value_usd from ledger_transfers where rowid > ? order by rowid limit ?",
-      )
-      .all(after, limit) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({
-      rowid: Number(r.rowid),
-      row: {
-        network: String(r.network),
-        txHash: String(r.tx_hash),
-        logIndex: Number(r.log_index),
-        tokenId: String(r.token_id),
-        from: String(r.from_address),
-        to: String(r.to_address),
-        amount: Number(r.amount),
-        occurredAt: Number(r.occurred_at),
-        block: r.block === null ? null : Number(r.block),
-        valueUsd: r.value_usd === null ? null : Number(r.value_usd),
-      } satisfies LedgerTransfer,
-    }));
+    const chunk = db.prepare(
+      "select rowid, network, tx_hash, log_index, token_id, from_address, to_address, amount, occurred_at, block, value_usd from ledger_transfers where rowid > ? order by rowid limit 100000",
+    );
+    for (let after = -1; ; ) {
+      const rows = chunk.all(after) as Array<Record<string, unknown>>;
+      if (rows.length === 0) return;
+      index.add(
+        rows.map(
+          (r): LedgerTransfer => ({
+            network: String(r.network),
+            txHash: String(r.tx_hash),
+            logIndex: Number(r.log_index),
+            tokenId: String(r.token_id),
+            from: String(r.from_address),
+            to: String(r.to_address),
+            amount: Number(r.amount),
+            occurredAt: Number(r.occurred_at),
+            block: r.block === null ? null : Number(r.block),
+            valueUsd: r.value_usd === null ? null : Number(r.value_usd),
+          }),
+        ),
+      );
+      after = Number(rows[rows.length - 1]?.rowid);
+    }
   } finally {
     db.close();
   }

@@ -53,16 +53,12 @@ export function accountApi(ctx: EngineContext, accountId: string) {
   if (typeof accountId !== "string" || accountId.length === 0) {
     throw new KytError("VALIDATION_ERROR", "accountId must be a non-empty string");
   }
-  const wake = <T>(value: T): T => {
-    ctx.wake();
-    return value;
-  };
   const waitForTransfer = (t: TransferRecord, ms: number) =>
     waitUntil(ctx, ms, () => loadTransfer(ctx.store, accountId, t.id), transferSettled, t);
   const waitForCheck = (c: ManualCheckRecord, ms: number) =>
     waitUntil(ctx, ms, () => loadManualCheck(ctx.store, accountId, c.id), manualCheckSettled, c);
   return Object.freeze({
-    /** POST /v1/transfers/register/: the transfer, and whether it was created (201) or found (200). */
+    /** POST /v1/transfers/register/: the transfer, and whether it was created now or already known. */
     async registerTransfer(body: unknown, options?: WaitOptions) {
       const ms = waitMilliseconds(options);
       const { transfer, created } = await registerTransfer(ctx, accountId, body);
@@ -83,7 +79,8 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     async bindTransaction(id: string, body: unknown) {
       const transfer = await bindTransaction(ctx, accountId, id, body);
       ctx.events.emit("transfer.status_changed", transfer, "none");
-      return wake(presentTransfer(transfer));
+      ctx.wake();
+      return presentTransfer(transfer);
     },
     /** POST /v1/transfers/{id}/recheck-counterparty/ */
     async recheckCounterparty(id: string) {
