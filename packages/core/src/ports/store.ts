@@ -284,9 +284,30 @@ export interface StoreOps extends LedgerReader {
   putSetting(key: string, value: string): Promise<void>;
 }
 
+/** One bulk load of ledger transfers (see {@link Store.bulkLedgerWriter}). */
+export interface LedgerBulkWriter {
+  /** Takes rows in file order. Nothing is visible to readers before `finish()`. */
+  write(rows: ReadonlyArray<LedgerTransfer>): Promise<void>;
+  /**
+   * Commits every row written, in one transaction (all of them or none), ignoring rows whose
+   * (network, txHash, logIndex) is already stored or was written earlier in the load; answers
+   * how many were new. The writer is spent afterwards.
+   */
+  finish(): Promise<number>;
+  /** Drops everything written; the writer is spent afterwards. Idempotent. */
+  abort(): Promise<void>;
+}
+
 /** A store: its operations, transactions and lifecycle. */
 export interface Store extends StoreOps {
   readonly capabilities: StoreCapabilities;
+  /**
+   * Optional: opens a bulk load of ledger transfers, for imports of millions of rows, with the
+   * same result as `putLedgerTransfers` of every row but all at once at `finish()`. The store may
+   * stage rows and rebuild its ledger indexes meanwhile; its other writes wait while `finish()`
+   * runs. Stores without a faster path leave it out (importers then use `putLedgerTransfers`).
+   */
+  bulkLedgerWriter?(): Promise<LedgerBulkWriter>;
   /**
    * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
    * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.
