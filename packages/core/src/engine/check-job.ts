@@ -4,7 +4,7 @@
  * same results and opens no second alert.
  */
 import type { CheckKind } from "../domain/enums.js";
-import { isCheckKind } from "../domain/enums.js";
+import { CHECK_KINDS, isCheckKind } from "../domain/enums.js";
 import type { AlertRecord, JobRecord, RiskModel, RiskRecord, TransferRecord } from "../domain/records.js";
 import type { StoreOps } from "../ports/store.js";
 import { aggregateRisk, collapseRisks, evaluateRisks } from "../risk/index.js";
@@ -12,7 +12,7 @@ import { presentAlertWorkflow, presentTransfer } from "../schemas/index.js";
 import { type CheckResults, computeChecks, counterpartyLabel } from "./check-computation.js";
 import { anyChecked, moveChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
-import type { JobHandler, JobOutcome } from "./job-runner.js";
+import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
 import { modelVersionTag } from "./model-resolution.js";
 import { alertForRisk, riskRecords } from "./risk-records.js";
 import { recordEvent } from "./webhook-outbox.js";
@@ -84,7 +84,8 @@ async function writeResults(
   }
   const checks = finish(transfer, ok, "checked", now);
   const afterFail = finish({ ...transfer, checks }, failed, "error", now);
-  const all = await tx.listRisks("transfer", transfer.id);
+  // Every check kind replaced: the stored risks are exactly `risks`, no need to read them back.
+  const all = new Set(ok).size === CHECK_KINDS.length ? risks : await tx.listRisks("transfer", transfer.id);
   const { riskLevel, riskScore } = aggregateRisk(all, anyChecked(afterFail));
   const counterparty = results.counterparty ?? transfer.counterparty;
   const sanctions = results.sanctions ?? transfer.sanctions;
@@ -128,48 +129,118 @@ async function writeResults(
   return { transfer: next, risks, alerts };
 }
 
+/** Moves the job's queued checks to checking, in the caller's transaction; null when the transfer is gone. */
+async function startChecks(ctx: EngineContext, tx: StoreOps, job: JobRecord): Promise<TransferRecord | null> {
+  const transfer = await tx.getTransfer(job.subjectId);
+  if (!transfer) return null;
+  const queued = jobChecks(job).filter((kind) => transfer.checks[kind].state === "queued");
+  if (queued.length === 0) return transfer;
+  const next = { ...transfer, checks: moveChecks(transfer.checks, queued, "checking", ctx.clock.now()) };
+  await tx.updateTransfer(next);
+  return next;
+}
+
+/** The checks of a started transfer, run against the engine's sources (reads only). */
+async function runChecks(
+  ctx: EngineContext,
+  started: TransferRecord,
+  kinds: ReadonlyArray<CheckKind>,
+  models: Map<string, Promise<RiskModel>>,
+): Promise<{ results: CheckResults; model: RiskModel }> {
+  const modelKey = `${started.accountId}\u0000${started.riskModelId ?? ""}`;
+  let model = models.get(modelKey);
+  if (!model) {
+    model = modelOf(ctx, started);
+    models.set(modelKey, model);
+  }
+  const results = await computeChecks(
+    ctx,
+    {
+      network: started.network,
+      tokenId: started.tokenId,
+      direction: started.direction,
+      counterpartyAddress: started.direction === "incoming" ? started.inputAddress : started.outputAddress,
+      occurredAt: started.txStatus === "bound" ? started.occurredAt : null,
+      since: started.occurredAt ?? started.registeredAt,
+      valueInFiat: started.valueInFiat,
+    },
+    kinds,
+  );
+  return { results, model: await model };
+}
+
+type Written = Awaited<ReturnType<typeof writeResults>>;
+
+/** The events of a written run, after its transaction committed. */
+function emitWritten(ctx: EngineContext, kinds: ReadonlyArray<CheckKind>, written: Written): void {
+  for (const kind of kinds) ctx.events.emit("check.completed", written.transfer, kind);
+  for (const risk of written.risks) ctx.events.emit("risk.detected", risk);
+  for (const alert of written.alerts) ctx.events.emit("alert.created", alert);
+  ctx.events.emit("transfer.checked", written.transfer);
+}
+
 /** Creates the handler of `transfer.check` jobs. */
 export function checkJobHandler(ctx: EngineContext): JobHandler {
   return {
     async run(job): Promise<JobOutcome> {
       const kinds = jobChecks(job);
-      const started = await ctx.store.transaction(async (tx) => {
-        const transfer = await tx.getTransfer(job.subjectId);
-        if (!transfer) return null;
-        const queued = kinds.filter((kind) => transfer.checks[kind].state === "queued");
-        const next = {
-          ...transfer,
-          checks: moveChecks(transfer.checks, queued, "checking", ctx.clock.now()),
-        };
-        if (queued.length > 0) await tx.updateTransfer(next);
-        return next;
-      });
+      const started = await ctx.store.transaction((tx) => startChecks(ctx, tx, job));
       if (!started || kinds.length === 0) return { kind: "done" };
-      const model = await modelOf(ctx, started);
-      const results = await computeChecks(
-        ctx,
-        {
-          network: started.network,
-          tokenId: started.tokenId,
-          direction: started.direction,
-          counterpartyAddress:
-            started.direction === "incoming" ? started.inputAddress : started.outputAddress,
-          occurredAt: started.txStatus === "bound" ? started.occurredAt : null,
-          since: started.occurredAt ?? started.registeredAt,
-          valueInFiat: started.valueInFiat,
-        },
-        kinds,
-      );
+      const { results, model } = await runChecks(ctx, started, kinds, new Map());
       const written = await ctx.store.transaction(async (tx) => {
         const transfer = await tx.getTransfer(job.subjectId);
         return transfer ? writeResults(ctx, tx, transfer, kinds, results, model) : null;
       });
-      if (!written) return { kind: "done" };
-      for (const kind of kinds) ctx.events.emit("check.completed", written.transfer, kind);
-      for (const risk of written.risks) ctx.events.emit("risk.detected", risk);
-      for (const alert of written.alerts) ctx.events.emit("alert.created", alert);
-      ctx.events.emit("transfer.checked", written.transfer);
+      if (written) emitWritten(ctx, kinds, written);
       return { kind: "done" };
+    },
+    /**
+     * Several jobs with three transactions in all: one marks their checks checking, the checks
+     * run, one writes every result and deletes the jobs. A job whose checks throw is failed
+     * alone; the others are written.
+     */
+    async runBatch(jobs): Promise<ReadonlyArray<BatchJobOutcome>> {
+      const started = await ctx.store.transaction(async (tx) => {
+        const out: Array<TransferRecord | null> = [];
+        for (const job of jobs) out.push(await startChecks(ctx, tx, job));
+        return out;
+      });
+      const models = new Map<string, Promise<RiskModel>>();
+      const computed = await Promise.all(
+        jobs.map(async (job, i) => {
+          const transfer = started[i];
+          const kinds = jobChecks(job);
+          if (!transfer || kinds.length === 0) return null;
+          try {
+            return { kinds, ...(await runChecks(ctx, transfer, kinds, models)) };
+          } catch (error) {
+            return { error };
+          }
+        }),
+      );
+      const written = await ctx.store.transaction(async (tx) => {
+        const out: Array<Written | null> = [];
+        for (const [i, job] of jobs.entries()) {
+          const run = computed[i];
+          if (run && "error" in run) {
+            out.push(null);
+            continue;
+          }
+          const transfer = run ? await tx.getTransfer(job.subjectId) : null;
+          out.push(
+            run && transfer ? await writeResults(ctx, tx, transfer, run.kinds, run.results, run.model) : null,
+          );
+          await tx.completeJob(job.id, ctx.jobs.workerId);
+        }
+        return out;
+      });
+      return jobs.map((_job, i): BatchJobOutcome => {
+        const run = computed[i];
+        if (run && "error" in run) return { kind: "failed", error: run.error };
+        const done = written[i];
+        if (run && done) emitWritten(ctx, run.kinds, done);
+        return { kind: "completed" };
+      });
     },
     async giveUp(job, reason) {
       const kinds = jobChecks(job);

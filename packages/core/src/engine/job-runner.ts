@@ -16,10 +16,27 @@ export type JobOutcome =
   /** Run again at `runAt` without counting a failure (for example a hash not mined yet). */
   | { readonly kind: "later"; readonly runAt: number; readonly reason: string };
 
+/**
+ * What a batch run decided for one of its jobs: an outcome as from `run`, `completed` when the
+ * handler already deleted the job in its own transaction, or `failed` (handled as if `run`
+ * had thrown `error`).
+ */
+export type BatchJobOutcome =
+  | JobOutcome
+  | { readonly kind: "completed" }
+  | { readonly kind: "failed"; readonly error: unknown };
+
 /** Runs one kind of job. */
 export interface JobHandler {
   /** Does the work. Throwing counts a failure; the job is retried with backoff. */
   run(job: JobRecord): Promise<JobOutcome>;
+  /**
+   * Optional: does the work of several claimed jobs of this kind together, with fewer store
+   * transactions than one run each. Returns one outcome per job, in the order given. Throwing
+   * makes the runner fall back to `run` for each job, so a batch must leave nothing
+   * half-written when it throws (write in one transaction).
+   */
+  runBatch?(jobs: ReadonlyArray<JobRecord>): Promise<ReadonlyArray<BatchJobOutcome>>;
   /** Called once when the job failed `maxAttempts` times: record the failure where users see it. */
   giveUp(job: JobRecord, reason: string): Promise<void>;
 }
@@ -71,6 +88,43 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let wakeUp: (() => void) | null = null;
 
+  /** Records what became of a job: completed, deleted, run again later, retried or given up. */
+  async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
+    if (outcome.kind === "completed") return;
+    if (outcome.kind === "later") {
+      // A fresh job, so that waiting does not count towards maxAttempts.
+      await store.transaction(async (tx) => {
+        if (await tx.completeJob(job.id, config.workerId)) {
+          await tx.enqueueJob({
+            ...job,
+            id: deps.ids.next(),
+            runAt: outcome.runAt,
+            attempts: 0,
+            leaseOwner: null,
+            leaseUntil: null,
+            lastError: outcome.reason,
+          });
+        }
+      });
+      return;
+    }
+    if (outcome.kind === "done") {
+      await store.completeJob(job.id, config.workerId);
+      return;
+    }
+    const reason = describeError(outcome.error);
+    const final = job.attempts >= config.maxAttempts;
+    deps.onFailure(job, reason, final);
+    logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, final, reason }, "job failed");
+    if (final) {
+      await handler.giveUp(job, reason);
+      await store.completeJob(job.id, config.workerId);
+    } else {
+      const runAt = clock.now() + backoffDelay(job.attempts, config);
+      await store.retryJob(job.id, config.workerId, runAt, reason);
+    }
+  }
+
   async function runOne(job: JobRecord): Promise<void> {
     const handler = handlers[job.kind];
     if (!handler) {
@@ -83,39 +137,35 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       );
       return;
     }
+    let outcome: BatchJobOutcome;
     try {
-      const outcome = await handler.run(job);
-      if (outcome.kind === "later") {
-        // A fresh job, so that waiting does not count towards maxAttempts.
-        await store.transaction(async (tx) => {
-          if (await tx.completeJob(job.id, config.workerId)) {
-            await tx.enqueueJob({
-              ...job,
-              id: deps.ids.next(),
-              runAt: outcome.runAt,
-              attempts: 0,
-              leaseOwner: null,
-              leaseUntil: null,
-              lastError: outcome.reason,
-            });
-          }
-        });
-      } else {
-        await store.completeJob(job.id, config.workerId);
-      }
+      outcome = await handler.run(job);
     } catch (error) {
-      const reason = describeError(error);
-      const final = job.attempts >= config.maxAttempts;
-      deps.onFailure(job, reason, final);
-      logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, final, reason }, "job failed");
-      if (final) {
-        await handler.giveUp(job, reason);
-        await store.completeJob(job.id, config.workerId);
-      } else {
-        const runAt = clock.now() + backoffDelay(job.attempts, config);
-        await store.retryJob(job.id, config.workerId, runAt, reason);
-      }
+      outcome = { kind: "failed", error };
     }
+    await settle(job, handler, outcome);
+  }
+
+  /** Runs the claimed jobs of one kind: together when the handler can, else one by one. */
+  async function runGroup(kind: JobKind, jobs: ReadonlyArray<JobRecord>): Promise<void> {
+    const handler = handlers[kind];
+    if (!handler?.runBatch || jobs.length < 2) {
+      await Promise.all(jobs.map((job) => runOne(job)));
+      return;
+    }
+    let outcomes: ReadonlyArray<BatchJobOutcome>;
+    try {
+      outcomes = await handler.runBatch(jobs);
+      if (outcomes.length !== jobs.length) throw new Error("a batch returned the wrong number of outcomes");
+    } catch (error) {
+      logger.warn(
+        { kind, jobs: jobs.length, reason: describeError(error) },
+        "job batch failed; running its jobs one by one",
+      );
+      await Promise.all(jobs.map((job) => runOne(job)));
+      return;
+    }
+    await Promise.all(jobs.map((job, i) => settle(job, handler, outcomes[i] ?? { kind: "done" })));
   }
 
   /** Claims and runs one batch; resolves to how many jobs it ran. */
@@ -127,7 +177,13 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       owner: config.workerId,
       ...(deps.kinds ? { kinds: deps.kinds } : {}),
     });
-    await Promise.all(jobs.map((job) => runOne(job)));
+    const byKind = new Map<JobKind, JobRecord[]>();
+    for (const job of jobs) {
+      const group = byKind.get(job.kind);
+      if (group) group.push(job);
+      else byKind.set(job.kind, [job]);
+    }
+    await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
     return jobs.length;
   }
 
