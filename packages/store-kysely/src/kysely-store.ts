@@ -6,6 +6,7 @@ import type { Store, StoreCapabilities, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import type { KyselyContext } from "./kysely-context.js";
+import { groupCommitter } from "./kysely-group-commit.js";
 import { kyselyJobOps } from "./kysely-jobs.js";
 import { kyselyKeyModelOps } from "./kysely-keys-models.js";
 import { kyselyLedgerOps } from "./kysely-ledger.js";
@@ -34,6 +35,12 @@ export interface KyselyStoreOptions {
    * SQLite whatever the database's default collation (Postgres: "C"). Default null: the column's.
    */
   readonly orderCollation?: string | null;
+  /**
+   * Group commit (single-connection backends, SQLite): transactions that arrive while one runs
+   * share one database transaction, each in its own savepoint (see `groupCommitter`). Default
+   * false: every transaction is a database transaction of its own (Postgres, with a pool).
+   */
+  readonly groupCommit?: boolean;
 }
 
 /** Every member of the port over `ctx`. */
@@ -70,21 +77,21 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     atomic: (fn) => db.transaction().execute(fn),
   };
   let closing: Promise<void> | null = null;
+  const txOps = (trx: Kysely<Database>): StoreOps =>
+    kyselyOps({
+      ...settings,
+      db: trx,
+      inTransaction: true,
+      heldLocks: new Set(),
+      atomic: (inner) => inner(trx),
+    });
+  const grouped = options.groupCommit ? groupCommitter(db) : null;
   return {
     ...kyselyOps(root),
     capabilities: Object.freeze({ ...options.capabilities }),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-      return db.transaction().execute((trx) =>
-        fn(
-          kyselyOps({
-            ...settings,
-            db: trx,
-            inTransaction: true,
-            heldLocks: new Set(),
-            atomic: (inner) => inner(trx),
-          }),
-        ),
-      );
+      if (grouped) return grouped((trx) => fn(txOps(trx)));
+      return db.transaction().execute((trx) => fn(txOps(trx)));
     },
     close() {
       closing ??= db.destroy();

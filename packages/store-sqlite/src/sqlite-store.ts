@@ -1,7 +1,8 @@
 /** The embedded default store: SQLite (WAL) through better-sqlite3 and the kysely store. */
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
-import { openSqliteDatabase } from "./sqlite-database.js";
+import { type SqliteBulkLedgerOptions, sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
+import { openSqliteConnection } from "./sqlite-database.js";
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -9,6 +10,8 @@ export interface SqliteStoreOptions {
   readonly filename: string;
   /** Run pending migrations before returning the store (default true). */
   readonly migrate?: boolean;
+  /** Settings of the store's `bulkLedgerWriter()` loads. */
+  readonly bulkLedger?: SqliteBulkLedgerOptions;
 }
 
 /** Capabilities of the SQLite store: one process claims jobs. */
@@ -21,20 +24,23 @@ export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
  * Opens a SQLite store, migrating it to the latest schema unless `migrate` is false. Jobs are
  * claimed inside SQLite's serialised transactions (no `SKIP LOCKED`); transactions begin
  * IMMEDIATE, so everything a transaction reads stays as it read it until it ends, also against
- * another process on the same file (no row locks needed). `close()` is idempotent.
+ * another process on the same file (no row locks needed). Transactions that arrive while one
+ * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const db = openSqliteDatabase(options.filename);
+  const { db, sqlite } = openSqliteConnection(options.filename);
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return createKyselyStore(db, {
+  const store = createKyselyStore(db, {
     capabilities: SQLITE_STORE_CAPABILITIES,
     skipLocked: false,
     rowLocks: false,
     orderCollation: null,
+    groupCommit: true,
   });
+  return { ...store, bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger) };
 }

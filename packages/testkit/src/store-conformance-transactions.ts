@@ -133,6 +133,58 @@ export function transactionConformance(ctx: ConformanceContext): void {
       ]);
       expect(await ctx.store().getTransfers([a.id, b.id])).toHaveLength(2);
     });
+
+    it("keeps many concurrent transactions apart: the ones that throw leave nothing, the others land", async () => {
+      // Stores that commit concurrent transactions together (SQLite's group commit) must still
+      // give each one its own outcome.
+      const s = ctx.store();
+      const shared = makeTransfer();
+      await s.insertTransfer(shared);
+      const transfers = Array.from({ length: 40 }, () => makeTransfer());
+      const outcomes = await Promise.allSettled(
+        transfers.map((t, i) =>
+          s.transaction(async (tx) => {
+            await tx.insertTransfer(t);
+            await tx.enqueueJob(makeJob({ subjectId: t.id }));
+            if (i % 3 === 0) throw new Error(`member ${i} fails`);
+            // A duplicate identity: CONFLICT inside the transaction, after its own writes.
+            if (i % 7 === 1) await tx.insertTransfer({ ...shared, id: `${shared.id}-again-${i}` });
+            return i;
+          }),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        const t = transfers[i] as (typeof transfers)[number];
+        const kept = await s.getTransfer(t.id);
+        if (i % 3 === 0) {
+          expect(outcome).toMatchObject({ status: "rejected", reason: { message: `member ${i} fails` } });
+          expect(kept).toBeNull();
+          expect(await s.listJobs(t.id)).toEqual([]);
+        } else if (i % 7 === 1) {
+          expect(outcome).toMatchObject({ status: "rejected", reason: { code: "CONFLICT" } });
+          expect(kept).toBeNull();
+          expect(await s.listJobs(t.id)).toEqual([]);
+        } else {
+          expect(outcome).toEqual({ status: "fulfilled", value: i });
+          expect(kept).toEqual(t);
+          expect(await s.listJobs(t.id)).toHaveLength(1);
+        }
+      }
+    });
+
+    it("lets a later transaction see what an earlier concurrent one committed", async () => {
+      const s = ctx.store();
+      const t = makeTransfer();
+      const first = s.transaction(async (tx) => tx.insertTransfer(t));
+      const second = s.transaction(async (tx) => {
+        const seen = await tx.getTransfer(t.id);
+        if (seen) await tx.updateTransfer({ ...seen, riskLevel: "high" });
+        return seen !== null;
+      });
+      await first;
+      const sawIt = await second;
+      expect((await s.getTransfer(t.id))?.riskLevel).toBe(sawIt ? "high" : "undefined");
+    });
     rowLockConformance(ctx);
   });
 }
