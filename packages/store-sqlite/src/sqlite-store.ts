@@ -2,6 +2,7 @@
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
 import { type SqliteBulkLedgerOptions, sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
+import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 import { openSqliteConnection } from "./sqlite-database.js";
 
 /** Options of {@link createSqliteStore}. */
@@ -42,5 +43,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     orderCollation: null,
     groupCommit: true,
   });
-  return { ...store, bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger) };
+  return {
+    ...store,
+    bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
+    scanLedger: sqliteLedgerScan(db),
+  };
 }

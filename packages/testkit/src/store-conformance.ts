@@ -4,9 +4,11 @@
  */
 import type { ErrorCode, Store } from "@openkyt/core";
 import { afterEach, beforeEach, describe, expect } from "vitest";
+import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
+import { ledgerScanConformance } from "./store-conformance-ledger-scan.js";
 import { manualCheckConformance } from "./store-conformance-manual-checks.js";
 import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
@@ -66,6 +68,8 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     transactionConformance(context);
     keyModelConformance(context);
     ledgerConformance(context);
+    bulkLedgerConformance(context);
+    ledgerScanConformance(context);
     referenceConformance(context);
     propertyConformance(context);
     workflowConformance(context);

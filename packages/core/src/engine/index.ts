@@ -2,6 +2,13 @@ export type { AccountApi } from "./account-api.js";
 export type { Actor } from "./alert-workflow.js";
 export { type ApiKeyInfo, type ApiKeyService, type CreatedApiKey, randomToken } from "./api-keys.js";
 export { matchChainTransfer } from "./bind-job.js";
+export {
+  type Clearable,
+  cachingAttributionSource,
+  cachingSanctionsSource,
+  SOURCE_CACHE_DEFAULTS,
+  type SourceCacheOptions,
+} from "./cached-sources.js";
 export * from "./create-engine.js";
 export type * from "./engine-config.js";
 export type { EngineEvents } from "./engine-events.js";
@@ -11,4 +18,11 @@ export type { RenderedReport } from "./report-assembly.js";
 export { createSecretVault, type SecretVault } from "./secret-vault.js";
 export * from "./store-sources.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./wait-for-result.js";
+export {
+  createWarmLedger,
+  WARM_LEDGER_DEFAULTS,
+  type WarmLedger,
+  type WarmLedgerOptions,
+} from "./warm-ledger.js";
+export { createWarmSources, type WarmSources, type WarmSourcesOptions } from "./warm-sources.js";
 export { fetchWebhookSender, type WebhookSender, webhookSignature } from "./webhook-delivery.js";

@@ -284,6 +284,13 @@ export interface StoreOps extends LedgerReader {
   putSetting(key: string, value: string): Promise<void>;
 }
 
+/** A page of the ledger in stored order (see {@link Store.scanLedger}). */
+export interface LedgerScan {
+  readonly rows: ReadonlyArray<LedgerTransfer>;
+  /** Position of the last row returned; the `after` of the next page. */
+  readonly last: number;
+}
+
 /** One bulk load of ledger transfers (see {@link Store.bulkLedgerWriter}). */
 export interface LedgerBulkWriter {
   /** Takes rows in file order. Nothing is visible to readers before `finish()`. */
@@ -308,6 +315,15 @@ export interface Store extends StoreOps {
    * runs. Stores without a faster path leave it out (importers then use `putLedgerTransfers`).
    */
   bulkLedgerWriter?(): Promise<LedgerBulkWriter>;
+  /**
+   * Optional: ledger transfers in the order they were stored, from just after position `after`
+   * (0: from the first), at most `limit` of them. `last` is the position of the last row
+   * returned (`after` when none), to pass as `after` next time; a row stored later always gets a
+   * higher position, so calling again with `last` returns exactly the rows stored since. This
+   * is what a warm in-memory copy of the ledger follows (`createWarmLedger`). Offered by the
+   * memory and SQLite stores; Postgres, with several writers at once, has no such order.
+   */
+  scanLedger?(after: number, limit: number): Promise<LedgerScan>;
   /**
    * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
    * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.

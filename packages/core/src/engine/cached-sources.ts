@@ -1,0 +1,146 @@
+/**
+ * Caches in front of the attribution and sanctions sources: a screening asks about the same
+ * few thousand hub addresses over and over. An answer, found or not, is kept for `ttlMs` (so a
+ * label or a listing imported by any process is seen at most that much later), the least
+ * recently used answers are dropped past `maxEntries`, and `clear()` drops everything (call it
+ * after importing reference data in this process).
+ */
+import type { Attribution, SanctionsListing } from "../domain/records.js";
+import { KytError } from "../errors.js";
+import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+import { type Clock, systemClock } from "../ports/runtime.js";
+
+/** Options of the caches. */
+export interface SourceCacheOptions {
+  /** How long an answer is kept, in ms (default 30,000). */
+  readonly ttlMs?: number;
+  /** Most addresses kept (default 200,000). */
+  readonly maxEntries?: number;
+  readonly clock?: Clock;
+}
+
+/** Default lifetime and size of a source cache. */
+export const SOURCE_CACHE_DEFAULTS = Object.freeze({ ttlMs: 30_000, maxEntries: 200_000 });
+
+/** Something that can be emptied. */
+export interface Clearable {
+  /** Forgets every cached answer. */
+  clear(): void;
+}
+
+interface Entry<V> {
+  readonly value: V;
+  readonly at: number;
+}
+
+/** A map with a lifetime per entry and least-recently-used eviction (Map keeps insertion order). */
+class TtlCache<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries: number,
+    readonly clock: Clock,
+  ) {}
+
+  /** The live entry of `key`, moved to most recently used; undefined when absent or expired. */
+  get(key: string): Entry<V> | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (this.clock.now() - entry.at > this.ttlMs) return undefined;
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, value: V, at: number): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, at });
+    while (this.#entries.size > this.maxEntries) {
+      const oldest = this.#entries.keys().next().value as string;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+function cacheOf<V>(options: SourceCacheOptions): TtlCache<V> {
+  const ttlMs = options.ttlMs ?? SOURCE_CACHE_DEFAULTS.ttlMs;
+  const maxEntries = options.maxEntries ?? SOURCE_CACHE_DEFAULTS.maxEntries;
+  if (!(ttlMs >= 0) || !Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new KytError(
+      "VALIDATION_ERROR",
+      "source cache: ttlMs must be >= 0 and maxEntries a positive integer",
+    );
+  }
+  return new TtlCache<V>(ttlMs, maxEntries, options.clock ?? systemClock);
+}
+
+const SEP = "\u0000";
+
+/** `source` behind a cache of its answers per (network, address), misses included. */
+export function cachingAttributionSource(
+  source: AttributionSource,
+  options: SourceCacheOptions = {},
+): AttributionSource & Clearable {
+  const cache = cacheOf<Attribution | null>(options);
+  return {
+    async attributions(network, addresses) {
+      const out: Attribution[] = [];
+      const missing: string[] = [];
+      for (const address of new Set(addresses)) {
+        const hit = cache.get(network + SEP + address);
+        if (!hit) missing.push(address);
+        else if (hit.value) out.push(hit.value);
+      }
+      if (missing.length === 0) return out;
+      const at = cache.clock.now();
+      const found = await source.attributions(network, missing);
+      const byAddress = new Map(found.map((a) => [a.address, a]));
+      for (const address of missing) {
+        const value = byAddress.get(address) ?? null;
+        cache.set(network + SEP + address, value, at);
+        if (value) out.push(value);
+      }
+      return out;
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+/** `source` behind a cache of its answers per address (every listing of it, or none). */
+export function cachingSanctionsSource(
+  source: SanctionsSource,
+  options: SourceCacheOptions = {},
+): SanctionsSource & Clearable {
+  const cache = cacheOf<ReadonlyArray<SanctionsListing>>(options);
+  return {
+    async listings(addresses) {
+      const out: SanctionsListing[] = [];
+      const missing: string[] = [];
+      for (const address of new Set(addresses)) {
+        const hit = cache.get(address);
+        if (!hit) missing.push(address);
+        else out.push(...hit.value);
+      }
+      if (missing.length === 0) return out;
+      const at = cache.clock.now();
+      const found = await source.listings(missing);
+      const byAddress = new Map<string, SanctionsListing[]>();
+      for (const listing of found) {
+        const list = byAddress.get(listing.address);
+        if (list) list.push(listing);
+        else byAddress.set(listing.address, [listing]);
+      }
+      for (const address of missing) {
+        const value = byAddress.get(address) ?? [];
+        cache.set(address, value, at);
+        out.push(...value);
+      }
+      return out;
+    },
+    clear: () => cache.clear(),
+  };
+}
