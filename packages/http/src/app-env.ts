@@ -1,12 +1,14 @@
 /** The Hono environment of the app: per-request variables set by the middleware. */
-import type { Logger } from "pino";
+import type { RequestLog } from "./request-context.js";
 
 /** Variables every handler can read with `c.get`. */
 export interface AppVariables {
   /** The request id (echoed from X-Request-Id or generated). */
   requestId: string;
   /** The request's logger (bound to the request id). */
-  log: Logger;
+  log: RequestLog;
+  /** True once the response carries the request id header (set by whoever built it). */
+  requestIdSent: boolean;
   /** The authenticated key id, once known. */
   keyId: string | undefined;
   /** The authenticated account, once known. */

@@ -39,9 +39,15 @@ export interface Refused {
   readonly keyId?: string;
 }
 
-/** Resolves a key id to its account and secret (null: unknown or revoked). */
+/**
+ * Resolves a key id to its account and secret (null: unknown or revoked); with `maxAgeMs` it
+ * may answer from a lookup made at most that long ago.
+ */
 export interface KeyResolver {
-  resolve(keyId: string): Promise<{ accountId: string; secret: string } | null>;
+  resolve(
+    keyId: string,
+    options?: { maxAgeMs?: number },
+  ): Promise<{ accountId: string; secret: string } | null>;
 }
 
 /** Options of {@link createAuthenticator}. */
@@ -50,6 +56,8 @@ export interface AuthenticatorOptions {
   /** Accepted distance between API-TIMESTAMP and the server clock, ms, both directions. */
   readonly windowMs: number;
   readonly replay: ReplayGuard;
+  /** How old (ms) a key lookup may be reused; 0 (the default) reads the key on every request. */
+  readonly keyMaxAgeMs?: number;
 }
 
 const TIMESTAMP = /^\d{1,16}$/;
@@ -60,6 +68,7 @@ const refuse = (detail: string, keyId?: string): Refused => ({ ok: false, detail
 /** Checks the signed headers of requests. */
 export function createAuthenticator(options: AuthenticatorOptions) {
   const { keys, windowMs, replay } = options;
+  const resolveOptions = { maxAgeMs: options.keyMaxAgeMs ?? 0 };
   return Object.freeze({
     /** Verifies the headers, timestamp, key and signature of a request at time `now`. */
     async verify(req: AuthRequest, now: number): Promise<Verified | Refused> {
@@ -84,10 +93,13 @@ export function createAuthenticator(options: AuthenticatorOptions) {
           keyId,
         );
       }
-      const key = await keys.resolve(keyId).catch((error: unknown) => {
+      let key: Awaited<ReturnType<KeyResolver["resolve"]>>;
+      try {
+        key = await keys.resolve(keyId, resolveOptions);
+      } catch (error) {
         // A store failure or a secret the vault cannot open is the server's fault, not the client's.
         throw new KytError("INTERNAL_ERROR", "API key resolution failed", { cause: error });
-      });
+      }
       if (!key) return refuse("unknown or revoked API key", keyId);
       const candidates: SignedParts[] = [];
       for (const target of targetCandidates(req.targets)) {

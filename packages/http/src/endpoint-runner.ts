@@ -4,28 +4,66 @@
  * failure is a KytError the app's error handler answers; nothing runs before authentication
  * succeeds, so a refused request changes nothing.
  */
-import { type Clock, type Engine, KytError } from "@openkyt/core";
+
+import type { IncomingMessage } from "node:http";
+import { type AccountApi, type Clock, type Engine, KytError } from "@openkyt/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
 import type { Authenticator } from "./auth-check.js";
 import { parseBody } from "./body-forms.js";
-import { readBodyBytes } from "./body-reader.js";
+import { checkDeclaredLength, readBodyBytes, readIncomingBytes } from "./body-reader.js";
 import type { Endpoint, EndpointResult } from "./endpoint-types.js";
+import { nodeIncoming, readHeader } from "./node-incoming.js";
 import type { RateLimiter } from "./rate-limiter.js";
+import { REQUEST_ID_HEADER } from "./request-context.js";
 
 /** What the runner needs. */
 export interface EndpointRunnerDeps {
-  readonly engine: Engine;
+  /** The engine's operations for an account (see {@link accountApis}). */
+  readonly accounts: (accountId: string) => AccountApi;
   readonly auth: Authenticator;
   readonly limiter: RateLimiter | null;
   readonly clock: Clock;
   readonly bodyBytes: number;
 }
 
+/**
+ * The engine's account APIs made once per account and reused (at most `maxAccounts`; past
+ * that the memo starts over). An account API is a stateless set of operations over the engine.
+ */
+export function accountApis(engine: Engine, maxAccounts = 1_000): (accountId: string) => AccountApi {
+  const made = new Map<string, AccountApi>();
+  return (accountId) => {
+    let api = made.get(accountId);
+    if (api === undefined) {
+      if (made.size >= maxAccounts) made.clear();
+      api = engine.forAccount(accountId);
+      made.set(accountId, api);
+    }
+    return api;
+  };
+}
+
+/** Methods whose requests carry no body: a fetch Request cannot have one, nor does node-server give one. */
+const BODYLESS = new Set(["GET", "HEAD"]);
+const NO_BYTES = new Uint8Array(0);
+
+/** The raw body (empty for GET and HEAD, whose Content-Length is still checked against the limit). */
+function readBody(
+  c: Context<AppEnv>,
+  incoming: IncomingMessage | undefined,
+  limit: number,
+): Promise<Uint8Array> {
+  if (BODYLESS.has(c.req.method)) {
+    checkDeclaredLength(readHeader(c, incoming, "content-length"), limit);
+    return Promise.resolve(NO_BYTES);
+  }
+  return incoming ? readIncomingBytes(incoming, limit) : readBodyBytes(c.req.raw, limit);
+}
+
 /** The request target as sent (node's raw request line when available) and as the URL parser saw it. */
-function requestTargets(c: Context<AppEnv>, url: URL): string[] {
-  const env = c.env as { incoming?: { url?: unknown } } | undefined;
-  const raw = env?.incoming?.url;
+function requestTargets(incoming: IncomingMessage | undefined, url: URL): string[] {
+  const raw = incoming?.url;
   const parsed = `${url.pathname}${url.search}`;
   return typeof raw === "string" && raw.startsWith("/") && raw !== parsed ? [raw, parsed] : [parsed];
 }
@@ -60,21 +98,32 @@ function respond(c: Context<AppEnv>, result: EndpointResult): Response {
       "Content-Length": String(bytes.byteLength),
     });
   }
-  return c.json(result.body as object, result.status, result.headers);
+  // A Response with plain headers (the request id included): node-server writes it as it is,
+  // without building a Headers object or having the middleware add the request id afterwards.
+  c.set("requestIdSent", true);
+  return new Response(JSON.stringify(result.body), {
+    status: result.status,
+    headers: {
+      "content-type": "application/json",
+      [REQUEST_ID_HEADER.toLowerCase()]: c.get("requestId"),
+      ...result.headers,
+    },
+  });
 }
 
 /** The Hono handler of one endpoint. */
 export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const log = c.get("log");
-    const raw = await readBodyBytes(c.req.raw, deps.bodyBytes);
+    const incoming = nodeIncoming(c);
+    const raw = await readBody(c, incoming, deps.bodyBytes);
     const parsed = parseBody(raw);
     const url = new URL(c.req.url);
     const now = deps.clock.now();
     const request = {
       method: c.req.method,
-      targets: requestTargets(c, url),
-      header: c.req.header.bind(c.req),
+      targets: requestTargets(incoming, url),
+      header: (name: string) => readHeader(c, incoming, name),
       raw,
       parsed,
     };
@@ -110,6 +159,6 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       query: endpoint.query ? queryRecord(url) : {},
       keyId: verified.keyId,
     };
-    return respond(c, await endpoint.run(deps.engine.forAccount(verified.accountId), input));
+    return respond(c, await endpoint.run(deps.accounts(verified.accountId), input));
   };
 }

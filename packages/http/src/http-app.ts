@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Logger, pino } from "pino";
 import type { AppEnv } from "./app-env.js";
 import { createAuthenticator } from "./auth-check.js";
-import { endpointHandler } from "./endpoint-runner.js";
+import { accountApis, endpointHandler } from "./endpoint-runner.js";
 import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
 import { openApiDocument } from "./openapi-document.js";
@@ -23,6 +23,13 @@ export interface HttpAuthOptions {
   readonly windowMs?: number;
   /** Most signed non-GET requests remembered against replay; default 100,000. */
   readonly replayCacheSize?: number;
+  /**
+   * How long (ms) a looked-up API key may be reused without reading the store again; default 0
+   * (every request reads its key, so a revocation by another process counts at once). A
+   * revocation through this engine always counts at once; one made by another process (the
+   * CLI) is seen up to this late.
+   */
+  readonly keyCacheMs?: number;
 }
 
 /** Request limits. */
@@ -50,6 +57,7 @@ export interface HttpAppOptions {
 export const HTTP_DEFAULTS = Object.freeze({
   windowMs: 5 * 60_000,
   replayCacheSize: 100_000,
+  keyCacheMs: 0,
   bodyBytes: 64 * 1024,
   ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
 });
@@ -62,13 +70,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const ratePerKey =
     options.limits?.ratePerKey === undefined ? HTTP_DEFAULTS.ratePerKey : options.limits.ratePerKey;
   const deps = {
-    engine: options.engine,
+    accounts: accountApis(options.engine),
     clock,
     bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,
     limiter: ratePerKey === null ? null : createRateLimiter(ratePerKey),
     auth: createAuthenticator({
       keys: options.engine.apiKeys,
       windowMs,
+      keyMaxAgeMs: options.auth?.keyCacheMs ?? HTTP_DEFAULTS.keyCacheMs,
       replay: createReplayGuard({
         windowMs,
         maxEntries: options.auth?.replayCacheSize ?? HTTP_DEFAULTS.replayCacheSize,

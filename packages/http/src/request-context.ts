@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env.js";
+import { nodeIncoming, readHeader } from "./node-incoming.js";
 
 /** The request id header, read and written. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -20,23 +21,58 @@ export interface RequestContextOptions {
   readonly monotonicNow?: () => number;
 }
 
+/** The logger of one request: lines carry its request id. */
+export interface RequestLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/**
+ * A request's logger whose pino child (bound to the request id) is only made when a line is
+ * written: most requests write none besides the request line.
+ */
+class LazyRequestLog implements RequestLog {
+  readonly #logger: Logger;
+  readonly #requestId: string;
+  #child: Logger | undefined;
+  constructor(logger: Logger, requestId: string) {
+    this.#logger = logger;
+    this.#requestId = requestId;
+  }
+  #bound(): Logger {
+    this.#child ??= this.#logger.child({ requestId: this.#requestId });
+    return this.#child;
+  }
+  warn(fields: object, message: string): void {
+    this.#bound().warn(fields, message);
+  }
+  error(fields: object, message: string): void {
+    this.#bound().error(fields, message);
+  }
+}
+
 /** The request-context middleware. */
 export function requestContext(options: RequestContextOptions): MiddlewareHandler<AppEnv> {
   const now = options.monotonicNow ?? (() => performance.now());
+  const { logger } = options;
   return async (c, next) => {
     const started = now();
-    const given = c.req.header(REQUEST_ID_HEADER);
+    const given = readHeader(c, nodeIncoming(c), REQUEST_ID_HEADER);
     const requestId = given !== undefined && CLIENT_ID.test(given) ? given : globalThis.crypto.randomUUID();
-    const log = options.logger.child({ requestId });
     c.set("requestId", requestId);
-    c.set("log", log);
+    c.set("requestIdSent", false);
+    c.set("log", new LazyRequestLog(logger, requestId));
     c.set("keyId", undefined);
     c.set("accountId", undefined);
     await next();
-    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    if (!c.get("requestIdSent")) c.res.headers.set(REQUEST_ID_HEADER, requestId);
     const status = c.res.status;
-    log[status >= 500 ? "error" : "info"](
+    const level = status >= 500 ? "error" : "info";
+    if (!logger.isLevelEnabled(level)) return;
+    // The same line a child bound to the request id would write: its binding comes first.
+    logger[level](
       {
+        requestId,
         method: c.req.method,
         path: new URL(c.req.url).pathname,
         status,

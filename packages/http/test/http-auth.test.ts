@@ -238,6 +238,30 @@ describe("authentication over HTTP", () => {
   });
 });
 
+describe("with auth.keyCacheMs, keys are reused between requests", () => {
+  it("a revocation through the engine still fails the key at once; another process's after the lifetime", async () => {
+    const s = await serve({ http: { auth: { keyCacheMs: 60_000 } } });
+    try {
+      const created = await s.h.engine.apiKeys.create("acme");
+      const client = s.client({ keyId: created.id, secret: created.secret });
+      expect((await client.listTransfers()).page).toBe(1);
+      expect(await s.h.engine.apiKeys.revoke(created.id)).toBe(true);
+      const error = await client.listTransfers().catch((e) => e);
+      expect(error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+
+      // Another process revoking through the store directly: the reused key stays valid
+      // for up to keyCacheMs (the trade the option makes).
+      const spare = await s.h.engine.apiKeys.create("acme");
+      const spareClient = s.client({ keyId: spare.id, secret: spare.secret });
+      expect((await spareClient.listTransfers()).page).toBe(1);
+      expect(await s.h.engine.store.revokeApiKey(spare.id, Date.now())).toBe(true);
+      expect((await spareClient.listTransfers()).page).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("the published signing example, sent as is", () => {
   it("registers the transfer of the first signing vector (201)", async () => {
     const v = VECTORS[0];

@@ -1,6 +1,10 @@
 /**
  * API keys: created per account (the secret is returned once and never again), listed without
- * secrets, revoked at once, and resolved for request signing checks.
+ * secrets, revoked at once, and resolved for request signing checks. Resolved live keys are
+ * remembered in memory: by default a lookup still reads the key's row (so a revocation made by
+ * another process, the CLI, counts on the next request) and only skips opening the secret when
+ * the stored form is unchanged; a caller may accept a remembered key up to `maxAgeMs` old and
+ * skip the read. A revocation through this service forgets the key at once.
  */
 import { randomBytes } from "node:crypto";
 import type { ApiKeyRecord } from "../domain/records.js";
@@ -37,6 +41,39 @@ export interface CreatedApiKey extends ApiKeyInfo {
   readonly secret: string;
 }
 
+/** The account and secret of a live key. */
+export interface ResolvedApiKey {
+  readonly accountId: string;
+  readonly secret: string;
+}
+
+/** Options of {@link ApiKeyService.resolve}. */
+export interface ResolveOptions {
+  /**
+   * Accept a key this service resolved at most this many ms ago without reading the store:
+   * a revocation made by another process is then seen up to this late (one made through this
+   * service still counts at once). Default 0: the key's row is read on every lookup.
+   */
+  readonly maxAgeMs?: number;
+}
+
+/** The memory of resolved keys. */
+export interface ApiKeyCacheOptions {
+  /** Most keys remembered (the oldest are dropped first); default 10,000. */
+  readonly maxEntries?: number;
+}
+
+/** Defaults of {@link ApiKeyCacheOptions}. */
+export const API_KEY_CACHE_DEFAULTS = Object.freeze({ maxEntries: 10_000 });
+
+/** A remembered live key: what it resolved to, from which stored form, and when it was read. */
+interface Remembered {
+  readonly key: ResolvedApiKey;
+  readonly accountId: string;
+  readonly sealed: string;
+  readonly readAt: number;
+}
+
 const info = (r: ApiKeyRecord): ApiKeyInfo => ({
   id: r.id,
   accountId: r.accountId,
@@ -49,7 +86,28 @@ function checkAccount(accountId: string): void {
 }
 
 /** The API key operations over a store. */
-export function apiKeyService(store: Store, vault: SecretVault, clock: Clock) {
+export function apiKeyService(
+  store: Store,
+  vault: SecretVault,
+  clock: Clock,
+  cacheOptions: ApiKeyCacheOptions = {},
+) {
+  const maxEntries = cacheOptions.maxEntries ?? API_KEY_CACHE_DEFAULTS.maxEntries;
+  // Live keys only: an unknown id is never remembered, so random ids cannot fill the memory.
+  const memory = new Map<string, Remembered>();
+  // Bumped before and after every revocation: a lookup that overlapped one is not remembered.
+  let generation = 0;
+
+  function remember(id: string, entry: Remembered): void {
+    if (maxEntries <= 0) return;
+    memory.delete(id);
+    for (const oldest of memory.keys()) {
+      if (memory.size < maxEntries) break;
+      memory.delete(oldest);
+    }
+    memory.set(id, entry);
+  }
+
   return Object.freeze({
     /** True when secrets are encrypted at rest. */
     encryptsSecrets: vault.encrypts,
@@ -109,16 +167,42 @@ export function apiKeyService(store: Store, vault: SecretVault, clock: Clock) {
     async list(accountId: string): Promise<ApiKeyInfo[]> {
       return (await store.listApiKeys(accountId)).map(info);
     },
-    /** Revokes a key; false when unknown or already revoked. It fails authentication at once. */
-    revoke(id: string): Promise<boolean> {
-      return store.revokeApiKey(id, clock.now());
+    /**
+     * Revokes a key; false when unknown or already revoked. It fails authentication at once
+     * (this service forgets the key; other processes read it on their next lookup, or when a
+     * key they accepted with `maxAgeMs` gets that old).
+     */
+    async revoke(id: string): Promise<boolean> {
+      generation += 1;
+      memory.delete(id);
+      try {
+        return await store.revokeApiKey(id, clock.now());
+      } finally {
+        generation += 1;
+        memory.delete(id);
+      }
     },
     /** The account and secret of a live key, or null when unknown or revoked. */
-    async resolve(id: string): Promise<{ accountId: string; secret: string } | null> {
+    async resolve(id: string, options: ResolveOptions = {}): Promise<ResolvedApiKey | null> {
+      const now = clock.now();
+      const known = memory.get(id);
+      const maxAgeMs = options.maxAgeMs ?? 0;
+      if (known !== undefined && maxAgeMs > 0 && now >= known.readAt && now - known.readAt < maxAgeMs)
+        return known.key;
       if (!KEY_ID.test(id)) return null;
+      const started = generation;
       const record = await store.getApiKey(id);
-      if (!record || record.revokedAt !== null) return null;
-      return { accountId: record.accountId, secret: vault.open(id, record.secret) };
+      if (!record || record.revokedAt !== null) {
+        memory.delete(id);
+        return null;
+      }
+      const key =
+        known !== undefined && known.sealed === record.secret && known.accountId === record.accountId
+          ? known.key
+          : Object.freeze({ accountId: record.accountId, secret: vault.open(id, record.secret) });
+      if (generation === started)
+        remember(id, { key, accountId: record.accountId, sealed: record.secret, readAt: now });
+      return key;
     },
   });
 }
