@@ -44,6 +44,14 @@ function immediateSqliteDialect(sqlite: BetterSqlite3.Database): Dialect {
  * returned database (a store's `close()` does).
  */
 export function openSqliteDatabase(filename: string): Kysely<Database> {
+  return openSqliteConnection(filename).db;
+}
+
+/** {@link openSqliteDatabase}, also answering the better-sqlite3 connection under the kysely database. */
+export function openSqliteConnection(filename: string): {
+  readonly db: Kysely<Database>;
+  readonly sqlite: BetterSqlite3.Database;
+} {
   const sqlite = new BetterSqlite3(filename);
   try {
     if (filename !== SQLITE_MEMORY && filename !== "") sqlite.pragma("journal_mode = WAL");
@@ -54,5 +62,5 @@ export function openSqliteDatabase(filename: string): Kysely<Database> {
     sqlite.close();
     throw error;
   }
-  return new Kysely<Database>({ dialect: immediateSqliteDialect(sqlite) });
+  return { db: new Kysely<Database>({ dialect: immediateSqliteDialect(sqlite) }), sqlite };
 }

@@ -3,6 +3,7 @@
  * and out, transactions serialised by an async mutex and made atomic by an undo log.
  */
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
+import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
@@ -52,9 +53,10 @@ function serialised(ops: StoreOps, mutex: Mutex): StoreOps {
 export function createMemoryStore(): Store {
   const tables = createMemoryTables();
   const mutex = createMutex();
-  return {
+  const store: Store = {
     ...serialised(memoryOps(tables, finalJournal), mutex),
     capabilities: MEMORY_STORE_CAPABILITIES,
+    bulkLedgerWriter: async () => memoryBulkLedgerWriter(store),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return mutex.run(async () => {
         const undo = createUndoLog();
@@ -68,4 +70,5 @@ export function createMemoryStore(): Store {
     },
     async close() {},
   };
+  return store;
 }
