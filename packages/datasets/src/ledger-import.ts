@@ -1,7 +1,9 @@
 /**
  * Importing ledger transfers, streaming: each batch of rows is deduplicated on its key
  * (network, tx_hash, log_index) and handed to the ledger writer; rows already stored are ignored,
- * so importing a file twice adds nothing the second time.
+ * so importing a file twice adds nothing the second time. The writer is the caller's, else the
+ * store's bulk load when it offers one (every row lands at the end, in one transaction), else
+ * `putLedgerTransfers` a batch at a time.
  */
 import type { LedgerTransfer } from "@openkyt/core";
 import { openCsvTable } from "./csv-table.js";
@@ -47,14 +49,27 @@ async function* jsonLines(ctx: ImportContext): AsyncGenerator<TextLine[]> {
   for await (const batch of lineBatches(ctx.file.chunks())) yield batch.filter((l) => l.text.trim() !== "");
 }
 
+/** The writer of an import: the caller's, else the store's bulk load, else the port a batch at a time. */
+async function ledgerWriterOf(ctx: ImportContext): Promise<LedgerWriter> {
+  return ctx.options.ledgerWriter ?? (await ctx.store.bulkLedgerWriter?.()) ?? storeLedgerWriter(ctx.store);
+}
+
 /** Imports a ledger file of `ctx.format`: `csv`, `jsonl` or `tronscan-trc20`. */
 export async function importLedger(ctx: ImportContext): Promise<void> {
-  const sink = ledgerSink(ctx, ctx.options.ledgerWriter ?? storeLedgerWriter(ctx.store));
-  const run = <R extends { line: number }>(
+  const run = async <R extends { line: number }>(
     records: AsyncIterable<ReadonlyArray<R>>,
     decode: (record: R) => RowResult<LedgerTransfer>,
-  ) =>
-    importRows({ records, decode, sink, tally: ctx.tally, batchSize: ctx.batchSize, progress: ctx.progress });
+  ) => {
+    const sink = ledgerSink(ctx, await ledgerWriterOf(ctx));
+    await importRows({
+      records,
+      decode,
+      sink,
+      tally: ctx.tally,
+      batchSize: ctx.batchSize,
+      progress: ctx.progress,
+    });
+  };
 
   if (ctx.format === "jsonl") {
     const decode = ledgerJsonlDecoder();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isKytError, type LedgerTransfer, type Store } from "@openkyt/core";
+import { isKytError, type LedgerTransfer, type Store, type StoreOps } from "@openkyt/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ImportProgress, importFile, type LedgerWriter } from "../src/index.js";
 import { balanced, counts, fixture, STORES } from "./import-fixtures.js";
@@ -160,6 +160,40 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("loads through the store's bulk load when it has one, else a batch at a time through the port", async () => {
+    let loads = 0;
+    const bulk: Store = {
+      ...store,
+      bulkLedgerWriter: async () => {
+        loads++;
+        const load = await store.bulkLedgerWriter?.();
+        if (!load) throw new Error("both test stores have a bulk ledger load");
+        return load;
+      },
+    };
+    const viaBulk = await importFile(bulk, { kind: "ledger", file: fixture("ledger.csv") });
+    expect(loads).toBe(1);
+    expect(counts(viaBulk)).toMatchObject({ added: 4, duplicates: 1, rejected: 7 });
+    let batches = 0;
+    const counted = (ops: StoreOps): StoreOps => ({
+      ...ops,
+      putLedgerTransfers: (rows) => {
+        batches++;
+        return ops.putLedgerTransfers(rows);
+      },
+    });
+    const portOnly: Store = {
+      ...store,
+      ...counted(store),
+      bulkLedgerWriter: undefined,
+      transaction: (fn) => store.transaction((tx) => fn(counted(tx))),
+    };
+    const viaPort = await importFile(portOnly, { kind: "ledger", file: fixture("ledger.csv") });
+    expect(batches).toBe(1);
+    expect(counts(viaPort)).toMatchObject({ added: 0, unchanged: 4, duplicates: 1, rejected: 7 });
+    expect(await rowsOf(store, "ETH", [HASH_A, HASH_B])).toHaveLength(2);
   });
 
   it("fails cleanly on a missing file, a wrong header or an empty file, writing nothing", async () => {
