@@ -4,10 +4,16 @@
  * two-page report that is most of the render time. This keeps one parsed font per face and a
  * bounded cache of shaped words, and hands them to pdfkit only while a document is being laid
  * out: `fontkit.create` is swapped for the duration of that synchronous call and restored after,
- * so nothing outside a render sees the change. When fontkit cannot be reached the renderer works
- * the slow way.
+ * so nothing outside a render sees the change. The shared fonts also write their subsets the
+ * fast way (`pdf-font-subset.ts`). When fontkit cannot be reached the renderer works the slow way.
  */
 import { createRequire } from "node:module";
+import {
+  type EncodeStreamLike,
+  subsetWriter,
+  type TrueTypeFontLike,
+  useSubsetWriter,
+} from "./pdf-font-subset.js";
 
 /** The part of fontkit used here. */
 interface FontkitLike {
@@ -33,16 +39,50 @@ export interface FontCache {
   during<T>(layout: () => T): T;
 }
 
-function loadFontkit(): FontkitLike | null {
+/** pdfkit's fontkit, and the EncodeStream of fontkit's restructure (null when not found). */
+interface Modules {
+  readonly fontkit: FontkitLike;
+  readonly newStream: (() => EncodeStreamLike) | null;
+}
+
+function loadModules(): Modules | null {
   try {
     const fromPdf = createRequire(import.meta.url);
     const fromPdfmake = createRequire(fromPdf.resolve("pdfmake"));
     const fromPdfkit = createRequire(fromPdfmake.resolve("@foliojs-fork/pdfkit"));
     const fontkit = fromPdfkit("@foliojs-fork/fontkit") as FontkitLike;
-    return typeof fontkit.create === "function" ? fontkit : null;
+    if (typeof fontkit.create !== "function") return null;
+    return {
+      fontkit,
+      newStream: loadEncodeStream(createRequire(fromPdfkit.resolve("@foliojs-fork/fontkit"))),
+    };
   } catch {
     return null;
   }
+}
+
+function loadEncodeStream(fromFontkit: NodeJS.Require): (() => EncodeStreamLike) | null {
+  try {
+    const { EncodeStream } = fromFontkit("@foliojs-fork/restructure") as {
+      EncodeStream?: new () => EncodeStreamLike;
+    };
+    return typeof EncodeStream === "function" ? () => new EncodeStream() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The face with its subsets written the fast way, when it is a face that can be. */
+function withFastSubsets(font: FontLike, newStream: (() => EncodeStreamLike) | null): FontLike {
+  if (newStream === null) return font;
+  const trueType = font as unknown as TrueTypeFontLike;
+  try {
+    const write = subsetWriter(trueType, newStream);
+    if (write !== null) useSubsetWriter(trueType, write);
+  } catch {
+    // A face fontkit parses differently than expected keeps fontkit's own subsets.
+  }
+  return font;
 }
 
 function copyRun<R extends RunLike>(run: R): R {
@@ -70,10 +110,13 @@ function withShapedWords(font: FontLike): FontLike {
 
 /** A cache for the given face buffers (the very Buffers handed to the pdfmake printer). */
 export function createFontCache(faces: ReadonlyArray<Buffer>): FontCache {
-  const fontkit = loadFontkit();
-  if (fontkit === null) return { during: (layout) => layout() };
+  const modules = loadModules();
+  if (modules === null) return { during: (layout) => layout() };
+  const { fontkit, newStream } = modules;
   const original = fontkit.create;
-  const parsed = new Map<Buffer, FontLike>(faces.map((b) => [b, withShapedWords(original.call(fontkit, b))]));
+  const parsed = new Map<Buffer, FontLike>(
+    faces.map((b) => [b, withShapedWords(withFastSubsets(original.call(fontkit, b), newStream))]),
+  );
   return {
     during(layout) {
       const outer = fontkit.create;
