@@ -4,6 +4,11 @@
  */
 
 export { fontBuffers, type PdfFontFiles, REPORT_FONT, robotoFonts } from "./pdf-fonts.js";
+export {
+  createPdfRendererPool,
+  type PdfRendererPool,
+  type PdfRendererPoolOptions,
+} from "./pdf-pool.js";
 export { createPdfRenderer, type PdfRenderer, type PdfRendererOptions } from "./pdf-renderer.js";
 export {
   type ManualCheckReportRequest,

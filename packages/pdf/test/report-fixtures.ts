@@ -9,6 +9,7 @@ import {
   createMemoryStore,
   type Engine,
   manualClock,
+  type ReportRenderer,
   type ReportRequest,
   sequentialIds,
   type TransferReportData,
@@ -40,7 +41,7 @@ export function recordingRenderer(): RecordingRenderer {
 }
 
 /** An engine over the world with a deterministic clock and ids, rendering with `renderer`. */
-export async function worldEngine(renderer: PdfRenderer): Promise<Engine> {
+export async function worldEngine(renderer: ReportRenderer): Promise<Engine> {
   const engine = createEngine({
     store: createMemoryStore(),
     clock: manualClock(NOW),
