@@ -2,15 +2,17 @@
  * PDF report rendering: reports per second and render times of a typical transfer report (the
  * testkit world's deposit: two pages, 30% indirect sanctions exposure three hops away, two
  * risks, two alerts; each report with its own ids, hash, addresses and amounts), on one thread
- * and on one worker thread per core.
+ * (`createPdfRenderer`) and on the worker thread pool (`createPdfRendererPool`, one thread per
+ * core, as many reports in flight as threads).
  *
- *   node --conditions=source --import tsx bench/src/pdf/pdf-bench.ts [reports] [--quick]
+ *   node --conditions=source --import tsx bench/src/pdf/pdf-bench.ts [reports] [--quick] [--threads N]
  *
- * Figures are wall-clock on a machine that may be shared: the load average is printed with them,
- * and CPU time per report says what one render costs whatever else runs.
+ * Figures are wall-clock on a machine that may be shared: the load average is printed with them.
+ * CPU time per report (every thread of the process, so the pool's figure includes its messaging)
+ * says what a render costs whatever else runs, and from it the reports per second the cores could
+ * give if nothing else ran.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import {
   createEngine,
   createMemoryStore,
@@ -18,11 +20,11 @@ import {
   type ReportRequest,
   sequentialIds,
 } from "@openkyt/core";
-import { createPdfRenderer } from "@openkyt/pdf";
+import { createPdfRenderer, createPdfRendererPool, type PdfRendererPool } from "@openkyt/pdf";
 import { loadWorld, NOW, TX, W } from "../../../packages/testkit/src/index.js";
 import { percentile } from "../bench-stats.js";
 
-/** What one thread measured. */
+/** What one run measured. */
 interface Run {
   readonly times: number[];
   readonly wallMs: number;
@@ -120,54 +122,46 @@ function varied(request: ReportRequest, i: number): ReportRequest {
 async function renderMany(request: ReportRequest, count: number, warmup: number): Promise<Run> {
   const renderer = createPdfRenderer();
   for (let i = 0; i < warmup; i += 1) await renderer.render(varied(request, -1 - i));
-  const requests = Array.from({ length: count }, (_, i) => varied(request, i));
+  return measure(count, (i) => renderer.render(varied(request, i)), 1);
+}
+
+/** Renders `count` reports through `render`, `inFlight` at a time, timing each and the whole. */
+async function measure(
+  count: number,
+  render: (i: number) => Promise<Uint8Array>,
+  inFlight: number,
+): Promise<Run> {
   const times: number[] = [];
   let bytes = 0;
+  let next = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < count; i += 1) {
-    const start = performance.now();
-    bytes = (await renderer.render(requests[i] ?? request)).byteLength;
-    times.push(performance.now() - start);
-  }
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        const i = next++;
+        const start = performance.now();
+        bytes = (await render(i)).byteLength;
+        times.push(performance.now() - start);
+      }
+    }),
+  );
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   return { times, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, bytes };
 }
 
-/** Node's `--import tsx` does not reach worker threads: a worker registers tsx, then loads this file. */
-function workerBoot(): URL {
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(import.meta.url)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
-
-/** The worker's flags: this process's, less the tsx import the boot code does itself. */
-const execArgv = process.execArgv.filter(
-  (a, i, all) => !(a === "--import" && all[i + 1] === "tsx") && !(a === "tsx" && all[i - 1] === "--import"),
-);
-
-/** The same on `threads` worker threads at once; the wall time is the slowest thread's. */
-async function renderOnWorkers(request: ReportRequest, count: number, warmup: number, threads: number) {
-  const per = Math.ceil(count / threads);
-  const runs = await Promise.all(
-    Array.from(
-      { length: threads },
-      () =>
-        new Promise<Run>((resolve, reject) => {
-          const worker = new Worker(workerBoot(), { workerData: { request, count: per, warmup }, execArgv });
-          worker.once("message", resolve);
-          worker.once("error", reject);
-        }),
-    ),
-  );
-  return {
-    times: runs.flatMap((r) => r.times),
-    wallMs: Math.max(...runs.map((r) => r.wallMs)),
-    // process.cpuUsage() counts every thread of the process, so a worker's figure is not its own.
-    cpuMs: Number.NaN,
-    bytes: runs[0]?.bytes ?? 0,
-  };
+/** The same through a pool of `threads` worker threads, `threads` reports in flight. */
+async function renderOnPool(request: ReportRequest, count: number, warmup: number, threads: number) {
+  const pool: PdfRendererPool = createPdfRendererPool({ threads });
+  try {
+    await Promise.all(
+      Array.from({ length: warmup * threads }, (_, i) => pool.render(varied(request, -1 - i))),
+    );
+    return await measure(count, (i) => pool.render(varied(request, i)), threads);
+  } finally {
+    await pool.close();
+  }
 }
 
 function row(mode: string, run: Run): string {
@@ -178,7 +172,7 @@ function row(mode: string, run: Run): string {
     (n / (run.wallMs / 1000)).toFixed(1).padStart(11),
     percentile(run.times, 50).toFixed(1).padStart(8),
     percentile(run.times, 99).toFixed(1).padStart(8),
-    (Number.isNaN(run.cpuMs) ? "-" : (run.cpuMs / n).toFixed(1)).padStart(14),
+    (run.cpuMs / n).toFixed(1).padStart(14),
   ];
   return cells.join("  ");
 }
@@ -186,28 +180,29 @@ function row(mode: string, run: Run): string {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes("--quick");
-  const count = Number(args.find((a) => /^\d+$/.test(a)) ?? (quick ? 60 : 400));
+  const threadsAt = args.indexOf("--threads");
+  const threads = threadsAt >= 0 ? Number(args[threadsAt + 1]) : availableParallelism();
+  const count = Number(args.find((a, i) => /^\d+$/.test(a) && i !== threadsAt + 1) ?? (quick ? 60 : 400));
   const warmup = quick ? 10 : 40;
-  const threads = availableParallelism();
   const request = await typicalRequest();
   const sequential = await renderMany(request, count, warmup);
-  const parallel = await renderOnWorkers(request, count, warmup, threads);
+  const load = loadavg();
+  const pooled = await renderOnPool(request, count, warmup, threads);
   console.log(
     `PDF report rendering: a typical transfer report (${(sequential.bytes / 1024).toFixed(0)} KiB)`,
   );
   console.log(
-    `${threads} cores, load average ${loadavg()
+    `${availableParallelism()} cores, load average ${load.map((l) => l.toFixed(2)).join(" ")} (before the pool run) / ${loadavg()
       .map((l) => l.toFixed(2))
-      .join(" ")}; target 100 reports/s`,
+      .join(" ")} (after); target 100 reports/s`,
   );
   console.log(["mode".padEnd(22), "reports", "reports/s", "p50 ms", "p99 ms", "cpu ms/report"].join("  "));
   console.log(row("1 thread", sequential));
-  console.log(row(`${threads} worker threads`, parallel));
+  console.log(row(`pool, ${threads} threads`, pooled));
+  const cpuBound = (run: Run, cores: number) => ((cores * 1000) / (run.cpuMs / run.times.length)).toFixed(0);
+  console.log(
+    `CPU-bound ceiling on an idle machine: ${cpuBound(sequential, 1)} reports/s on one core, ${cpuBound(pooled, Math.min(threads, availableParallelism()))} on the pool`,
+  );
 }
 
-if (isMainThread) {
-  await main();
-} else {
-  const { request, count, warmup } = workerData as { request: ReportRequest; count: number; warmup: number };
-  parentPort?.postMessage(await renderMany(request, count, warmup));
-}
+await main();
