@@ -102,7 +102,7 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
 }
 
 /** Every ledger row of the SQLite file into `index`, in chunks of 100,000 (for the warm trace). */
-async function loadLedgerInto(index: LedgerIndex, file: string): Promise<void> {
+export async function loadLedgerInto(index: LedgerIndex, file: string): Promise<void> {
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(file, { readonly: true });
   try {

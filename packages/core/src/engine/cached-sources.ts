@@ -1,9 +1,9 @@
 /**
  * Caches in front of the attribution and sanctions sources: a screening asks about the same
  * few thousand hub addresses over and over. An answer, found or not, is kept for `ttlMs` (so a
- * label or a listing imported by any process is seen at most that much later), the least
- * recently used answers are dropped past `maxEntries`, and `clear()` drops everything (call it
- * after importing reference data in this process).
+ * label or a listing imported by any process is seen at most that much later), the oldest
+ * answers are dropped first past `maxEntries` (an address still in use is simply asked again),
+ * and `clear()` drops everything (call it after importing reference data in this process).
  */
 import type { Attribution, SanctionsListing } from "../domain/records.js";
 import { KytError } from "../errors.js";
@@ -33,7 +33,11 @@ interface Entry<V> {
   readonly at: number;
 }
 
-/** A map with a lifetime per entry and least-recently-used eviction (Map keeps insertion order). */
+/**
+ * A map with a lifetime per entry, dropping the oldest entries first when full (a Map keeps
+ * insertion order). Hits do not reorder: moving an entry on every hit cost more than the
+ * occasional second lookup of an evicted hub address.
+ */
 class TtlCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
   constructor(
@@ -42,13 +46,10 @@ class TtlCache<V> {
     readonly clock: Clock,
   ) {}
 
-  /** The live entry of `key`, moved to most recently used; undefined when absent or expired. */
-  get(key: string): Entry<V> | undefined {
+  /** The live entry of `key`; undefined when absent or expired. */
+  get(key: string, now: number): Entry<V> | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    if (this.clock.now() - entry.at > this.ttlMs) return undefined;
-    this.#entries.set(key, entry);
+    if (!entry || now - entry.at > this.ttlMs) return undefined;
     return entry;
   }
 
@@ -90,18 +91,18 @@ export function cachingAttributionSource(
     async attributions(network, addresses) {
       const out: Attribution[] = [];
       const missing: string[] = [];
+      const now = cache.clock.now();
       for (const address of new Set(addresses)) {
-        const hit = cache.get(network + SEP + address);
+        const hit = cache.get(network + SEP + address, now);
         if (!hit) missing.push(address);
         else if (hit.value) out.push(hit.value);
       }
       if (missing.length === 0) return out;
-      const at = cache.clock.now();
       const found = await source.attributions(network, missing);
       const byAddress = new Map(found.map((a) => [a.address, a]));
       for (const address of missing) {
         const value = byAddress.get(address) ?? null;
-        cache.set(network + SEP + address, value, at);
+        cache.set(network + SEP + address, value, now);
         if (value) out.push(value);
       }
       return out;
@@ -120,13 +121,13 @@ export function cachingSanctionsSource(
     async listings(addresses) {
       const out: SanctionsListing[] = [];
       const missing: string[] = [];
+      const now = cache.clock.now();
       for (const address of new Set(addresses)) {
-        const hit = cache.get(address);
+        const hit = cache.get(address, now);
         if (!hit) missing.push(address);
         else out.push(...hit.value);
       }
       if (missing.length === 0) return out;
-      const at = cache.clock.now();
       const found = await source.listings(missing);
       const byAddress = new Map<string, SanctionsListing[]>();
       for (const listing of found) {
@@ -136,7 +137,7 @@ export function cachingSanctionsSource(
       }
       for (const address of missing) {
         const value = byAddress.get(address) ?? [];
-        cache.set(address, value, at);
+        cache.set(address, value, now);
         out.push(...value);
       }
       return out;

@@ -85,33 +85,22 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     return running;
   }
 
-  async function fresh(): Promise<void> {
-    if (clock.now() - caughtUpAt > maxLagMs) await catchUp();
-  }
+  /** True when the copy is recent enough to answer without catching up first. */
+  const recent = () => clock.now() - caughtUpAt <= maxLagMs;
 
   await catchUp();
   return {
-    async ledgerIncoming(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<IncomingQuery>,
-      limit: number,
-    ) {
-      await fresh();
-      return index.incomingSync(network, tokenId, queries, limit);
+    ledgerIncoming(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>, limit: number) {
+      const read = () => index.incomingSync(network, tokenId, queries, limit);
+      return recent() ? Promise.resolve(read()) : catchUp().then(read);
     },
-    async ledgerOutgoing(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<OutgoingQuery>,
-      limit: number,
-    ) {
-      await fresh();
-      return index.outgoingSync(network, tokenId, queries, limit);
+    ledgerOutgoing(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>, limit: number) {
+      const read = () => index.outgoingSync(network, tokenId, queries, limit);
+      return recent() ? Promise.resolve(read()) : catchUp().then(read);
     },
     chain: {
       async lookup(network, txHash) {
-        await fresh();
+        if (!recent()) await catchUp();
         let transfers: ReadonlyArray<LedgerTransfer> = index.byTxHash(network, txHash);
         if (transfers.length === 0) transfers = await store.ledgerByTxHash(network, txHash);
         return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
