@@ -7,6 +7,7 @@ import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
+import { memoryLedgerScan } from "./memory-ledger-scan.js";
 import { memoryManualCheckOps } from "./memory-manual-checks.js";
 import { createMutex, type Mutex } from "./memory-mutex.js";
 import { memoryReferenceOps } from "./memory-reference.js";
@@ -57,6 +58,7 @@ export function createMemoryStore(): Store {
     ...serialised(memoryOps(tables, finalJournal), mutex),
     capabilities: MEMORY_STORE_CAPABILITIES,
     bulkLedgerWriter: async () => memoryBulkLedgerWriter(store),
+    scanLedger: memoryLedgerScan(tables, mutex),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return mutex.run(async () => {
         const undo = createUndoLog();

@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { HOUR, loadWorld, T0, WORLD_LEDGER } from "../../../testkit/src/engine-world.js";
+import type { Attribution, LedgerTransfer, SanctionsListing } from "../../src/domain/records.js";
+import { cachingAttributionSource, cachingSanctionsSource } from "../../src/engine/cached-sources.js";
+import { createEngine, type Engine } from "../../src/engine/create-engine.js";
+import { createWarmLedger } from "../../src/engine/warm-ledger.js";
+import { createWarmSources } from "../../src/engine/warm-sources.js";
+import { manualClock, sequentialIds } from "../../src/ports/runtime.js";
+import type { Store } from "../../src/ports/store.js";
+import { createMemoryStore } from "../../src/store/index.js";
+
+/** Registers every world transfer (both directions) and returns what the API answers for them, checked. */
+async function screenWorld(engine: Engine) {
+  const api = engine.forAccount("acme");
+  for (const row of WORLD_LEDGER) {
+    for (const [direction, output] of [
+      ["incoming", row.to],
+      ["outgoing", row.to],
+    ] as const) {
+      await api.registerTransfer({
+        direction,
+        network: row.network,
+        tx_hash: row.txHash,
+        token_id: row.tokenId,
+        output_address: output,
+      });
+    }
+  }
+  await api.checkAddress({ network: "ETH", address: WORLD_LEDGER[0]?.from ?? "" });
+  await engine.drain();
+  const transfers = await api.listTransfers({ page_size: "100" });
+  const checks = await api.listManualChecks({ page_size: "100" });
+  return { transfers, checks };
+}
+
+function engineOver(store: Store, extra: object = {}) {
+  return createEngine({ store, clock: manualClock(T0 + 240 * HOUR), ids: sequentialIds(), ...extra });
+}
+
+describe("warm sources", () => {
+  it("screen exactly as the store-backed sources do", async () => {
+    const coldStore = createMemoryStore();
+    const cold = engineOver(coldStore);
+    await loadWorld(cold);
+    const warmStore = createMemoryStore();
+    await loadWorld(engineOver(warmStore));
+    const warm = engineOver(warmStore, await createWarmSources(warmStore));
+    const expected = await screenWorld(cold);
+    expect(expected.transfers.total_items).toBe(WORLD_LEDGER.length * 2);
+    expect(expected.transfers.items.some((t) => t.risk_level === "severe")).toBe(true);
+    expect(await screenWorld(warm)).toEqual(expected);
+  });
+
+  it("follow rows stored later, at most maxLagMs after", async () => {
+    const store = createMemoryStore();
+    const clock = manualClock(T0);
+    await store.putLedgerTransfers(WORLD_LEDGER.slice(0, 4));
+    const warm = await createWarmLedger(store, { maxLagMs: 1_000, clock });
+    expect(warm.size).toBe(4);
+    const late: LedgerTransfer = { ...(WORLD_LEDGER[0] as LedgerTransfer), txHash: "0xlate", occurredAt: T0 };
+    await store.putLedgerTransfers([late]);
+    const query = [{ address: late.to, before: T0 + 1 }] as const;
+    expect(await warm.ledgerIncoming("ETH", "native", query, 10)).toEqual([]);
+    // The chain source asks the store for a hash it has not seen yet.
+    expect(await warm.chain.lookup("ETH", "0xlate")).toEqual({ kind: "found", transfers: [late] });
+    clock.advance(1_001);
+    expect(await warm.ledgerIncoming("ETH", "native", query, 10)).toEqual([late]);
+    expect(warm.size).toBe(5);
+    expect(await warm.catchUp()).toBe(0);
+    expect(await warm.chain.lookup("ETH", "0xnever")).toEqual({ kind: "not_found" });
+  });
+
+  it("load a ledger larger than a page", async () => {
+    const store = createMemoryStore();
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      ...(WORLD_LEDGER[0] as LedgerTransfer),
+      txHash: `0x${i}`,
+    }));
+    await store.putLedgerTransfers(rows);
+    const warm = await createWarmLedger(store, { pageSize: 7 });
+    expect(warm.size).toBe(25);
+  });
+
+  it("refuse a store that cannot list its ledger in stored order, and bad options", async () => {
+    const store: Store = { ...createMemoryStore(), scanLedger: undefined };
+    await expect(createWarmLedger(store)).rejects.toMatchObject({ code: "NOT_CONFIGURED" });
+    await expect(createWarmLedger(createMemoryStore(), { pageSize: 0 })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
+  });
+});
+
+describe("caching sources", () => {
+  const label = (address: string): Attribution => ({
+    network: "ETH",
+    address,
+    entityName: `E ${address}`,
+    entityCategory: "exchange",
+    source: null,
+  });
+
+  it("keep answers and misses for ttlMs, then ask again", async () => {
+    const asked: string[][] = [];
+    const clock = manualClock(T0);
+    const source = cachingAttributionSource(
+      {
+        async attributions(_network, addresses) {
+          asked.push([...addresses]);
+          return addresses.filter((a) => a === "0xa").map(label);
+        },
+      },
+      { ttlMs: 100, clock },
+    );
+    expect(await source.attributions("ETH", ["0xa", "0xb"])).toEqual([label("0xa")]);
+    expect(await source.attributions("ETH", ["0xb", "0xa", "0xa"])).toEqual([label("0xa")]);
+    expect(await source.attributions("TRX", ["0xa"])).toEqual([label("0xa")]);
+    expect(asked).toEqual([["0xa", "0xb"], ["0xa"]]);
+    clock.advance(101);
+    await source.attributions("ETH", ["0xb"]);
+    source.clear();
+    await source.attributions("TRX", ["0xa"]);
+    expect(asked).toEqual([["0xa", "0xb"], ["0xa"], ["0xb"], ["0xa"]]);
+  });
+
+  it("drop the oldest answers first past maxEntries", async () => {
+    const asked: string[] = [];
+    const listing = (address: string): SanctionsListing => ({
+      network: "ETH",
+      address,
+      listName: "OFAC SDN",
+      program: null,
+      entity: null,
+      listedAt: null,
+      delistedAt: null,
+    });
+    const source = cachingSanctionsSource(
+      {
+        async listings(addresses) {
+          asked.push(...addresses);
+          return addresses.map(listing);
+        },
+      },
+      { maxEntries: 2 },
+    );
+    await source.listings(["0x1", "0x2"]);
+    await source.listings(["0x1"]); // a hit: nothing asked, nothing reordered
+    await source.listings(["0x3"]); // evicts 0x1, the oldest
+    expect(await source.listings(["0x2", "0x3"])).toEqual([listing("0x2"), listing("0x3")]);
+    await source.listings(["0x1"]);
+    expect(asked).toEqual(["0x1", "0x2", "0x3", "0x1"]);
+  });
+});
