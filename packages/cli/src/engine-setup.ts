@@ -5,11 +5,13 @@
  */
 import {
   createEngine,
+  createWarmSources,
   type Engine,
   KytError,
   type Logger,
   type ReportRenderer,
   type Store,
+  type WarmSources,
 } from "@openkyt/core";
 
 /** What this module needs of @openkyt/pdf. */
@@ -42,18 +44,25 @@ export function lazyPdfRenderer(): ReportRenderer {
   };
 }
 
-/** Builds the engine of a command over an open store. */
+/** Builds the engine of a command over an open store (with warm sources when given: `--warm`). */
 export function createCliEngine(
   store: Store,
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
+  sources: Partial<WarmSources> = {},
 ): Engine {
   return createEngine({
+    ...sources,
     store,
     apiKeyVaultKey: env.OPENKYT_VAULT_KEY || undefined,
     reportRenderer: lazyPdfRenderer(),
     ...(logger ? { logger } : {}),
   });
+}
+
+/** The warm sources of `store` when `warm` (`--warm`), else none. */
+export async function warmSourcesIf(warm: boolean, store: Store): Promise<Partial<WarmSources>> {
+  return warm ? createWarmSources(store) : {};
 }
 
 /** The warning printed when API secrets are kept unencrypted. */

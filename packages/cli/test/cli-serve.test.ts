@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,5 +95,37 @@ describe("openkyt serve as a process, with keys managed beside it", () => {
     }>;
     expect(after.find((k) => k.id === key.id)?.revoked_at).not.toBeNull();
     expect((await openkyt("keys", "revoke", key.id, "--db", db)).code).toBe(1);
+  });
+
+  it("serve --warm screens from a warm ledger: a transfer imported beforehand is bound and checked", async () => {
+    const ledger = join(dir, "ledger.csv");
+    const from = `0x${"12".repeat(20)}`;
+    const to = `0x${"34".repeat(20)}`;
+    const hash = `0x${"56".repeat(32)}`;
+    await writeFile(
+      ledger,
+      `network,tx_hash,log_index,token_id,from,to,amount,occurred_at\nETH,${hash},0,native,${from},${to},1.5,2024-01-01T00:00:00Z\n`,
+    );
+    const warmDb = join(dir, "warm.db");
+    expect((await openkyt("import", "ledger", ledger, "--db", warmDb)).code).toBe(0);
+    const server = start(["serve", "--warm", "--port", "0", "--db", warmDb, "--json"], {
+      OPENKYT_API_KEYS: `${ENV_KEY.keyId}:${ENV_KEY.secret}:${ENV_KEY.account}`,
+    });
+    try {
+      const { url } = JSON.parse(await firstLine(server)) as { url: string };
+      const client = createKytClient({ baseUrl: url, keyId: ENV_KEY.keyId, secret: ENV_KEY.secret });
+      const { id } = await client.registerTransfer({
+        direction: "incoming",
+        network: "ETH",
+        tx_hash: hash,
+        output_address: to,
+      });
+      const done = await client.waitUntilChecked(id, { timeoutMs: 10_000, intervalMs: 50 });
+      expect(done).toMatchObject({ tx_status: "bound", amount: 1.5, risk_level: "none" });
+      server.kill("SIGTERM");
+      expect(await exited(server)).toBe(0);
+    } finally {
+      server.kill("SIGKILL");
+    }
   });
 });
