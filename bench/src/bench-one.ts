@@ -5,6 +5,7 @@
  *   node --conditions=source --import tsx bench/src/bench-one.ts <name> <ledgerSize> [--quick]
  */
 import { benchMemory } from "./bench-memory.js";
+import { benchPostgres } from "./bench-postgres.js";
 import { benchRules } from "./bench-rules.js";
 import { benchScreening } from "./bench-screening.js";
 import type { Figure } from "./bench-stats.js";
@@ -15,6 +16,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   tracing: benchTracing,
   screening: benchScreening,
   memory: benchMemory,
+  postgres: benchPostgres,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

@@ -26,6 +26,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
   { name: "screening", args: [join(here, "bench-one.ts"), "screening", String(ledgerSize)] },
   { name: "memory", args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)] },
+  { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
 ];
 
