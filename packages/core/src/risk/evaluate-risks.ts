@@ -2,16 +2,26 @@
  * Matching a risk model against the results of a transfer's (or a manual check's) three
  * checks. Pure: the same inputs give the same risks, in the same order.
  */
-import type { CheckKind, Direction, Proximity, RiskType, RuleRiskLevel, RuleType } from "../domain/enums.js";
+import type { CheckKind, Direction, Proximity, RiskType, RuleRiskLevel } from "../domain/enums.js";
 import { riskRank } from "../domain/enums.js";
 import type {
   CounterpartyResult,
   ExposureResult,
+  ExposureShare,
   RiskModel,
   RiskRule,
   SanctionsResult,
 } from "../domain/records.js";
-import { compareRules, type Observation, ruleFires } from "./rule-matching.js";
+import {
+  type CategoryRules,
+  type CompiledRiskModel,
+  categoryRulesOf,
+  compiledRiskModelOf,
+  type RuleGroup,
+  sourceKey,
+} from "./compiled-risk-model.js";
+import { sortByKeys } from "./keyed-sort.js";
+import { compareRules, SHARE_TOLERANCE } from "./rule-matching.js";
 
 /** A rule that fired, with what it fired on. One per fired rule. */
 export interface FiredRisk {
@@ -39,100 +49,95 @@ export interface RiskEvaluationInput {
   readonly sanctions?: SanctionsResult | null;
 }
 
+/** Risk type of a counterparty finding: sender for incoming, recipient for outgoing. */
+function counterpartyRiskType(incoming: boolean, entity: boolean, isAttempt: boolean): RiskType {
+  if (entity) {
+    if (incoming) return isAttempt ? "attempt_sender_entity" : "sender_entity";
+    return isAttempt ? "attempt_recipient_entity" : "recipient_entity";
+  }
+  if (incoming) return isAttempt ? "attempt_sender_exposure" : "sender_exposure";
+  return isAttempt ? "attempt_recipient_exposure" : "recipient_exposure";
+}
+
+/** Fired risks in the order they were found, each with its two sort keys (see keyed-sort.ts). */
+interface Found {
+  readonly risks: FiredRisk[];
+  readonly firsts: number[];
+  readonly seconds: number[];
+}
+
+/** What every observation of one check shares: its check, its risk type and its key base. */
 interface Source {
   readonly checkKind: CheckKind;
-  readonly ruleType: RuleType;
   readonly riskType: RiskType;
-  readonly seen: Observation & { readonly entityName: string | null };
+  /** {@link sourceKey} times the model's order count. */
+  readonly base: number;
 }
 
-/** Risk types of the counterparty side: sender for incoming, recipient for outgoing. */
-function counterpartyRiskType(
-  direction: Direction,
-  kind: "entity" | "exposure",
-  isAttempt: boolean,
-): RiskType {
-  const side = direction === "incoming" ? "sender" : "recipient";
-  return `${isAttempt ? "attempt_" : ""}${side}_${kind}` as RiskType;
-}
-
-/** Every observation the checks produced, tagged with the rule type and risk type it answers to. */
-function sourcesOf(input: RiskEvaluationInput): Source[] {
-  const out: Source[] = [];
-  const { direction, isAttempt, transferValue } = input;
-  if (input.exposure) {
-    const incoming = direction === "incoming";
-    for (const s of input.exposure.shares) {
-      out.push({
-        checkKind: "exposure",
-        ruleType: incoming ? "origin_of_funds" : "destination_of_funds",
-        riskType: incoming ? "origin_of_funds" : "destination_of_funds",
-        seen: { ...s, entityName: s.entityNames[0] ?? null },
-      });
-    }
-  }
-  const cp = input.counterparty;
-  if (cp?.entity) {
-    out.push({
-      checkKind: "counterparty",
-      ruleType: "entity",
-      riskType: counterpartyRiskType(direction, "entity", isAttempt),
-      seen: {
-        category: cp.entity.category,
-        entityName: cp.entity.name,
-        proximity: "direct",
-        share: 1,
-        valueInFiat: transferValue,
-      },
-    });
-  } else if (cp?.exposure) {
-    for (const s of cp.exposure.shares) {
-      out.push({
-        checkKind: "counterparty",
-        ruleType: "address_exposure",
-        riskType: counterpartyRiskType(direction, "exposure", isAttempt),
-        seen: { ...s, valueInFiat: null, entityName: s.entityNames[0] ?? null },
-      });
-    }
-  }
-  const hit = input.sanctions?.hit ? input.sanctions.listings[0] : undefined;
-  if (hit) {
-    out.push({
-      checkKind: "sanctions",
-      ruleType: "entity",
-      riskType: counterpartyRiskType(direction, "entity", isAttempt),
-      seen: {
-        category: "sanctions",
-        entityName: hit.entity ?? hit.listName,
-        proximity: "direct",
-        share: 1,
-        valueInFiat: transferValue,
-      },
-    });
-  }
-  return out;
+function sourceOf(model: CompiledRiskModel, checkKind: CheckKind, riskType: RiskType): Source {
+  return { checkKind, riskType, base: sourceKey(checkKind, riskType) * model.orderCount };
 }
 
 /**
- * Rules by (rule type, category), so an observation meets only the rules that can fire on it.
- * Memoised per model object: a pure cache over data that is never mutated, invisible to callers.
+ * Adds to `found` a risk per rule of `rules` (one rule type, one category) that fires on one
+ * observation. An observation of a proximity other than direct or indirect meets no rule.
  */
-const ruleIndexes = new WeakMap<RiskModel, ReadonlyMap<string, ReadonlyArray<RiskRule>>>();
-
-function ruleIndexOf(model: RiskModel): ReadonlyMap<string, ReadonlyArray<RiskRule>> {
-  let index = ruleIndexes.get(model);
-  if (!index) {
-    const built = new Map<string, RiskRule[]>();
-    for (const rule of model.rules) {
-      const key = `${rule.ruleType}|${rule.entityCategory}`;
-      const list = built.get(key);
-      if (list) list.push(rule);
-      else built.set(key, [rule]);
-    }
-    index = built;
-    ruleIndexes.set(model, index);
+function matchObservation(
+  found: Found,
+  rules: CategoryRules,
+  source: Source,
+  category: string,
+  entityName: string | null,
+  proximity: Proximity,
+  share: number,
+  valueInFiat: number | null,
+): void {
+  const direct = proximity === "direct";
+  const list = direct ? rules.direct : proximity === "indirect" ? rules.indirect : undefined;
+  if (list === undefined || list.length === 0) return;
+  const reached = share + SHARE_TOLERANCE;
+  const value = valueInFiat === null ? Number.NaN : valueInFiat;
+  for (let i = 0; i < list.length; i += 1) {
+    const c = list[i]!;
+    // A NaN threshold is none (always passes); a NaN (unknown) value reaches no threshold.
+    if (!Number.isNaN(c.minShare) && !(reached >= c.minShare)) continue;
+    if (!Number.isNaN(c.minFiat) && !(value >= c.minFiat)) continue;
+    found.risks.push(
+      Object.freeze({
+        checkKind: source.checkKind,
+        riskType: source.riskType,
+        riskLevel: c.riskLevel,
+        entityCategory: category,
+        entityName,
+        proximity,
+        valueInFiat,
+        valueShare: share,
+        rule: c.rule,
+      }),
+    );
+    found.firsts.push(c.levelAndCategory);
+    found.seconds.push((source.base + c.order) * 2 + (direct ? 0 : 1));
   }
-  return index;
+}
+
+/** Matches every share of an exposure; `withValues` false drops their fiat values (address exposure). */
+function matchShares(
+  found: Found,
+  model: CompiledRiskModel,
+  byCategory: ReadonlyMap<string, RuleGroup>,
+  source: Source,
+  shares: ReadonlyArray<ExposureShare>,
+  withValues: boolean,
+): void {
+  for (let i = 0; i < shares.length; i += 1) {
+    const s = shares[i]!;
+    const group = byCategory.get(s.category);
+    if (group === undefined) continue;
+    const name = s.entityNames[0] ?? null;
+    const value = withValues ? s.valueInFiat : null;
+    const rules = categoryRulesOf(model, group);
+    matchObservation(found, rules, source, s.category, name, s.proximity, s.share, value);
+  }
 }
 
 /** Highest level first, then category, check, risk type and rule. */
@@ -154,28 +159,45 @@ export function compareFiredRisks(a: FiredRisk, b: FiredRisk): number {
  * `entity` rules (share 1, the transfer's value, direct); a counterparty's exposure meets
  * `address_exposure` rules (no value); a sanctions hit is a direct interaction with category
  * `sanctions` and meets `entity` rules. Each fired rule is one frozen risk; the list is sorted
- * by {@link compareFiredRisks}.
+ * by {@link compareFiredRisks} (risks it ranks equal keep the order they were found in).
+ *
+ * The model is compiled once per model object (compiled-risk-model.ts); each observation then
+ * meets only the rules of its rule type, category and proximity, and the list is ordered by
+ * integer keys that rank risks as {@link compareFiredRisks} does. A plain reference matcher
+ * in the tests holds this to the definition (test/risk/reference-risk-evaluation.ts).
  */
 export function evaluateRisks(input: RiskEvaluationInput): FiredRisk[] {
-  const fired: FiredRisk[] = [];
-  const index = ruleIndexOf(input.model);
-  for (const source of sourcesOf(input)) {
-    for (const rule of index.get(`${source.ruleType}|${source.seen.category}`) ?? []) {
-      if (!ruleFires(rule, source.seen)) continue;
-      fired.push(
-        Object.freeze({
-          checkKind: source.checkKind,
-          riskType: source.riskType,
-          riskLevel: rule.riskLevel,
-          entityCategory: source.seen.category,
-          entityName: source.seen.entityName,
-          proximity: source.seen.proximity,
-          valueInFiat: source.seen.valueInFiat,
-          valueShare: source.seen.share,
-          rule: Object.isFrozen(rule) ? rule : Object.freeze({ ...rule }),
-        }),
-      );
+  const model = compiledRiskModelOf(input.model);
+  const found: Found = { risks: [], firsts: [], seconds: [] };
+  const incoming = input.direction === "incoming";
+  const { isAttempt, transferValue } = input;
+  if (input.exposure) {
+    const riskType = incoming ? "origin_of_funds" : "destination_of_funds";
+    const source = sourceOf(model, "exposure", riskType);
+    matchShares(found, model, model.byRuleType[riskType], source, input.exposure.shares, true);
+  }
+  const cp = input.counterparty;
+  if (cp?.entity) {
+    const group = model.byRuleType.entity.get(cp.entity.category);
+    if (group !== undefined) {
+      const rules = categoryRulesOf(model, group);
+      const source = sourceOf(model, "counterparty", counterpartyRiskType(incoming, true, isAttempt));
+      const { category, name } = cp.entity;
+      matchObservation(found, rules, source, category, name, "direct", 1, transferValue);
+    }
+  } else if (cp?.exposure) {
+    const source = sourceOf(model, "counterparty", counterpartyRiskType(incoming, false, isAttempt));
+    matchShares(found, model, model.byRuleType.address_exposure, source, cp.exposure.shares, false);
+  }
+  const hit = input.sanctions?.hit ? input.sanctions.listings[0] : undefined;
+  if (hit) {
+    const group = model.byRuleType.entity.get("sanctions");
+    if (group !== undefined) {
+      const rules = categoryRulesOf(model, group);
+      const source = sourceOf(model, "sanctions", counterpartyRiskType(incoming, true, isAttempt));
+      const name = hit.entity ?? hit.listName;
+      matchObservation(found, rules, source, "sanctions", name, "direct", 1, transferValue);
     }
   }
-  return fired.sort(compareFiredRisks);
+  return found.risks.length > 1 ? sortByKeys(found.risks, found.firsts, found.seconds) : found.risks;
 }
