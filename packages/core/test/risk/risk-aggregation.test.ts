@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RISK_LEVELS, RISK_SCORES, type RuleRiskLevel, riskRank } from "../../src/domain/enums.js";
 import { aggregateRisk } from "../../src/risk/risk-aggregation.js";
 
 describe("aggregateRisk", () => {
@@ -20,5 +21,24 @@ describe("aggregateRisk", () => {
         true,
       ),
     ).toEqual({ riskLevel: level, riskScore: score });
+  });
+});
+
+describe("aggregateRisk over every pair of levels", () => {
+  it("keeps the level riskRank ranks higher, with its score, frozen", () => {
+    for (const a of RISK_LEVELS) {
+      for (const b of RISK_LEVELS) {
+        const levels = [{ riskLevel: a }, { riskLevel: b }] as unknown as { riskLevel: RuleRiskLevel }[];
+        const highest = riskRank(a) >= riskRank(b) ? a : b;
+        const result = aggregateRisk(levels, false);
+        expect(result).toEqual({ riskLevel: highest, riskScore: RISK_SCORES[highest] });
+        expect(Object.isFrozen(result)).toBe(true);
+      }
+    }
+  });
+
+  it("ignores a value that is not a level", () => {
+    const odd = [{ riskLevel: "extreme" }] as unknown as { riskLevel: RuleRiskLevel }[];
+    expect(aggregateRisk(odd, true)).toEqual({ riskLevel: "none", riskScore: 0 });
   });
 });
