@@ -22,15 +22,20 @@ export async function loadGenerated(store: Store, shape: LedgerShapeOptions): Pr
   const ref = ledgerReferenceData(shape);
   await store.putAttributions(ref.attributions);
   await store.putSanctions(ref.sanctions);
+  // The store's bulk load when it has one (SQLite: staged and merged sorted), else plain puts.
+  const bulk = store.bulkLedgerWriter ? await store.bulkLedgerWriter() : null;
   let chunk: LedgerTransfer[] = [];
+  const flush = async () => {
+    if (bulk) await bulk.write(chunk);
+    else await store.putLedgerTransfers(chunk);
+    chunk = [];
+  };
   for (const row of ledgerRows(shape)) {
     chunk.push(row);
-    if (chunk.length === 20_000) {
-      await store.putLedgerTransfers(chunk);
-      chunk = [];
-    }
+    if (chunk.length === 20_000) await flush();
   }
-  if (chunk.length > 0) await store.putLedgerTransfers(chunk);
+  if (chunk.length > 0) await flush();
+  await bulk?.finish();
 }
 
 /** Path of a SQLite file holding the ledger of `transfers` rows; built on first use (minutes for 1M). */
