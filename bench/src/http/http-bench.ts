@@ -2,11 +2,15 @@
  * HTTP: signed `GET /v1/transfers/{id}/` and signed `POST /v1/transfers/register/` requests/s
  * and p99 with autocannon in this process against a server in another, beside a bare
  * node:http server answering a fixed JSON body in the same run (the ratio is the figure).
+ * Each server's CPU time per request is reported too: on a shared machine it is steadier than
+ * requests/s. Connections are kept alive; `--pipelining N` sends N requests per connection
+ * before reading answers (default 1, as ordinary clients do).
  *
- *   node --conditions=source --import tsx bench/src/http/http-bench.ts [--quick]
+ *   node --conditions=source --import tsx bench/src/http/http-bench.ts [--quick] [--pipelining N]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { loadavg } from "node:os";
+import { createInterface, type Interface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { signRequest } from "@openkyt/client";
 import autocannon from "autocannon";
@@ -16,23 +20,39 @@ import { figure } from "../bench-stats.js";
 const KEY = { id: "bench-key-0001", secret: "bench-secret-0123456789abcdef" };
 const child = fileURLToPath(new URL("./http-server-child.ts", import.meta.url));
 
-/** Starts a server child and reads its first line. */
-async function startServer(
-  kind: "bare" | "openkyt",
-): Promise<{ proc: ChildProcess; port: number; transferId: string }> {
-  const proc = spawn(process.execPath, ["--conditions=source", "--import", "tsx", child, kind], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once("line", resolve);
-    proc.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)));
-  });
-  const info = JSON.parse(line) as { port: number; transferId?: string };
-  return { proc, port: info.port, transferId: info.transferId ?? "" };
+/** A server child: its port, the transfer it holds, and its CPU time on demand. */
+interface Server {
+  readonly proc: ChildProcess;
+  readonly port: number;
+  readonly transferId: string;
+  cpuMs(): Promise<number>;
 }
 
-function headers(method: string, path: string, body?: string): Record<string, string> {
-  const timestamp = Date.now();
+/** Starts a server child and reads its first line. */
+async function startServer(kind: "bare" | "openkyt", args: ReadonlyArray<string> = []): Promise<Server> {
+  const proc = spawn(process.execPath, ["--conditions=source", "--import", "tsx", child, kind, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: Interface = createInterface({ input: proc.stdout! });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once("line", resolve);
+      proc.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)));
+    });
+  const info = JSON.parse(await nextLine()) as { port: number; transferId?: string };
+  return {
+    proc,
+    port: info.port,
+    transferId: info.transferId ?? "",
+    async cpuMs() {
+      const line = nextLine();
+      proc.stdin!.write("cpu\n");
+      return (JSON.parse(await line) as { cpuMs: number }).cpuMs;
+    },
+  };
+}
+
+function signed(method: string, path: string, timestamp: number, body?: string): Record<string, string> {
   return {
     "API-KEY-ID": KEY.id,
     "API-TIMESTAMP": String(timestamp),
@@ -42,43 +62,84 @@ function headers(method: string, path: string, body?: string): Record<string, st
   };
 }
 
-type Run = { rps: number; p99: number; non2xx: number };
+/**
+ * Signed GET headers, signed afresh each second: a GET may be repeated (there is no replay
+ * guard on it), so the load generator need not spend an HMAC per request; the server still
+ * verifies every one.
+ */
+function getHeaders(path: string): () => Record<string, string> {
+  let second = -1;
+  let headers: Record<string, string> = {};
+  return () => {
+    const now = Date.now();
+    if (Math.floor(now / 1000) !== second) {
+      second = Math.floor(now / 1000);
+      headers = signed("GET", path, now);
+    }
+    return headers;
+  };
+}
 
+type Run = { rps: number; p99: number; failed: number; cpuMsPerRequest: number; load: number };
+
+/** A warm-up second (compiles the hot paths; not counted), then `seconds` of load. */
 async function load(
-  url: string,
+  server: Server,
   seconds: number,
+  pipelining: number,
   setup: (req: autocannon.Request) => autocannon.Request,
 ): Promise<Run> {
-  const result = await autocannon({
-    url,
+  const options = {
+    url: `http://127.0.0.1:${server.port}`,
     connections: 32,
-    duration: seconds,
+    pipelining,
     requests: [{ setupRequest: setup }],
-  });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  };
+  await autocannon({ ...options, duration: 1 });
+  const cpuBefore = await server.cpuMs();
+  const result = await autocannon({ ...options, duration: seconds });
+  const cpuMs = (await server.cpuMs()) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors,
+    cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total),
+    load: loadavg()[0] ?? 0,
+  };
+}
+
+function optionValue(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
 let counter = 0;
 /** The figures of one full run. */
-export async function benchHttp(quick: boolean): Promise<Figure[]> {
+export async function benchHttp(quick: boolean, pipelining = 1): Promise<Figure[]> {
   const seconds = quick ? 2 : 8;
   const bare = await startServer("bare");
   const kyt = await startServer("openkyt");
+  const cachedKeys = await startServer("openkyt", ["1000"]);
   try {
     const getPath = `/v1/transfers/${kyt.transferId}/`;
-    const base = await load(`http://127.0.0.1:${bare.port}`, seconds, (req) => ({
-      ...req,
-      method: "GET",
-      path: "/",
-    }));
-    const get = await load(`http://127.0.0.1:${kyt.port}`, seconds, (req) => ({
+    const base = await load(bare, seconds, pipelining, (req) => ({ ...req, method: "GET", path: "/" }));
+    const getSigned = getHeaders(getPath);
+    const get = await load(kyt, seconds, pipelining, (req) => ({
       ...req,
       method: "GET",
       path: getPath,
-      headers: headers("GET", getPath),
+      headers: getSigned(),
+    }));
+    const cachedPath = `/v1/transfers/${cachedKeys.transferId}/`;
+    const cachedSigned = getHeaders(cachedPath);
+    const getCached = await load(cachedKeys, seconds, pipelining, (req) => ({
+      ...req,
+      method: "GET",
+      path: cachedPath,
+      headers: cachedSigned(),
     }));
     const postPath = "/v1/transfers/register/";
-    const post = await load(`http://127.0.0.1:${kyt.port}`, seconds, (req) => {
+    const post = await load(kyt, seconds, pipelining, (req) => {
       counter += 1;
       const body = JSON.stringify({
         direction: "incoming",
@@ -87,24 +148,42 @@ export async function benchHttp(quick: boolean): Promise<Figure[]> {
         output_address: `0x${"cc".repeat(20)}`,
         disable_auto_check: true,
       });
-      return { ...req, method: "POST", path: postPath, body, headers: headers("POST", postPath, body) };
+      return {
+        ...req,
+        method: "POST",
+        path: postPath,
+        body,
+        headers: signed("POST", postPath, Date.now(), body),
+      };
     });
-    if (get.non2xx > 0 || post.non2xx > 0)
-      throw new Error(`non-2xx answers: GET ${get.non2xx}, POST ${post.non2xx}`);
+    if (get.failed > 0 || getCached.failed > 0 || post.failed > 0)
+      throw new Error(
+        `failed answers: GET ${get.failed}, GET (keys reused) ${getCached.failed}, POST ${post.failed}`,
+      );
     return [
       figure("bare node:http, fixed JSON (same run)", "requests/s", [base.rps]),
+      figure("bare node:http server CPU per request", "ms", [base.cpuMsPerRequest]),
       figure("signed GET /v1/transfers/{id}/", "requests/s", [get.rps]),
       figure("signed GET vs bare node:http", "ratio", [get.rps / base.rps], ">= 0.5"),
       figure("signed GET p99", "ms", [get.p99]),
+      figure("signed GET server CPU per request", "ms", [get.cpuMsPerRequest]),
+      figure("signed GET, auth.keyCacheMs 1000", "requests/s", [getCached.rps]),
+      figure("signed GET vs bare, auth.keyCacheMs 1000", "ratio", [getCached.rps / base.rps], ">= 0.5"),
+      figure("signed GET server CPU per request, auth.keyCacheMs 1000", "ms", [getCached.cpuMsPerRequest]),
       figure("signed POST /v1/transfers/register/", "requests/s", [post.rps], ">= 5,000"),
       figure("signed POST p99", "ms", [post.p99]),
+      figure("signed POST server CPU per request", "ms", [post.cpuMsPerRequest]),
+      figure("load average (1 min) after the runs", "load", [post.load]),
     ];
   } finally {
     bare.proc.kill("SIGTERM");
     kyt.proc.kill("SIGTERM");
+    cachedKeys.proc.kill("SIGTERM");
   }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(JSON.stringify(await benchHttp(process.argv.includes("--quick"))));
+  console.log(
+    JSON.stringify(await benchHttp(process.argv.includes("--quick"), optionValue("--pipelining", 1))),
+  );
 }

@@ -1,7 +1,9 @@
 /**
- * The server side of the HTTP benchmark, in its own process: `openkyt` (the HTTP adapter over an
- * engine on a SQLite file holding the test world, one provisioned key, the rate limit lifted)
- * or `bare` (node:http answering a fixed JSON body). Prints `{"port": N, "transferId": "..."}`.
+ * The server side of the HTTP benchmark, in its own process: `openkyt [KEY_CACHE_MS]` (the HTTP
+ * adapter over an engine on a SQLite file holding the test world, one provisioned key, the rate
+ * limit lifted, `auth.keyCacheMs` as given, default 0) or `bare` (node:http answering a fixed
+ * JSON body). Prints `{"port": N, "transferId": "..."}`, then answers each `cpu` line on stdin
+ * with the process's CPU time so far (`{"cpuMs": N}`).
  */
 
 import { mkdtempSync } from "node:fs";
@@ -9,6 +11,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { createEngine } from "@openkyt/core";
 import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
 import { createSqliteStore } from "@openkyt/store-sqlite";
@@ -17,6 +20,14 @@ import { loadWorld, TX, W } from "@openkyt/testkit";
 export const BENCH_KEY = { id: "bench-key-0001", secret: "bench-secret-0123456789abcdef", account: "bench" };
 
 const kind = process.argv[2];
+
+// The CPU time the server spent, asked for before and after each load run.
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line.trim() !== "cpu") return;
+  const { user, system } = process.cpuUsage();
+  console.log(JSON.stringify({ cpuMs: (user + system) / 1000 }));
+});
+
 if (kind === "bare") {
   const body = JSON.stringify({
     id: "00000000-0000-4000-8000-000000000001",
@@ -49,6 +60,7 @@ if (kind === "bare") {
     engine,
     logger: createHttpLogger({ level: "silent" }),
     limits: { ratePerKey: null },
+    auth: { keyCacheMs: Number(process.argv[3] ?? 0) },
   });
   const server = await serveHttp(app, { host: "127.0.0.1", port: 0 });
   console.log(JSON.stringify({ port: server.port, transferId: transfer.id }));
