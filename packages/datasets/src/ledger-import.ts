@@ -15,21 +15,34 @@ import { ledgerCsvDecoder, ledgerJsonlDecoder, tronscanDecoder } from "./ledger-
 import { storeLedgerWriter } from "./ledger-writer.js";
 import { lineBatches, type TextLine } from "./text-lines.js";
 
+/** The key of a ledger row: network, transaction hash, log index. */
+function keyOf(row: LedgerTransfer): string {
+  return `${row.network} ${row.txHash} ${row.logIndex}`;
+}
+
 /** The sink of ledger rows: batch-level deduplication, then the writer. */
 function ledgerSink(ctx: ImportContext, writer: LedgerWriter): RowSink<LedgerTransfer> {
   const { tally } = ctx;
   let distinct = 0;
   return {
     async write(batch: ReadonlyArray<Located<LedgerTransfer>>) {
-      const seen = new Set<string>();
+      // Keyed by hash first: most hashes occur once, so the full key is built only for the
+      // rows of a hash met before in the batch.
+      const firstOfHash = new Map<string, LedgerTransfer>();
+      const keys = new Set<string>();
       const rows: LedgerTransfer[] = [];
       for (const { value } of batch) {
-        const key = `${value.network} ${value.txHash} ${value.logIndex}`;
-        if (seen.has(key)) {
-          tally.duplicates++;
-          continue;
+        const first = firstOfHash.get(value.txHash);
+        if (first === undefined) firstOfHash.set(value.txHash, value);
+        else {
+          keys.add(keyOf(first));
+          const key = keyOf(value);
+          if (keys.has(key)) {
+            tally.duplicates++;
+            continue;
+          }
+          keys.add(key);
         }
-        seen.add(key);
         rows.push(value);
       }
       distinct += rows.length;

@@ -4,7 +4,13 @@
  * Tronscan-style TRC-20 export. Decoding runs for every row of files of millions of rows, so it
  * reports problems as values and never throws.
  */
-import { checkAddress, checkTxHash, classifyTokenId, type LedgerTransfer } from "@openkyt/core";
+import {
+  checkAddress,
+  checkTxHash,
+  classifyTokenId,
+  familyOfNetwork,
+  type LedgerTransfer,
+} from "@openkyt/core";
 import { columnIndex, fieldAt } from "./csv-table.js";
 import type { RowResult } from "./import-rows.js";
 import { networkCode } from "./network-mappings.js";
@@ -59,11 +65,25 @@ function networkReader(): (text: string | undefined) => string | null {
   };
 }
 
+/** EVM addresses and transaction hashes already in normal form (lower-case hex). */
+const NORMAL_EVM_ADDRESS = /^0x[0-9a-f]{40}$/;
+const NORMAL_EVM_TX_HASH = /^0x[0-9a-f]{64}$/;
+
 /** An address field in normal form, or the problem. */
-function address(network: string, name: string, raw: string | undefined): Parsed<string> {
+function address(network: string, evm: boolean, name: string, raw: string | undefined): Parsed<string> {
   if (raw === undefined || raw === "") return { ok: false, problem: `${name} is missing` };
+  // Nearly every row of a machine-written EVM ledger is in normal form already, which core's
+  // check would answer unchanged; the others go through it (same values, same problems).
+  if (evm && NORMAL_EVM_ADDRESS.test(raw)) return { ok: true, value: raw };
   const check = checkAddress(network, raw);
   return check.ok ? check : { ok: false, problem: `${name} "${raw}": ${check.problem}` };
+}
+
+/** A transaction hash in normal form, or the problem. */
+function txHash(network: string, evm: boolean, raw: string): Parsed<string> {
+  if (evm && NORMAL_EVM_TX_HASH.test(raw)) return { ok: true, value: raw };
+  const check = checkTxHash(network, raw);
+  return check.ok ? check : { ok: false, problem: `tx_hash "${raw}": ${check.problem}` };
 }
 
 /** A ledger token id: `native` or a contract (a symbol would never match a transfer). */
@@ -75,23 +95,51 @@ function tokenId(network: string, raw: string | undefined): Parsed<string> {
   return check;
 }
 
+/** Most distinct token ids remembered per network: ledger files repeat a few tokens. */
+const TOKEN_MEMORY = 1024;
+
+/** {@link tokenId}, remembering answers per network (a pure function of network and text). */
+function tokenReader(): (network: string, raw: string | undefined) => Parsed<string> {
+  let memoryOf = "";
+  let memory = new Map<string | undefined, Parsed<string>>();
+  return (network, raw) => {
+    if (network !== memoryOf || memory.size >= TOKEN_MEMORY) {
+      memoryOf = network;
+      memory = new Map();
+    }
+    let answer = memory.get(raw);
+    if (answer === undefined) {
+      answer = tokenId(network, raw);
+      memory.set(raw, answer);
+    }
+    return answer;
+  };
+}
+
 /** A decoder of ledger rows given as text fields. */
 export function ledgerFieldsDecoder() {
   const network = networkReader();
+  const token = tokenReader();
+  let evmOf = "";
+  let evm = false;
   return (f: LedgerFields): RowResult<LedgerTransfer> => {
     const code = network(f.network);
     if (code === null) return { reject: `unknown network "${f.network ?? ""}"` };
+    if (code !== evmOf) {
+      evmOf = code;
+      evm = familyOfNetwork(code) === "evm";
+    }
     if (f.tx_hash === undefined || f.tx_hash === "") return { reject: "tx_hash is missing" };
-    const hash = checkTxHash(code, f.tx_hash);
-    if (!hash.ok) return { reject: `tx_hash "${f.tx_hash}": ${hash.problem}` };
+    const hash = txHash(code, evm, f.tx_hash);
+    if (!hash.ok) return { reject: hash.problem };
     const logIndex =
       f.log_index === undefined || f.log_index === "" ? ZERO : parseCount("log_index", f.log_index);
     if (!logIndex.ok) return { reject: logIndex.problem };
-    const token = tokenId(code, f.token_id);
-    if (!token.ok) return { reject: token.problem };
-    const from = address(code, "from", f.from);
+    const tokenId = token(code, f.token_id);
+    if (!tokenId.ok) return { reject: tokenId.problem };
+    const from = address(code, evm, "from", f.from);
     if (!from.ok) return { reject: from.problem };
-    const to = address(code, "to", f.to);
+    const to = address(code, evm, "to", f.to);
     if (!to.ok) return { reject: to.problem };
     const amount = parseAmount("amount", f.amount);
     if (!amount.ok) return { reject: amount.problem };
@@ -106,7 +154,7 @@ export function ledgerFieldsDecoder() {
         network: code,
         txHash: hash.value,
         logIndex: logIndex.value,
-        tokenId: token.value,
+        tokenId: tokenId.value,
         from: from.value,
         to: to.value,
         amount: amount.value,

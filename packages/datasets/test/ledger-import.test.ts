@@ -196,6 +196,31 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
     expect(await rowsOf(store, "ETH", [HASH_A, HASH_B])).toHaveLength(2);
   });
 
+  it("counts a row as a duplicate only when network, hash and log index all repeat in the batch", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-ledger-"));
+    try {
+      const file = join(dir, "ledger.csv");
+      const row = (network: string, hash: string, logIndex: number) =>
+        `${network},${hash},${logIndex},native,0x${"1".repeat(40)},0x${"2".repeat(40)},1,1709294400000`;
+      const lines = [
+        "network,tx_hash,log_index,token_id,from,to,amount,occurred_at",
+        row("ETH", HASH_A, 0),
+        row("ETH", HASH_A, 1),
+        row("BSC", HASH_A, 0),
+        row("ETH", HASH_A, 0),
+        row("ETH", HASH_B, 0),
+        row("ETH", HASH_A, 1),
+      ];
+      await writeFile(file, `${lines.join("\n")}\n`);
+      const summary = await importFile(store, { kind: "ledger", file });
+      expect(counts(summary)).toMatchObject({ rowsRead: 6, added: 4, duplicates: 2 });
+      expect((await store.ledgerByTxHash("ETH", HASH_A)).map((r) => r.logIndex)).toEqual([0, 1]);
+      expect(await store.ledgerByTxHash("BSC", HASH_A)).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("fails cleanly on a missing file, a wrong header or an empty file, writing nothing", async () => {
     const attempts = [
       { file: fixture("no-such-file.csv"), code: "NOT_FOUND", message: "file not found" },
