@@ -2,8 +2,8 @@
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
 import { type SqliteBulkLedgerOptions, sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
-import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 import { openSqliteConnection } from "./sqlite-database.js";
+import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
