@@ -14,7 +14,7 @@ import { type Clock, systemClock } from "../ports/runtime.js";
 export interface SourceCacheOptions {
   /** How long an answer is kept, in ms (default 30,000). */
   readonly ttlMs?: number;
-  /** Most addresses kept (default 200,000). */
+  /** Most addresses kept (per network for attributions; default 200,000). */
   readonly maxEntries?: number;
   readonly clock?: Clock;
 }
@@ -79,21 +79,31 @@ function cacheOf<V>(options: SourceCacheOptions): TtlCache<V> {
   return new TtlCache<V>(ttlMs, maxEntries, options.clock ?? systemClock);
 }
 
-const SEP = "\u0000";
-
 /** `source` behind a cache of its answers per (network, address), misses included. */
 export function cachingAttributionSource(
   source: AttributionSource,
   options: SourceCacheOptions = {},
 ): AttributionSource & Clearable {
-  const cache = cacheOf<Attribution | null>(options);
+  // One cache per network, keyed by the address string itself: a ledger row's address keeps
+  // its hash, where a concatenated key would be hashed afresh on every lookup.
+  const caches = new Map<string, TtlCache<Attribution | null>>();
+  const cacheFor = (network: string) => {
+    let cache = caches.get(network);
+    if (!cache) {
+      cache = cacheOf<Attribution | null>(options);
+      caches.set(network, cache);
+    }
+    return cache;
+  };
+  cacheOf(options); // validates the options now rather than on the first lookup
   return {
     async attributions(network, addresses) {
       const out: Attribution[] = [];
       const missing: string[] = [];
+      const cache = cacheFor(network);
       const now = cache.clock.now();
       for (const address of new Set(addresses)) {
-        const hit = cache.get(network + SEP + address, now);
+        const hit = cache.get(address, now);
         if (!hit) missing.push(address);
         else if (hit.value) out.push(hit.value);
       }
@@ -102,12 +112,12 @@ export function cachingAttributionSource(
       const byAddress = new Map(found.map((a) => [a.address, a]));
       for (const address of missing) {
         const value = byAddress.get(address) ?? null;
-        cache.set(network + SEP + address, value, now);
+        cache.set(address, value, now);
         if (value) out.push(value);
       }
       return out;
     },
-    clear: () => cache.clear(),
+    clear: () => caches.clear(),
   };
 }
 
