@@ -77,7 +77,7 @@ describe("the app served by node-server reads node's request directly", () => {
     );
   });
 
-  it("answers a signed GET of a transfer with its JSON and the request id", async () => {
+  it("answers a signed GET of a transfer with its JSON and the request id, and a HEAD without the JSON", async () => {
     const { transfer } = await s.h.engine.forAccount("acme").registerTransfer({
       direction: "incoming",
       network: "ETH",
@@ -94,6 +94,17 @@ describe("the app served by node-server reads node's request directly", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers["x-request-id"]).toBe("get-1");
     expect(JSON.parse(answer.body).id).toBe(transfer.id);
+
+    const head = await wireExchange(s.server.port, [
+      requestBytes("HEAD", target, [
+        ...Object.entries(signatureHeaders({ method: "HEAD", target })),
+        ["X-Request-Id", "head-1"],
+      ]),
+    ]);
+    expect(head.status).toBe(200);
+    expect(head.headers["x-request-id"]).toBe("head-1");
+    expect(head.headers["content-type"]).toBe("application/json");
+    expect(head.body).toBe("");
   });
 
   it("makes one account API per account and reuses it", () => {
