@@ -24,7 +24,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importFile, type LedgerWriter } from "@openkyt/datasets";
 import { createSqliteStore } from "@openkyt/store-sqlite";
-import { writeLedgerCsv } from "./import-ledger-file.js";
 import { rawInsertLoop } from "./import-raw-loop.js";
 
 const PATHS = ["parse", "import", "raw", "port"] as const;
@@ -95,17 +94,6 @@ async function runChild(path: BenchPath, file: string, dbFile: string, limit: nu
     counts = { ...raw, rejected: 0 };
   } else {
     const bulk = path === "import" ? await store.bulkLedgerWriter?.() : undefined;
-    setInterval(
-      () =>
-        console.error(
-          "rss",
-          Math.round(process.memoryUsage().rss / 2 ** 20),
-          "heap",
-          Math.round(process.memoryUsage().heapUsed / 2 ** 20),
-          ((performance.now() - started) / 1000).toFixed(1),
-        ),
-      2000,
-    ).unref();
     const ledgerWriter =
       path === "parse"
         ? discardingWriter()
@@ -169,6 +157,9 @@ async function runParent(): Promise<void> {
     const generated = performance.now();
     const given = option("file", "");
     const file = given === "" ? join(dir, "ledger.csv") : given;
+    // Imported here only: the generator comes with testkit (and vitest), which would weigh on
+    // the children's RSS.
+    const { writeLedgerCsv } = await import("./import-ledger-file.js");
     const bytes = given === "" ? await writeLedgerCsv(file, rows) : statSync(file).size;
     const portFile = portRows === rows ? file : join(dir, "ledger-port.csv");
     if (portFile !== file) await writeLedgerCsv(portFile, portRows);

@@ -7,8 +7,13 @@ import { open, stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { describeError, KytError } from "@openkyt/core";
 
-/** Bytes read per chunk. */
-const CHUNK_BYTES = 1 << 18;
+/**
+ * Bytes read per chunk. Kept under V8's large-object size (128 KiB): a larger chunk's text, and
+ * the line text it is joined with, go straight to the old generation, where only full
+ * collections free them: reading a 1 GiB ledger in 256 KiB chunks, the process's RSS swung by
+ * about 80 MiB. 64 KiB chunks die young, and cost no more CPU time.
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 /** An opened text file: its size, its chunks, and how much was read. */
 export interface TextFile {
