@@ -122,7 +122,8 @@ function varied(request: ReportRequest, i: number): ReportRequest {
 async function renderMany(request: ReportRequest, count: number, warmup: number): Promise<Run> {
   const renderer = createPdfRenderer();
   for (let i = 0; i < warmup; i += 1) await renderer.render(varied(request, -1 - i));
-  return measure(count, (i) => renderer.render(varied(request, i)), 1);
+  const requests = Array.from({ length: count }, (_, i) => varied(request, i));
+  return measure(count, (i) => renderer.render(requests[i] ?? request), 1);
 }
 
 /** Renders `count` reports through `render`, `inFlight` at a time, timing each and the whole. */
@@ -158,7 +159,8 @@ async function renderOnPool(request: ReportRequest, count: number, warmup: numbe
     await Promise.all(
       Array.from({ length: warmup * threads }, (_, i) => pool.render(varied(request, -1 - i))),
     );
-    return await measure(count, (i) => pool.render(varied(request, i)), threads);
+    const requests = Array.from({ length: count }, (_, i) => varied(request, i));
+    return await measure(count, (i) => pool.render(requests[i] ?? request), threads);
   } finally {
     await pool.close();
   }

@@ -10,6 +10,7 @@ import {
   DEFAULT_STYLE,
   PLAIN_LAYOUT,
   RULED_LAYOUT,
+  STYLES,
 } from "./report-styles.js";
 
 /** Left plus right padding of a table cell. */
@@ -32,16 +33,51 @@ export function widthBound(text: string, fontSize: number): number {
 }
 
 /**
- * Marks a text cell that surely fits `width` as not wrapping. pdfmake lays out and draws a
- * wrapping text word by word; a text that cannot need a second line is one run, which makes a
- * report several times cheaper to render. Cells that might not fit are left to wrap.
+ * An upper bound of the width of a text on one line, in points: a string or runs of strings (with
+ * their own font size, style and character spacing). Null when it has a line break or a run this
+ * cannot read.
+ */
+function runsBound(text: unknown, fontSize: number, spacing: number): number | null {
+  if (typeof text === "string") {
+    return text.includes("\n") ? null : widthBound(text, fontSize) + spacing * text.length;
+  }
+  if (Array.isArray(text)) {
+    let total = 0;
+    for (const run of text) {
+      const width = runsBound(run, fontSize, spacing);
+      if (width === null) return null;
+      total += width;
+    }
+    return total;
+  }
+  if (typeof text !== "object" || text === null || !("text" in text)) return null;
+  const run = text as { text: unknown; fontSize?: unknown; style?: unknown; characterSpacing?: unknown };
+  const style = typeof run.style === "string" ? STYLES[run.style] : undefined;
+  const size = typeof run.fontSize === "number" ? run.fontSize : (style?.fontSize ?? fontSize);
+  const ownSpacing =
+    typeof run.characterSpacing === "number" ? run.characterSpacing : style?.characterSpacing;
+  return runsBound(run.text, size, ownSpacing ?? spacing);
+}
+
+/** True when `text` (a string or runs) surely fits `width` points on one line at `fontSize`. */
+export function fitsOneLine(text: unknown, width: number, fontSize: number): boolean {
+  const bound = runsBound(text, fontSize, 0);
+  return bound !== null && bound <= width;
+}
+
+/**
+ * Marks a text cell (or each text of a stacked cell) that surely fits `width` as not wrapping.
+ * pdfmake lays out and draws a wrapping text word by word; a text that cannot need a second line
+ * is one run, which makes a report several times cheaper to render. Cells that might not fit are
+ * left to wrap.
  */
 export function unwrapped<T>(cell: T, width: number | "*", fontSize = 7.5): T {
   if (typeof width !== "number" || typeof cell !== "object" || cell === null) return cell;
-  const c = cell as { text?: unknown; fontSize?: unknown; noWrap?: unknown };
-  if (typeof c.text !== "string" || c.noWrap !== undefined || c.text.includes("\n")) return cell;
+  const c = cell as { text?: unknown; stack?: unknown; fontSize?: unknown; noWrap?: unknown };
   const size = typeof c.fontSize === "number" ? c.fontSize : fontSize;
-  return widthBound(c.text, size) <= width - CELL_PADDING ? { ...cell, noWrap: true } : cell;
+  if (Array.isArray(c.stack)) return { ...cell, stack: c.stack.map((item) => unwrapped(item, width, size)) };
+  if (c.text === undefined || c.noWrap !== undefined) return cell;
+  return fitsOneLine(c, width - CELL_PADDING, size) ? { ...cell, noWrap: true } : cell;
 }
 
 /** One line of a key/value list; `token` marks hashes and addresses (kept whole, or broken anywhere when too long). */
@@ -104,9 +140,10 @@ export function tokenRuns(
   });
 }
 
-/** A paragraph. */
+/** A paragraph across the page's width; one that surely fits one line is laid out as one run. */
 export function paragraph(text: string | Content[]): Content {
-  return { text, style: "paragraph" } as Content;
+  const fits = fitsOneLine(text, CONTENT_WIDTH, DEFAULT_STYLE.fontSize ?? 9);
+  return { text, style: "paragraph", ...(fits ? { noWrap: true } : {}) } as Content;
 }
 
 /** A two-column list of labels and values. */
@@ -139,7 +176,11 @@ export function notice(
   border: string = COLORS.noticeBorder,
 ): Content {
   return {
-    table: { widths: ["*"], body: [[{ text, fillColor: fill } as TableCell]] },
+    // The box's padding (8 on each side) and borders leave the text the width less 18.
+    table: {
+      widths: ["*"],
+      body: [[unwrapped({ text, fillColor: fill } as TableCell, CONTENT_WIDTH - 10, 9)]],
+    },
     layout: boxLayout(border),
     margin: [0, 4, 0, 6],
     unbreakable: true,
@@ -152,7 +193,8 @@ export function notice(
  */
 export function ruledTable(columns: ReadonlyArray<Column>, rows: TableCell[][]): Content {
   const header = columns.map(
-    (c): TableCell => ({ text: c.title, style: "th", ...(c.right ? { alignment: "right" } : {}) }),
+    (c): TableCell =>
+      unwrapped({ text: c.title, style: "th", ...(c.right ? { alignment: "right" } : {}) }, c.width),
   );
   return {
     table: {

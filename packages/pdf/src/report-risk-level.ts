@@ -4,9 +4,9 @@
  */
 import { type RiskLevel, type RuleRiskLevel, riskRank } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
-import { notice } from "./report-blocks.js";
+import { notice, unwrapped } from "./report-blocks.js";
 import { capitalised } from "./report-format.js";
-import { boxLayout, COLORS, LEVEL_COLORS } from "./report-styles.js";
+import { boxLayout, COLORS, CONTENT_WIDTH, LEVEL_COLORS } from "./report-styles.js";
 
 const LEVEL_MEANING: Readonly<Record<RiskLevel, string>> = Object.freeze({
   undefined: "Not computed yet: the checks have not finished.",
@@ -32,14 +32,18 @@ export function riskSummary(level: RiskLevel, score: number | null, riskCount: n
       widths: ["*", 110],
       body: [
         [
-          {
-            stack: [
-              { text: "OVERALL RISK LEVEL", fontSize: 8, bold: true, color: colors.text },
-              { text: levelName(level).toUpperCase(), fontSize: 22, bold: true, color: colors.text },
-              { text: `${LEVEL_MEANING[level]}${counted}`, fontSize: 8.5, color: colors.text },
-            ],
-            fillColor: colors.fill,
-          },
+          // The left column: the page less the score's 110 and the box's padding (8 a side).
+          unwrapped(
+            {
+              stack: [
+                { text: "OVERALL RISK LEVEL", fontSize: 8, bold: true, color: colors.text },
+                { text: levelName(level).toUpperCase(), fontSize: 22, bold: true, color: colors.text },
+                { text: `${LEVEL_MEANING[level]}${counted}`, fontSize: 8.5, color: colors.text },
+              ],
+              fillColor: colors.fill,
+            },
+            CONTENT_WIDTH - 110 - 10,
+          ),
           {
             stack: [
               { text: "RISK SCORE", fontSize: 8, bold: true, color: colors.text, alignment: "right" },
