@@ -5,7 +5,8 @@
  * bounded cache of shaped words, and hands them to pdfkit only while a document is being laid
  * out: `fontkit.create` is swapped for the duration of that synchronous call and restored after,
  * so nothing outside a render sees the change. The shared fonts also write their subsets the
- * fast way (`pdf-font-subset.ts`). When fontkit cannot be reached the renderer works the slow way.
+ * fast way (`pdf-font-subset.ts`), and pdfkit's scaled word runs are shared across documents
+ * (`pdf-word-runs.ts`). When fontkit cannot be reached the renderer works the slow way.
  */
 import { createRequire } from "node:module";
 import {
@@ -14,6 +15,7 @@ import {
   type TrueTypeFontLike,
   useSubsetWriter,
 } from "./pdf-font-subset.js";
+import { createWordRuns } from "./pdf-word-runs.js";
 
 /** The part of fontkit used here. */
 interface FontkitLike {
@@ -37,6 +39,8 @@ const MAX_WORDS = 4_000;
 export interface FontCache {
   /** Calls `layout` (synchronous) with the renderer's fonts served parsed and shaped. */
   during<T>(layout: () => T): T;
+  /** Shows the cache a document `during` made, so later layouts can share its word runs. */
+  learn(document: unknown): void;
 }
 
 /** pdfkit's fontkit, and the EncodeStream of fontkit's restructure (null when not found). */
@@ -111,21 +115,23 @@ function withShapedWords(font: FontLike): FontLike {
 /** A cache for the given face buffers (the very Buffers handed to the pdfmake printer). */
 export function createFontCache(faces: ReadonlyArray<Buffer>): FontCache {
   const modules = loadModules();
-  if (modules === null) return { during: (layout) => layout() };
+  if (modules === null) return { during: (layout) => layout(), learn: () => {} };
   const { fontkit, newStream } = modules;
   const original = fontkit.create;
   const parsed = new Map<Buffer, FontLike>(
     faces.map((b) => [b, withShapedWords(withFastSubsets(original.call(fontkit, b), newStream))]),
   );
+  const words = createWordRuns([...parsed.values()]);
   return {
     during(layout) {
       const outer = fontkit.create;
       fontkit.create = (buffer, name) => parsed.get(buffer) ?? outer.call(fontkit, buffer, name);
       try {
-        return layout();
+        return words.during(layout);
       } finally {
         fontkit.create = outer;
       }
     },
+    learn: words.learn,
   };
 }

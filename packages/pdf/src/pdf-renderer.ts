@@ -52,7 +52,9 @@ export function createPdfRenderer(options: PdfRendererOptions = {}): PdfRenderer
     async render(request) {
       try {
         const definition = document(request);
-        return await collect(fonts.during(() => printer.createPdfKitDocument(definition)));
+        const doc = fonts.during(() => printer.createPdfKitDocument(definition));
+        fonts.learn(doc);
+        return await collect(doc);
       } catch (cause) {
         throw new KytError("INTERNAL_ERROR", `could not render report ${request.reportId}`, { cause });
       }
