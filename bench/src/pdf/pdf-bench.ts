@@ -184,7 +184,9 @@ async function main(): Promise<void> {
   const quick = args.includes("--quick");
   const threadsAt = args.indexOf("--threads");
   const threads = threadsAt >= 0 ? Number(args[threadsAt + 1]) : availableParallelism();
-  const count = Number(args.find((a, i) => /^\d+$/.test(a) && i !== threadsAt + 1) ?? (quick ? 60 : 400));
+  const count = Number(
+    args.find((a, i) => /^\d+$/.test(a) && (threadsAt < 0 || i !== threadsAt + 1)) ?? (quick ? 60 : 400),
+  );
   const warmup = quick ? 10 : 40;
   const request = await typicalRequest();
   const sequential = await renderMany(request, count, warmup);
