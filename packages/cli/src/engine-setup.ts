@@ -1,7 +1,8 @@
 /**
  * The engine of a CLI command: the store, the API key vault key from `OPENKYT_VAULT_KEY`, a
  * logger, and a PDF renderer that loads @openkyt/pdf on first use (so start-up stays fast and a
- * missing package only affects the PDF routes, which then answer 503 naming it).
+ * missing package only affects the PDF routes, which then answer 503 naming it) and renders on
+ * its worker thread pool.
  */
 import {
   createEngine,
@@ -17,6 +18,8 @@ import {
 /** What this module needs of @openkyt/pdf. */
 interface PdfModule {
   createPdfRenderer(): ReportRenderer;
+  /** The same renderer on worker threads, one per core (idle threads keep no process alive). */
+  createPdfRendererPool?(): ReportRenderer;
 }
 
 /** A renderer that imports @openkyt/pdf when the first report is asked for. */
@@ -30,7 +33,8 @@ export function lazyPdfRenderer(): ReportRenderer {
         "PDF reports need @openkyt/pdf's createPdfRenderer, which is not installed",
       );
     }
-    return mod.createPdfRenderer();
+    // Off the request thread and on every core: a report is tens of milliseconds of layout.
+    return mod.createPdfRendererPool?.() ?? mod.createPdfRenderer();
   };
   return {
     async render(request) {
