@@ -47,7 +47,13 @@ describe("API key lookups are remembered", () => {
     const s = countingStore();
     let opened = 0;
     const plain = createSecretVault(undefined);
-    const vault = { ...plain, open: (id: string, stored: string) => ((opened += 1), plain.open(id, stored)) };
+    const vault = {
+      ...plain,
+      open: (id: string, stored: string) => {
+        opened += 1;
+        return plain.open(id, stored);
+      },
+    };
     const keys = apiKeyService(s.store, vault, manualClock());
     await keys.provision("cached-key-00", SECRET, "acme");
     const [reads, opens] = [s.reads(), opened];
