@@ -13,6 +13,7 @@ import {
   sql,
 } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, JobsTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -96,35 +97,42 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
   const { db } = ctx;
   return {
     async enqueueJob(job) {
-      const result = await db
-        .insertInto("jobs")
-        .values({
-          id: job.id,
-          kind: job.kind,
-          account_id: job.accountId,
-          subject_id: job.subjectId,
-          payload: toJson(job.payload),
-          run_at: job.runAt,
-          attempts: job.attempts,
-          lease_owner: job.leaseOwner,
-          lease_until: job.leaseUntil,
-          last_error: job.lastError,
-          created_at: job.createdAt,
-        })
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirstOrThrow();
-      if (changedRows(result) === 0) throw new KytError("CONFLICT", `job ${job.id} exists`);
+      const row = {
+        id: job.id,
+        kind: job.kind,
+        account_id: job.accountId,
+        subject_id: job.subjectId,
+        payload: toJson(job.payload),
+        run_at: job.runAt,
+        attempts: job.attempts,
+        lease_owner: job.leaseOwner,
+        lease_until: job.leaseUntil,
+        last_error: job.lastError,
+        created_at: job.createdAt,
+      };
+      const result = await runPrecompiled(
+        db,
+        "jobs.insert",
+        () =>
+          db
+            .insertInto("jobs")
+            .values(row)
+            .onConflict((oc) => oc.doNothing()),
+        Object.values(row),
+      );
+      if (Number(result.numAffectedRows ?? 0n) === 0) throw new KytError("CONFLICT", `job ${job.id} exists`);
     },
     async claimJobs(request) {
       return ctx.atomic((tx) => claimIn(ctx, tx, request));
     },
     async completeJob(id, owner) {
-      const result = await db
-        .deleteFrom("jobs")
-        .where("id", "=", id)
-        .where("lease_owner", "=", owner)
-        .executeTakeFirstOrThrow();
-      return changedRows(result) === 1;
+      const result = await runPrecompiled(
+        db,
+        "jobs.complete",
+        () => db.deleteFrom("jobs").where("id", "=", id).where("lease_owner", "=", owner),
+        [id, owner],
+      );
+      return Number(result.numAffectedRows ?? 0n) === 1;
     },
     async retryJob(id, owner, runAt, lastError) {
       const result = await db

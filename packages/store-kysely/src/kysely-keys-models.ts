@@ -8,6 +8,7 @@ import {
 } from "@openkyt/core";
 import type { Selectable } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import { runPrecompiled } from "./kysely-precompiled.js";
 import type { ApiKeysTable, RiskModelsTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -146,8 +147,13 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
       if (changedRows(result) === 0) throw new KytError("CONFLICT", `api key ${record.id} exists`);
     },
     async getApiKey(id) {
-      const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).executeTakeFirst();
-      return row ? keyFromRow(row) : null;
+      const { rows } = await runPrecompiled(
+        db,
+        "api_keys.byId",
+        () => db.selectFrom("api_keys").selectAll().where("id", "=", id),
+        [id],
+      );
+      return rows[0] ? keyFromRow(rows[0]) : null;
     },
     async listApiKeys(accountId) {
       const rows = await db

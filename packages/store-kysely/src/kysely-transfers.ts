@@ -11,7 +11,8 @@ import {
   type TransferRecord,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
-import { changedRows, conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
+import { conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
+import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, TransfersTable } from "./kysely-schema.js";
 import {
   bool,
@@ -134,29 +135,50 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
   return {
     async insertTransfer(record) {
       // DO NOTHING instead of a failing insert keeps an open Postgres transaction usable.
-      const result = await db
-        .insertInto("transfers")
-        .values(toRow(record))
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirstOrThrow();
-      if (changedRows(result) === 0) {
+      const row = toRow(record);
+      const result = await runPrecompiled(
+        db,
+        `transfers.insert:${Object.keys(row).join(",")}`,
+        () =>
+          db
+            .insertInto("transfers")
+            .values(row)
+            .onConflict((oc) => oc.doNothing()),
+        Object.values(row),
+      );
+      if (Number(result.numAffectedRows ?? 0n) === 0) {
         throw new KytError("CONFLICT", `transfer ${record.id} or its identity exists`);
       }
     },
     async updateTransfer(record) {
       const { id, ...changes } = toRow(record);
+      const columns = Object.keys(changes);
       const result = await conflictAware(`transfer ${id}`, () =>
-        db.updateTable("transfers").set(changes).where("id", "=", id).executeTakeFirstOrThrow(),
+        runPrecompiled(
+          db,
+          `transfers.update:${columns.join(",")}`,
+          () => db.updateTable("transfers").set(changes).where("id", "=", id),
+          [...Object.values(changes), id],
+        ),
       );
-      if (changedRows(result) === 0) throw notFound("transfer", id);
+      if (Number(result.numAffectedRows ?? 0n) === 0) throw notFound("transfer", id);
     },
     async getTransfer(id) {
-      const row = await lockedRead(
-        ctx,
-        "transfers",
-        db.selectFrom("transfers").selectAll().where("id", "=", id),
+      if (ctx.rowLocks && ctx.inTransaction) {
+        const row = await lockedRead(
+          ctx,
+          "transfers",
+          db.selectFrom("transfers").selectAll().where("id", "=", id),
+        );
+        return row ? fromRow(row) : null;
+      }
+      const { rows } = await runPrecompiled(
+        db,
+        "transfers.byId",
+        () => db.selectFrom("transfers").selectAll().where("id", "=", id),
+        [id],
       );
-      return row ? fromRow(row) : null;
+      return rows[0] ? fromRow(rows[0]) : null;
     },
     async getTransfers(ids) {
       const out: TransferRecord[] = [];
