@@ -2,7 +2,16 @@
  * The benchmark ledger: a generated ledger (testkit's realistic shape) written once into a
  * SQLite file under bench/.data and reused by later runs; each benchmark copies it.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LedgerTransfer, Store } from "@openkyt/core";
@@ -58,6 +67,14 @@ export async function ledgerCopy(transfers: number, name: string): Promise<strin
   const source = await ledgerDatabase(transfers);
   const target = join(DATA_DIR, `run-${name}-${process.pid}.db`);
   copyFileSync(source, target);
+  // Flush the copy now: left dirty in the page cache, its hundreds of MB would be written by
+  // the first WAL checkpoint's fsync, in the middle of a measurement.
+  const fd = openSync(target, "r+");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   return target;
 }
 
