@@ -9,7 +9,7 @@ import { parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
 import { parseCommandArgs, portOption, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
+import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
 
 const OPTIONS = {
   db: { type: "string" },
@@ -46,12 +46,14 @@ export const serveCommand: CliCommand = {
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const store = await openStore(target, { migrateSqlite: true });
+    const renderer = lazyPdfRenderer();
     try {
       const engine = createCliEngine(
         store,
         io.env,
         logger,
         await warmSourcesIf(args.values.warm === true, store),
+        renderer,
       );
       if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
       await provisionEnvKeys(engine, envKeys);
@@ -71,6 +73,7 @@ export const serveCommand: CliCommand = {
       await engine.stop();
       return EXIT.OK;
     } finally {
+      await renderer.close();
       await store.close();
       logger.flush();
     }

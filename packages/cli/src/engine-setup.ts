@@ -22,8 +22,14 @@ interface PdfModule {
   createPdfRendererPool?(): ReportRenderer;
 }
 
+/** A renderer that loads on first use, and releases its threads when closed. */
+export interface ClosableRenderer extends ReportRenderer {
+  /** Finishes the reports asked for and stops the renderer's threads (nothing if never loaded). */
+  close(): Promise<void>;
+}
+
 /** A renderer that imports @openkyt/pdf when the first report is asked for. */
-export function lazyPdfRenderer(): ReportRenderer {
+export function lazyPdfRenderer(): ClosableRenderer {
   let renderer: Promise<ReportRenderer> | null = null;
   const load = async (): Promise<ReportRenderer> => {
     const mod = (await import("@openkyt/pdf").catch(() => ({}))) as Partial<PdfModule>;
@@ -45,6 +51,12 @@ export function lazyPdfRenderer(): ReportRenderer {
       });
       return loaded.render(request);
     },
+    async close() {
+      const loaded = await renderer?.catch(() => null);
+      renderer = null;
+      const closable = loaded as Partial<ClosableRenderer> | null | undefined;
+      if (typeof closable?.close === "function") await closable.close();
+    },
   };
 }
 
@@ -54,12 +66,13 @@ export function createCliEngine(
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
   sources: Partial<WarmSources> = {},
+  renderer: ReportRenderer = lazyPdfRenderer(),
 ): Engine {
   return createEngine({
     ...sources,
     store,
     apiKeyVaultKey: env.OPENKYT_VAULT_KEY || undefined,
-    reportRenderer: lazyPdfRenderer(),
+    reportRenderer: renderer,
     ...(logger ? { logger } : {}),
   });
 }
