@@ -11,9 +11,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createEngine, type LedgerTransfer } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
-import { generatedTxHash, seededRandom } from "@openkyt/testkit";
 import { benchShape, loadGenerated } from "./bench-ledger-db.js";
 import { type Figure, figure } from "./bench-stats.js";
+import { sampleTransfers } from "./bench-tracing.js";
 import { runPsql } from "./crash/postgres-psql.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,25 +51,6 @@ function startWorker(url: string, schema: string): Worker {
   return worker;
 }
 
-/** Random ledger transfers of the generated shape (seeded), without reading them back. */
-async function sampleOf(
-  store: { ledgerByTxHash(n: string, h: string): Promise<ReadonlyArray<LedgerTransfer>> },
-  size: number,
-  count: number,
-) {
-  const rnd = seededRandom(7);
-  const out: LedgerTransfer[] = [];
-  const seen = new Set<number>();
-  while (out.length < count) {
-    const n = Math.floor(size * (0.1 + 0.9 * rnd()));
-    if (seen.has(n)) continue;
-    seen.add(n);
-    const row = (await store.ledgerByTxHash("ETH", generatedTxHash(n)))[0];
-    if (row) out.push(row);
-  }
-  return out;
-}
-
 /** Transfers/s end to end with 2 workers, or no figures when Postgres is not there. */
 export async function benchPostgres(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const url = process.env.OPENKYT_BENCH_PG ?? URL_DEFAULT;
@@ -90,7 +71,7 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
       `postgres: ${size} ledger rows loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     const count = quick ? 300 : 3_000;
-    const sample = await sampleOf(store, size, count);
+    const sample = await sampleTransfers(store, size, count);
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(url, schema));
     await Promise.all(workers.map((w) => w.ready));
     const engine = createEngine({ store });

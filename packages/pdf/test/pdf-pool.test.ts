@@ -6,21 +6,14 @@
 import { type Engine, isKytError, type ReportRequest } from "@openkyt/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPdfRenderer, createPdfRendererPool, type PdfRendererPool, robotoFonts } from "../src/index.js";
-import { CREATION_DATE, recordingRenderer, registerSamples, worldEngine } from "./report-fixtures.js";
+import { CREATION_DATE, registerSamples, sampleRequests, worldEngine } from "./report-fixtures.js";
 
 let engine: Engine;
 let requests: ReportRequest[];
 let pool: PdfRendererPool;
 
 beforeAll(async () => {
-  const renderer = recordingRenderer();
-  engine = await worldEngine(renderer);
-  const s = await registerSamples(engine);
-  await s.acme.transferReport(s.deposit);
-  await s.acme.transferReport(s.sanctioned, { withRisks: false });
-  await s.acme.manualCheckReport(s.addressCheck);
-  await s.acme.manualCheckReport(s.transferCheck);
-  requests = renderer.rendered.map((r) => r.request);
+  ({ engine, requests } = await sampleRequests());
   pool = createPdfRendererPool({ threads: 2, deterministic: { creationDate: CREATION_DATE } });
 });
 afterAll(async () => {

@@ -9,19 +9,13 @@ import PdfPrinter from "pdfmake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPdfRenderer, fontBuffers, REPORT_FONT, robotoFonts } from "../src/index.js";
 import { pdfFonts, pdfInfo, popplerMissing } from "./poppler-tools.js";
-import { CREATION_DATE, recordingRenderer, registerSamples, worldEngine } from "./report-fixtures.js";
+import { CREATION_DATE, sampleRequests } from "./report-fixtures.js";
 
 let engine: Engine;
 let requests: ReportRequest[];
 
 beforeAll(async () => {
-  const renderer = recordingRenderer();
-  engine = await worldEngine(renderer);
-  const s = await registerSamples(engine);
-  await s.acme.transferReport(s.deposit);
-  await s.acme.transferReport(s.sanctioned, { withRisks: false });
-  await s.acme.manualCheckReport(s.addressCheck);
-  requests = renderer.rendered.map((r) => r.request);
+  ({ engine, requests } = await sampleRequests());
 });
 afterAll(async () => {
   await engine.stop();

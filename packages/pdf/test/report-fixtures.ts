@@ -52,6 +52,21 @@ export async function worldEngine(renderer: ReportRenderer): Promise<Engine> {
   return engine;
 }
 
+/**
+ * A world engine and the requests of four sample reports it rendered: a transfer, a severe
+ * one without risks, an address check and a transfer check.
+ */
+export async function sampleRequests(): Promise<{ engine: Engine; requests: ReportRequest[] }> {
+  const renderer = recordingRenderer();
+  const engine = await worldEngine(renderer);
+  const s = await registerSamples(engine);
+  await s.acme.transferReport(s.deposit);
+  await s.acme.transferReport(s.sanctioned, { withRisks: false });
+  await s.acme.manualCheckReport(s.addressCheck);
+  await s.acme.manualCheckReport(s.transferCheck);
+  return { engine, requests: renderer.rendered.map((r) => r.request) };
+}
+
 /** Ids of the sample transfers and checks, and the account they belong to. */
 export interface Samples {
   readonly acme: AccountApi;

@@ -4,6 +4,7 @@
  */
 
 export { isUniqueViolation } from "./kysely-context.js";
+export { ledgerTransferFromRow } from "./kysely-ledger.js";
 export {
   appliedMigrations,
   type MigrationOutcome,

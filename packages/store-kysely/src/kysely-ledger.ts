@@ -35,7 +35,7 @@ function toRow(t: LedgerTransfer): Insertable<LedgerTransfersTable> {
 }
 
 /** A row as a ledger transfer. */
-function fromRow(r: Selectable<LedgerTransfersTable>): LedgerTransfer {
+export function ledgerTransferFromRow(r: Selectable<LedgerTransfersTable>): LedgerTransfer {
   return {
     network: r.network,
     txHash: r.tx_hash,
@@ -95,7 +95,7 @@ async function readHop(
     const groups: Array<Array<Selectable<LedgerTransfersTable>>> = chunk.map(() => []);
     for (const row of rows) groups[num(row.query_index)]?.push(row);
     for (const group of groups) {
-      const sorted = group.map(fromRow).sort(compareForward);
+      const sorted = group.map(ledgerTransferFromRow).sort(compareForward);
       out.push(...(incoming ? sorted.reverse() : sorted));
     }
   }
@@ -154,7 +154,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
         .where("tx_hash", "=", txHash)
         .orderBy("log_index", "asc")
         .execute();
-      return rows.map(fromRow);
+      return rows.map(ledgerTransferFromRow);
     },
   };
 }

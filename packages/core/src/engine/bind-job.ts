@@ -30,30 +30,42 @@ export function matchChainTransfer(
   );
 }
 
-/** Ends binding without a transaction (not_found or error, queued checks back to none), in `tx`. */
-async function writeEndBinding(
+/**
+ * Moves a transfer that is still binding to what `change` makes of it and records its status
+ * event, in `tx`; null (nothing written) when the transfer is no longer binding.
+ */
+async function leaveBinding(
   ctx: EngineContext,
   tx: StoreOps,
   job: JobRecord,
-  to: "not_found" | "error",
-  reason: string,
+  change: (transfer: TransferRecord, now: number) => TransferRecord,
 ): Promise<TransferRecord | null> {
   const transfer = await tx.getTransfer(job.subjectId);
   if (transfer?.txStatus !== "binding") return null;
-  const now = ctx.clock.now();
-  const next: TransferRecord = {
-    ...transfer,
-    txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, to),
-    checks: unqueueChecks(transfer.checks, now),
-    lastError: reason,
-    updatedAt: now,
-  };
+  const next = change(transfer, ctx.clock.now());
   await tx.updateTransfer(next);
   await recordEvent(ctx, tx, next.accountId, "transfer.status_changed", {
     transfer: presentTransfer(next),
     from: "binding",
   });
   return next;
+}
+
+/** Ends binding without a transaction (not_found or error, queued checks back to none), in `tx`. */
+function writeEndBinding(
+  ctx: EngineContext,
+  tx: StoreOps,
+  job: JobRecord,
+  to: "not_found" | "error",
+  reason: string,
+): Promise<TransferRecord | null> {
+  return leaveBinding(ctx, tx, job, (transfer, now) => ({
+    ...transfer,
+    txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, to),
+    checks: unqueueChecks(transfer.checks, now),
+    lastError: reason,
+    updatedAt: now,
+  }));
 }
 
 /** Ends binding without a transaction in a transaction of its own. */
@@ -91,10 +103,7 @@ async function writeBind(
   found: FoundTransfer,
 ): Promise<TransferRecord | null> {
   const { row, value } = found;
-  const transfer = await tx.getTransfer(job.subjectId);
-  if (transfer?.txStatus !== "binding") return null;
-  const now = ctx.clock.now();
-  const next: TransferRecord = {
+  const next = await leaveBinding(ctx, tx, job, (transfer, now) => ({
     ...transfer,
     txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, "bound"),
     occurredAt: row.occurredAt,
@@ -105,13 +114,8 @@ async function writeBind(
     tokenSymbol: found.symbol ?? transfer.tokenSymbol,
     lastError: null,
     updatedAt: now,
-  };
-  await tx.updateTransfer(next);
-  await recordEvent(ctx, tx, next.accountId, "transfer.status_changed", {
-    transfer: presentTransfer(next),
-    from: "binding",
-  });
-  if (!next.disableAutoCheck) {
+  }));
+  if (next && !next.disableAutoCheck) {
     await tx.enqueueJob(newJob(ctx, "transfer.check", next.accountId, next.id, { checks: [...ALL_CHECKS] }));
   }
   return next;

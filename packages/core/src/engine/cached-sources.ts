@@ -40,23 +40,19 @@ interface Entry<V> {
  */
 class TtlCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
-  constructor(
-    readonly ttlMs: number,
-    readonly maxEntries: number,
-    readonly clock: Clock,
-  ) {}
+  constructor(readonly settings: CacheSettings) {}
 
   /** The live entry of `key`; undefined when absent or expired. */
   get(key: string, now: number): Entry<V> | undefined {
     const entry = this.#entries.get(key);
-    if (!entry || now - entry.at > this.ttlMs) return undefined;
+    if (!entry || now - entry.at > this.settings.ttlMs) return undefined;
     return entry;
   }
 
   set(key: string, value: V, at: number): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, at });
-    while (this.#entries.size > this.maxEntries) {
+    while (this.#entries.size > this.settings.maxEntries) {
       const oldest = this.#entries.keys().next().value as string;
       this.#entries.delete(oldest);
     }
@@ -67,16 +63,25 @@ class TtlCache<V> {
   }
 }
 
-function cacheOf<V>(options: SourceCacheOptions): TtlCache<V> {
+/** Options with their defaults, checked. */
+interface CacheSettings {
+  readonly ttlMs: number;
+  readonly maxEntries: number;
+  readonly clock: Clock;
+}
+
+/** The settings of `options`; VALIDATION_ERROR naming what is wrong. */
+function cacheSettings(options: SourceCacheOptions): CacheSettings {
   const ttlMs = options.ttlMs ?? SOURCE_CACHE_DEFAULTS.ttlMs;
   const maxEntries = options.maxEntries ?? SOURCE_CACHE_DEFAULTS.maxEntries;
-  if (!(ttlMs >= 0) || !Number.isInteger(maxEntries) || maxEntries < 1) {
+  if (!(ttlMs >= 0)) throw new KytError("VALIDATION_ERROR", `source cache: ttlMs must be >= 0, got ${ttlMs}`);
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new KytError(
       "VALIDATION_ERROR",
-      "source cache: ttlMs must be >= 0 and maxEntries a positive integer",
+      `source cache: maxEntries must be a positive integer, got ${maxEntries}`,
     );
   }
-  return new TtlCache<V>(ttlMs, maxEntries, options.clock ?? systemClock);
+  return { ttlMs, maxEntries, clock: options.clock ?? systemClock };
 }
 
 /** `source` behind a cache of its answers per (network, address), misses included. */
@@ -86,22 +91,22 @@ export function cachingAttributionSource(
 ): AttributionSource & Clearable {
   // One cache per network, keyed by the address string itself: a ledger row's address keeps
   // its hash, where a concatenated key would be hashed afresh on every lookup.
+  const settings = cacheSettings(options);
   const caches = new Map<string, TtlCache<Attribution | null>>();
   const cacheFor = (network: string) => {
     let cache = caches.get(network);
     if (!cache) {
-      cache = cacheOf<Attribution | null>(options);
+      cache = new TtlCache<Attribution | null>(settings);
       caches.set(network, cache);
     }
     return cache;
   };
-  cacheOf(options); // validates the options now rather than on the first lookup
   return {
     async attributions(network, addresses) {
       const out: Attribution[] = [];
       const missing: string[] = [];
       const cache = cacheFor(network);
-      const now = cache.clock.now();
+      const now = cache.settings.clock.now();
       for (const address of new Set(addresses)) {
         const hit = cache.get(address, now);
         if (!hit) missing.push(address);
@@ -126,12 +131,12 @@ export function cachingSanctionsSource(
   source: SanctionsSource,
   options: SourceCacheOptions = {},
 ): SanctionsSource & Clearable {
-  const cache = cacheOf<ReadonlyArray<SanctionsListing>>(options);
+  const cache = new TtlCache<ReadonlyArray<SanctionsListing>>(cacheSettings(options));
   return {
     async listings(addresses) {
       const out: SanctionsListing[] = [];
       const missing: string[] = [];
-      const now = cache.clock.now();
+      const now = cache.settings.clock.now();
       for (const address of new Set(addresses)) {
         const hit = cache.get(address, now);
         if (!hit) missing.push(address);

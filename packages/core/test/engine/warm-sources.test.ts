@@ -122,6 +122,16 @@ describe("caching sources", () => {
     expect(asked).toEqual([["0xa", "0xb"], ["0xa"], ["0xb"], ["0xa"]]);
   });
 
+  it("refuse bad options, naming the one that is wrong", () => {
+    const none = { attributions: async () => [] };
+    expect(() => cachingAttributionSource(none, { maxEntries: 0 })).toThrow(
+      "source cache: maxEntries must be a positive integer, got 0",
+    );
+    expect(() => cachingSanctionsSource({ listings: async () => [] }, { ttlMs: -1 })).toThrow(
+      "source cache: ttlMs must be >= 0, got -1",
+    );
+  });
+
   it("drop the oldest answers first past maxEntries", async () => {
     const asked: string[] = [];
     const listing = (address: string): SanctionsListing => ({
