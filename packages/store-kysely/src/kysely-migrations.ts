@@ -10,6 +10,7 @@ import { referenceTablesMigration } from "./kysely-migration-0002-reference.js";
 import { settingsMigration } from "./kysely-migration-0003-settings.js";
 import { workflowMigration } from "./kysely-migration-0004-workflow.js";
 import { listIndexesMigration } from "./kysely-migration-0005-list-indexes.js";
+import { ledgerKeyMigration } from "./kysely-migration-0006-ledger-key.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -19,6 +20,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0003_settings": settingsMigration,
   "0004_workflow": workflowMigration,
   "0005_list_indexes": listIndexesMigration,
+  "0006_ledger_key": ledgerKeyMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

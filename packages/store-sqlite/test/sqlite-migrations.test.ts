@@ -59,4 +59,38 @@ describe("sqlite migrations", () => {
     await store.close();
     await store.close();
   });
+
+  it("0006 keeps the ledger's rows in their stored order and makes its key a unique index", async () => {
+    const db = openSqliteDatabase(":memory:");
+    try {
+      await migrateToLatest(db);
+      await migrateDown(db);
+      const row = (hash: string, log: number, at: number) =>
+        sql`insert into ledger_transfers values ('ETH', ${hash}, ${log}, 'native', '0xa', '0xb', 1.5, ${at}, null, null)`.execute(
+          db,
+        );
+      await row("0xcc", 0, 3);
+      await row("0xaa", 1, 1);
+      await row("0xbb", 0, 2);
+      await expect(row("0xaa", 1, 9)).rejects.toThrow(/UNIQUE/);
+      await migrateToLatest(db);
+      const rows = await sql<{
+        tx_hash: string;
+      }>`select tx_hash from ledger_transfers order by rowid`.execute(db);
+      expect(rows.rows.map((r) => r.tx_hash)).toEqual(["0xcc", "0xaa", "0xbb"]);
+      await expect(row("0xaa", 1, 9)).rejects.toThrow(/UNIQUE/);
+      const indexes = await sql<{ name: string; sql: string }>`
+        select name, sql from sqlite_master where type = 'index' and tbl_name = 'ledger_transfers' order by name`.execute(
+        db,
+      );
+      expect(indexes.rows.map((r) => r.name)).toEqual([
+        "ledger_transfers_incoming",
+        "ledger_transfers_key",
+        "ledger_transfers_outgoing",
+      ]);
+      expect(indexes.rows.find((r) => r.name === "ledger_transfers_key")?.sql).toMatch(/UNIQUE/i);
+    } finally {
+      await db.destroy();
+    }
+  });
 });
