@@ -4,14 +4,25 @@
  * and the incoming/outgoing tracing indexes); once they outgrow the page cache every row dirties
  * pages all over them. Here `write` appends rows to an unindexed TEMP table of the store's own
  * connection (a short transaction per batch, on the temporary database only: the store stays
- * writable meanwhile), and `finish` moves them into the ledger in one IMMEDIATE transaction,
- * sorted by key so that the table and its key index grow at their ends. When the load is large
- * next to the ledger (an empty ledger above all), the two tracing indexes are dropped first and
- * rebuilt afterwards: a sort each instead of millions of random inserts.
+ * usable and writable meanwhile), and `finish` lands them in one IMMEDIATE transaction, in one
+ * of two ways:
+ *
+ * - **Rebuild** (the load is large next to the ledger, an empty ledger above all): the ledger's
+ *   indexes, its key included (migration 0006 made it a droppable unique index), are dropped;
+ *   the rows are appended in the order they were written; the indexes are built again, each
+ *   from one sort, the sorter on `sorterThreads` threads. A load that repeats a key (within
+ *   itself or with a row already stored) makes the key's build fail; its later rows are then
+ *   deleted (the row stored first wins) and the key built again. When no other connection has
+ *   the database open, the transaction runs with a rollback journal instead of the WAL: the
+ *   new pages are written once, into the database file, instead of into the WAL first and the
+ *   database file after (at the end the database is back in WAL mode).
+ * - **Merge** (a small load into a large ledger): the rows go in sorted by key, with
+ *   `ON CONFLICT DO NOTHING`, so that the key index grows in order.
  *
  * Every statement runs while holding kysely's connection (`db.connection()`), so the load never
  * interleaves with the store's own transactions on that connection.
  */
+import { availableParallelism } from "node:os";
 import type { LedgerBulkWriter, LedgerTransfer } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
 import type { Database } from "@openkyt/store-kysely";
@@ -20,28 +31,40 @@ import type { Kysely } from "kysely";
 
 const COLUMNS =
   "network, tx_hash, log_index, token_id, from_address, to_address, amount, occurred_at, block, value_usd";
+/** The ledger's key, in the order of its index (migration 0006). */
+const KEY = "tx_hash, network, log_index";
 /** Rows per multi-row staging statement (10 parameters each): fewer calls into SQLite. */
 const ROWS_PER_STATEMENT = 50;
 /** Page cache of the temporary database that holds the staged rows, in KiB. */
 const STAGING_CACHE_KIB = 2048;
-/** The tracing indexes, dropped and rebuilt around a large load (the key index always stays). */
-const TRACING_INDEXES = ["ledger_transfers_incoming", "ledger_transfers_outgoing"] as const;
 
 /** Options of {@link sqliteBulkLedgerWriter}. */
 export interface SqliteBulkLedgerOptions {
   /**
    * Page cache of the connection while `finish` runs, in MiB (default 8): SQLite's sorter
-   * keeps about that much in memory before it spills sorted runs to temporary files. On a
-   * 2,000,000-row load 8 and 32 MiB cost the same CPU time within the noise; 32 MiB added about
-   * 50 MiB to the peak RSS.
+   * keeps about that much in memory per thread before it spills sorted runs to temporary files.
+   * On 5,000,000 rows 32 and 64 MiB were no faster than 8 and added 100 and 220 MiB of RSS.
    */
   readonly cacheMiB?: number;
   /**
-   * Rebuild the tracing indexes when the staged rows are at least this share of the rows
-   * already stored (default 1/16): a rebuild sorts every row once, while an insert into an
-   * index larger than the page cache costs tens of times more per row.
+   * Rebuild the ledger's indexes when the staged rows are at least this share of the rows
+   * already stored (default 1/16): a rebuild sorts every row once per index, while an insert
+   * into an index larger than the page cache costs tens of times more per row.
    */
   readonly rebuildShare?: number;
+  /**
+   * Helper threads of SQLite's sorter while the indexes are rebuilt (default: the machine's
+   * cores, at most 4; 0 sorts on the calling thread). On 2 cores, 2 threads took a third off
+   * each index build.
+   */
+  readonly sorterThreads?: number;
+}
+
+/** An index of the ledger as SQLite keeps it. */
+interface StoredIndex {
+  readonly name: string;
+  readonly sql: string;
+  readonly unique: boolean;
 }
 
 /** Values of one row, in {@link COLUMNS} order, written into `into` at `at`. */
@@ -58,19 +81,60 @@ function putValues(into: unknown[], at: number, r: LedgerTransfer): void {
   into[at + 9] = r.valueUsd;
 }
 
-/** SQL of the tracing indexes as stored, to recreate them exactly as the migrations made them. */
-function tracingIndexSql(sqlite: BetterSqlite3.Database): Array<{ name: string; sql: string }> {
+/**
+ * The ledger's indexes with their SQL, unique ones first, to drop and recreate exactly as the
+ * migrations made them. A primary key (a database not migrated past 0005) is not among them.
+ */
+function ledgerIndexes(sqlite: BetterSqlite3.Database): StoredIndex[] {
   const rows = sqlite
     .prepare(
-      `SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'ledger_transfers' AND name IN (${TRACING_INDEXES.map(() => "?").join(", ")})`,
+      "SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'ledger_transfers' AND sql IS NOT NULL ORDER BY name",
     )
-    .all(...TRACING_INDEXES) as Array<{ name: string; sql: string }>;
-  return rows;
+    .all() as Array<{ name: string; sql: string }>;
+  const indexes = rows.map((r) => ({ ...r, unique: /^\s*CREATE\s+UNIQUE\b/i.test(r.sql) }));
+  return [...indexes.filter((i) => i.unique), ...indexes.filter((i) => !i.unique)];
 }
 
 /** Staged rows that sort by key, then by the order they were written (the first one wins). */
 function mergeSql(staging: string): string {
-  return `INSERT INTO main.ledger_transfers (${COLUMNS}) SELECT ${COLUMNS} FROM temp.${staging} ORDER BY network, tx_hash, log_index, rowid ON CONFLICT (network, tx_hash, log_index) DO NOTHING`;
+  return `INSERT INTO main.ledger_transfers (${COLUMNS}) SELECT ${COLUMNS} FROM temp.${staging} ORDER BY ${KEY}, rowid ON CONFLICT (network, tx_hash, log_index) DO NOTHING`;
+}
+
+/** Deletes every row whose key a row with a lower rowid has (the row stored first wins). */
+const DELETE_REPEATED_KEYS = `DELETE FROM main.ledger_transfers WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, row_number() OVER (PARTITION BY ${KEY} ORDER BY rowid) AS n FROM main.ledger_transfers) WHERE n > 1)`;
+
+/** True when `error` is SQLite refusing a unique index over repeated values. */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/**
+ * Switches a WAL database to a rollback journal for one large transaction, when no other
+ * connection has it open (SQLite refuses otherwise, and the load then goes through the WAL),
+ * with `synchronous = FULL` meanwhile (NORMAL is only corruption-safe with the WAL). Answers how
+ * to go back.
+ */
+function rollbackJournalWhileAlone(sqlite: BetterSqlite3.Database): () => void {
+  if (sqlite.memory) return () => {};
+  const synchronous = sqlite.pragma("synchronous", { simple: true }) as number;
+  let mode: unknown;
+  try {
+    if (sqlite.pragma("journal_mode", { simple: true }) !== "wal") return () => {};
+    mode = sqlite.pragma("journal_mode = DELETE", { simple: true });
+  } catch {
+    return () => {};
+  }
+  if (mode !== "delete") return () => {};
+  sqlite.pragma("synchronous = FULL");
+  return () => {
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma(`synchronous = ${synchronous}`);
+  };
+}
+
+/** The sorter threads to use: the option, else the cores (at most 4). */
+function sorterThreadsOf(options: SqliteBulkLedgerOptions): number {
+  return options.sorterThreads ?? Math.min(4, availableParallelism());
 }
 
 /**
@@ -132,23 +196,45 @@ function sqliteBulkLedgerWriter(
     }
   };
 
-  const merge = (): number => {
-    const stored = (
-      sqlite.prepare("SELECT max(rowid) AS n FROM main.ledger_transfers").get() as { n: number | null }
-    ).n;
-    const rebuild = staged > 0 && staged >= (stored ?? 0) * (options.rebuildShare ?? 1 / 16);
-    const indexes = rebuild ? tracingIndexSql(sqlite) : [];
+  /** Appends the staged rows in the order written and builds the dropped indexes again. */
+  const rebuild = (indexes: ReadonlyArray<StoredIndex>): number => {
     for (const index of indexes) sqlite.exec(`DROP INDEX main."${index.name}"`);
-    const added = sqlite.prepare(mergeSql(staging)).run().changes;
-    for (const index of indexes) sqlite.exec(index.sql);
+    let added = sqlite
+      .prepare(
+        `INSERT INTO main.ledger_transfers (${COLUMNS}) SELECT ${COLUMNS} FROM temp.${staging} ORDER BY rowid`,
+      )
+      .run().changes;
+    for (const index of indexes) {
+      try {
+        sqlite.exec(index.sql);
+      } catch (error) {
+        if (!index.unique || !isUniqueViolation(error)) throw error;
+        added -= sqlite.prepare(DELETE_REPEATED_KEYS).run().changes;
+        sqlite.exec(index.sql);
+      }
+    }
     return added;
   };
+
+  /** Lands the staged rows; answers how many were new. Runs inside finish's transaction. */
+  const land = (indexes: ReadonlyArray<StoredIndex>): number =>
+    indexes.length > 0 ? rebuild(indexes) : sqlite.prepare(mergeSql(staging)).run().changes;
 
   const dropStaging = () => {
     insertMany = null;
     insertOne = null;
     if (state === "open") sqlite.exec(`DROP TABLE IF EXISTS temp.${staging}`);
     state = "ended";
+  };
+
+  /** Whether to rebuild: a large load next to the ledger, whose key index can be dropped. */
+  const rebuildIndexes = (): StoredIndex[] => {
+    const stored = (
+      sqlite.prepare("SELECT max(rowid) AS n FROM main.ledger_transfers").get() as { n: number | null }
+    ).n;
+    if (staged === 0 || staged < (stored ?? 0) * (options.rebuildShare ?? 1 / 16)) return [];
+    const indexes = ledgerIndexes(sqlite);
+    return indexes.some((i) => i.unique) ? indexes : [];
   };
 
   return {
@@ -163,19 +249,25 @@ function sqliteBulkLedgerWriter(
       withConnection(() => {
         ensureOpen();
         const cacheBefore = sqlite.pragma("cache_size", { simple: true }) as number;
-        sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 8) * 1024}`);
+        let leaveJournal = () => {};
         let added: number;
         try {
-          added = sqlite.transaction(merge).immediate();
+          const indexes = rebuildIndexes();
+          if (indexes.length > 0) leaveJournal = rollbackJournalWhileAlone(sqlite);
+          sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 8) * 1024}`);
+          sqlite.pragma(`threads = ${sorterThreadsOf(options)}`);
+          added = sqlite.transaction(land).immediate(indexes);
         } catch (error) {
           throw new KytError("STORE_ERROR", "the bulk ledger load failed", { cause: error });
         } finally {
+          sqlite.pragma("threads = 0");
           sqlite.pragma(`cache_size = ${cacheBefore}`);
           dropStaging();
+          leaveJournal();
         }
-        // The load went through the WAL in one transaction: copy it into the database now and
-        // cut the WAL file back, instead of leaving a WAL as large as the load.
-        sqlite.pragma("wal_checkpoint(TRUNCATE)");
+        // A load that went through the WAL went in one transaction: copy it into the database
+        // now and cut the WAL file back, instead of leaving a WAL as large as the load.
+        if (!sqlite.memory) sqlite.pragma("main.wal_checkpoint(TRUNCATE)");
         return added;
       }),
     abort: () =>
