@@ -96,16 +96,23 @@ describe("SQLite bulk ledger load", () => {
     expect(scan?.rows).toEqual([...stored, ...fresh]);
   });
 
-  it("fails as a whole: a row the ledger refuses leaves nothing and keeps the indexes", async () => {
+  it("refuses a batch with a row the ledger cannot hold, staging none of it, and goes on", async () => {
     const before = ledgerIndexes(filename);
     const load = await store.bulkLedgerWriter?.();
     if (!load) throw new Error("the SQLite store has a bulk ledger load");
     const good = makeLedgerTransfer();
-    // A NOT NULL column without a value: the database refuses it inside finish's transaction.
+    // A NOT NULL column without a value: the staging table is declared as the ledger is.
     const bad = { ...makeLedgerTransfer(), from: null as unknown as string };
-    await load.write([good, bad]);
-    await expect(load.finish()).rejects.toMatchObject({ name: "KytError", code: "STORE_ERROR" });
+    await expect(load.write([good, bad])).rejects.toMatchObject({
+      name: "KytError",
+      code: "STORE_ERROR",
+      message: expect.stringContaining("from_address"),
+    });
+    const other = makeLedgerTransfer();
+    await load.write([other]);
+    expect(await load.finish()).toBe(1);
     expect(await store.ledgerByTxHash("ETH", good.txHash)).toEqual([]);
+    expect(await store.ledgerByTxHash("ETH", other.txHash)).toEqual([other]);
     expect(ledgerIndexes(filename)).toEqual(before);
     expect(await store.putLedgerTransfers([good])).toBe(1);
   });
