@@ -12,6 +12,7 @@ import {
   type LedgerTransfer,
 } from "@openkyt/core";
 import { columnIndex, fieldAt } from "./csv-table.js";
+import { EVM_ADDRESS_DIGITS, EVM_TX_HASH_DIGITS, isNormalEvmHex } from "./evm-hex.js";
 import type { RowResult } from "./import-rows.js";
 import { networkCode } from "./network-mappings.js";
 import {
@@ -65,23 +66,19 @@ function networkReader(): (text: string | undefined) => string | null {
   };
 }
 
-/** EVM addresses and transaction hashes already in normal form (lower-case hex). */
-const NORMAL_EVM_ADDRESS = /^0x[0-9a-f]{40}$/;
-const NORMAL_EVM_TX_HASH = /^0x[0-9a-f]{64}$/;
-
 /** An address field in normal form, or the problem. */
 function address(network: string, evm: boolean, name: string, raw: string | undefined): Parsed<string> {
   if (raw === undefined || raw === "") return { ok: false, problem: `${name} is missing` };
   // Nearly every row of a machine-written EVM ledger is in normal form already, which core's
   // check would answer unchanged; the others go through it (same values, same problems).
-  if (evm && NORMAL_EVM_ADDRESS.test(raw)) return { ok: true, value: raw };
+  if (evm && isNormalEvmHex(raw, EVM_ADDRESS_DIGITS)) return { ok: true, value: raw };
   const check = checkAddress(network, raw);
   return check.ok ? check : { ok: false, problem: `${name} "${raw}": ${check.problem}` };
 }
 
 /** A transaction hash in normal form, or the problem. */
 function txHash(network: string, evm: boolean, raw: string): Parsed<string> {
-  if (evm && NORMAL_EVM_TX_HASH.test(raw)) return { ok: true, value: raw };
+  if (evm && isNormalEvmHex(raw, EVM_TX_HASH_DIGITS)) return { ok: true, value: raw };
   const check = checkTxHash(network, raw);
   return check.ok ? check : { ok: false, problem: `tx_hash "${raw}": ${check.problem}` };
 }

@@ -16,14 +16,49 @@ const INTEGER = /^\d+$/;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
+/** Most digits whose value a double always holds exactly (10^15 < 2^53). */
+const EXACT_DIGITS = 15;
+
+/**
+ * The value of `text` when it is 1 to {@link EXACT_DIGITS} ASCII digits and nothing else, else
+ * -1: the common case of counts and epoch times, read without a regular expression, a trim or
+ * `Number`. Other texts go the general way (same values, same problems).
+ */
+function plainDigits(text: string): number {
+  if (text.length === 0 || text.length > EXACT_DIGITS) return -1;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** True when `text` is digits with at most one `.` and at least one digit: a decimal as DECIMAL reads it. */
+function isPlainDecimal(text: string): boolean {
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) dots++;
+    else if (c >= 48 && c <= 57) digits++;
+    else return false;
+  }
+  return digits > 0 && dots <= 1;
+}
+
 /** Bitcoin's first block (2009-01-03): an epoch-ms time before it is most likely in seconds. */
 export const EARLIEST_CHAIN_TIME = Date.UTC(2009, 0, 3);
 
 /** A non-negative decimal number (`12`, `0.5`, `1e-6`); `name` names the field in the problem. */
 export function parseAmount(name: string, text: string | undefined): Parsed<number> {
   if (text === undefined || text === "") return bad(`${name} is missing`);
-  const trimmed = text.trim();
-  if (!DECIMAL.test(trimmed)) return bad(`${name} "${text}" is not a non-negative number`);
+  let trimmed = text;
+  if (!isPlainDecimal(text)) {
+    trimmed = text.trim();
+    if (!DECIMAL.test(trimmed)) return bad(`${name} "${text}" is not a non-negative number`);
+  }
   const value = Number(trimmed);
   return Number.isFinite(value) ? ok(value) : bad(`${name} "${text}" is not a finite number`);
 }
@@ -31,6 +66,8 @@ export function parseAmount(name: string, text: string | undefined): Parsed<numb
 /** A non-negative integer. */
 export function parseCount(name: string, text: string | undefined): Parsed<number> {
   if (text === undefined || text === "") return bad(`${name} is missing`);
+  const plain = plainDigits(text);
+  if (plain >= 0) return ok(plain);
   const trimmed = text.trim();
   const value = Number(trimmed);
   return INTEGER.test(trimmed) && Number.isSafeInteger(value)
@@ -78,6 +115,11 @@ export function dayEnd(day: string): number {
  */
 export function parseTime(name: string, text: string | undefined): Parsed<number> {
   if (text === undefined || text === "") return bad(`${name} is missing`);
+  const plain = plainDigits(text);
+  if (plain >= 0)
+    return plain < EARLIEST_CHAIN_TIME
+      ? bad(`${name} "${text}" is before 2009: expected epoch milliseconds, not seconds`)
+      : ok(plain);
   const trimmed = text.trim();
   if (INTEGER.test(trimmed)) {
     const ms = Number(trimmed);
@@ -98,10 +140,10 @@ export function parseTime(name: string, text: string | undefined): Parsed<number
 
 /** An optional non-negative number: empty means null. */
 export function parseOptionalAmount(name: string, text: string | undefined): Parsed<number | null> {
-  return text === undefined || text.trim() === "" ? ok(null) : parseAmount(name, text);
+  return text === undefined || text === "" || text.trim() === "" ? ok(null) : parseAmount(name, text);
 }
 
 /** An optional non-negative integer: empty means null. */
 export function parseOptionalCount(name: string, text: string | undefined): Parsed<number | null> {
-  return text === undefined || text.trim() === "" ? ok(null) : parseCount(name, text);
+  return text === undefined || text === "" || text.trim() === "" ? ok(null) : parseCount(name, text);
 }
