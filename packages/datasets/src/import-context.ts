@@ -4,6 +4,12 @@ import type { TextFile } from "./file-text.js";
 import type { ImportTally } from "./import-tally.js";
 import type { ImportOptions } from "./import-types.js";
 
+/** Where reading a file stands: rows and bytes read so far. */
+export interface ReadPosition {
+  readonly rowsRead: number;
+  readonly bytesRead: number;
+}
+
 /** One import in progress. */
 export interface ImportContext {
   readonly store: Store;
@@ -14,7 +20,13 @@ export interface ImportContext {
   readonly tally: ImportTally;
   /** Rows per store transaction. */
   readonly batchSize: number;
-  /** Reports progress to the caller's `onProgress`, if any. */
-  readonly progress: () => void;
+  /** How many rejections and warnings the summary lists. */
+  readonly maxReported: number;
+  /**
+   * Reports progress to the caller's `onProgress`, if any: this import's own reading, or `at`
+   * when the file is read on another thread (the ledger parse thread); the last `at` reported
+   * is then also the summary's `bytesRead`.
+   */
+  readonly progress: (at?: ReadPosition) => void;
   readonly clock: Clock;
 }

@@ -7,7 +7,7 @@
 import { KytError, type Store, systemClock } from "@openkyt/core";
 import { openTextFile } from "./file-text.js";
 import { detectFormat, FORMATS, formatOf } from "./format-registry.js";
-import type { ImportContext } from "./import-context.js";
+import type { ImportContext, ReadPosition } from "./import-context.js";
 import { createTally, summaryOf } from "./import-tally.js";
 import { type ImportKind, type ImportOptions, type ImportSummary, isImportKind } from "./import-types.js";
 import { importLabels } from "./labels-import.js";
@@ -60,6 +60,9 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
     );
   }
   const tally = createTally({ kind: options.kind, format: format.id, file: options.file, maxReported });
+  // Where reading stands when another thread reads the file (see ImportContext.progress).
+  let elsewhere: ReadPosition | undefined;
+  const bytesRead = () => elsewhere?.bytesRead ?? file.bytesRead();
   const ctx: ImportContext = {
     store,
     file,
@@ -67,14 +70,17 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
     options,
     tally,
     batchSize,
+    maxReported,
     clock: options.clock ?? systemClock,
-    progress: () =>
+    progress: (at) => {
+      if (at !== undefined) elsewhere = at;
       options.onProgress?.({
-        rowsRead: tally.rowsRead,
-        bytesRead: file.bytesRead(),
+        rowsRead: elsewhere?.rowsRead ?? tally.rowsRead,
+        bytesRead: bytesRead(),
         totalBytes: file.totalBytes,
-      }),
+      });
+    },
   };
   await IMPORTERS[options.kind](ctx);
-  return summaryOf(tally, { bytesRead: file.bytesRead(), durationMs: performance.now() - started });
+  return summaryOf(tally, { bytesRead: bytesRead(), durationMs: performance.now() - started });
 }

@@ -24,6 +24,34 @@ export interface ImportTally {
   reject(line: number, reason: string): void;
   /** Lists a remark about an accepted row (counted in `warnings` while room is left). */
   warn(line: number, reason: string): void;
+  /**
+   * Adds the counts and lists of a tally kept elsewhere (the parse thread's), as if its rows had
+   * been counted here; listed problems beyond `maxReported` are left out, as by `reject`.
+   */
+  add(report: TallyReport): void;
+}
+
+/** The counters of a tally. */
+export const TALLY_COUNTERS = [
+  "rowsRead",
+  "added",
+  "updated",
+  "unchanged",
+  "duplicates",
+  "skipped",
+  "rejected",
+  "delisted",
+] as const;
+/** A counter of a tally. */
+export type TallyCounter = (typeof TALLY_COUNTERS)[number];
+
+/** A tally as plain data, to hand to another thread (structured clone). */
+export interface TallyReport {
+  readonly counts: Readonly<Record<TallyCounter, number>>;
+  /** Skip reasons with their counts, in the order first met. */
+  readonly skippedBy: ReadonlyArray<readonly [string, number]>;
+  readonly rejections: ReadonlyArray<RowProblem>;
+  readonly warnings: ReadonlyArray<RowProblem>;
 }
 
 /** What starts a tally. */
@@ -65,6 +93,15 @@ export function createTally(start: TallyStart): ImportTally & { readonly snapsho
     warn(line, reason) {
       if (warnings.length < start.maxReported) warnings.push(problem(line, reason));
     },
+    add(report) {
+      for (const counter of TALLY_COUNTERS) this[counter] += report.counts[counter];
+      for (const [reason, count] of report.skippedBy)
+        skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + count);
+      for (const p of report.rejections)
+        if (rejections.length < start.maxReported) rejections.push(problem(p.line, p.reason));
+      for (const p of report.warnings)
+        if (warnings.length < start.maxReported) warnings.push(problem(p.line, p.reason));
+    },
     snapshot: { skippedBy, rejections, warnings },
   };
 }
@@ -74,6 +111,17 @@ export interface TallySnapshot {
   readonly skippedBy: ReadonlyMap<string, number>;
   readonly rejections: ReadonlyArray<RowProblem>;
   readonly warnings: ReadonlyArray<RowProblem>;
+}
+
+/** A tally as plain data (see {@link TallyReport}). */
+export function reportOf(tally: ImportTally & { readonly snapshot: TallySnapshot }): TallyReport {
+  const counts = Object.fromEntries(TALLY_COUNTERS.map((c) => [c, tally[c]])) as Record<TallyCounter, number>;
+  return {
+    counts,
+    skippedBy: [...tally.snapshot.skippedBy],
+    rejections: tally.snapshot.rejections.map(({ file, line, reason }) => ({ file, line, reason })),
+    warnings: tally.snapshot.warnings.map(({ file, line, reason }) => ({ file, line, reason })),
+  };
 }
 
 /** The frozen summary of a finished tally. */

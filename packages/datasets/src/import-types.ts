@@ -73,6 +73,13 @@ export interface ImportOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
   /** Ledger: where rows go (default: the store, one transaction per batch). */
   readonly ledgerWriter?: LedgerWriter;
+  /**
+   * Ledger: read, decode, validate and deduplicate rows on a worker thread of their own while
+   * this thread writes them (every writer call stays on this thread, in order; the summary is
+   * the same). Default: on for ledger files of at least 8 MiB, off for smaller ones; `false`
+   * keeps everything on this thread, `true` uses the thread whatever the size.
+   */
+  readonly parseThread?: boolean;
   /** Time source for the default snapshot date (default: the system clock). */
   readonly clock?: Clock;
 }

@@ -1,0 +1,44 @@
+/**
+ * What the ledger parse thread and the importing thread tell each other. The parse thread reads
+ * the file and posts deduplicated batches; the importing thread owns the ledger writer and
+ * answers each batch once written (so at most {@link MAX_BATCHES_IN_FLIGHT} wait between
+ * threads) and the final count once finished.
+ */
+import type { ReadPosition } from "./import-context.js";
+import type { TallyReport } from "./import-tally.js";
+import type { PackedLedgerBatch } from "./ledger-batch-pack.js";
+import type { ThreadError } from "./thread-error.js";
+
+/** Batches the parse thread posts before it waits for the first of them to be written. */
+export const MAX_BATCHES_IN_FLIGHT = 2;
+
+/** What the parse thread is started with. */
+export interface LedgerThreadData {
+  /** Path of the ledger file. */
+  readonly file: string;
+  /** Ledger format id: `csv`, `jsonl` or `tronscan-trc20`. */
+  readonly format: string;
+  readonly batchSize: number;
+  readonly maxReported: number;
+}
+
+/** From the parse thread, in the order things happen there. */
+export type ParseThreadMessage =
+  /** The header is good: the import needs its writer now. */
+  | { readonly kind: "open" }
+  /** A deduplicated batch for `LedgerWriter.write`. */
+  | { readonly kind: "rows"; readonly batch: PackedLedgerBatch }
+  /** Every batch is posted: call `LedgerWriter.finish` and answer `finished`. */
+  | { readonly kind: "finish" }
+  | { readonly kind: "progress"; readonly at: ReadPosition }
+  /** The import is over: its counts and lists. */
+  | { readonly kind: "done"; readonly tally: TallyReport }
+  /** The import failed (the writer is to be aborted unless it was finishing). */
+  | { readonly kind: "failed"; readonly error: ThreadError };
+
+/** From the importing thread. */
+export type WriterThreadMessage =
+  /** The oldest batch in flight is written. */
+  | { readonly kind: "written" }
+  /** `LedgerWriter.finish` answered `added`. */
+  | { readonly kind: "finished"; readonly added: number };
