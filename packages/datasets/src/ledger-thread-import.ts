@@ -5,6 +5,9 @@
  * reports progress as the parse thread posts it, and at the end takes the parse thread's counts
  * into the import's tally, so the summary is the inline import's.
  *
+ * Once the parse thread is done it is ended, and only then is the writer finished: its final
+ * phase (the bulk load's index builds) runs without that thread's memory.
+ *
  * Failures: an error of the parse thread comes back as it was raised (a KytError with its code,
  * message, details and field errors); an error of the writer is rethrown as is. Either way the
  * writer is aborted (unless `finish` was running, as inline) and the thread is ended.
@@ -44,16 +47,20 @@ export async function importLedgerOnThread(
           await opened(writer).write(unpackLedgerBatch(message.batch));
           answer({ kind: "written" });
           break;
-        case "finish":
-          finishing = true;
-          answer({ kind: "finished", added: await opened(writer).finish() });
-          break;
         case "progress":
           ctx.progress(message.at);
           break;
-        case "done":
-          ctx.tally.add(message.tally);
+        case "done": {
+          await worker.terminate();
+          finishing = true;
+          const added = await opened(writer).finish();
+          const { counts } = message.tally;
+          ctx.tally.add({
+            ...message.tally,
+            counts: { ...counts, added: counts.added + added, unchanged: counts.unchanged - added },
+          });
           return;
+        }
         case "failed":
           throw errorOfThread(message.error);
       }

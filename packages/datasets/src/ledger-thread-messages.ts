@@ -1,8 +1,9 @@
 /**
  * What the ledger parse thread and the importing thread tell each other. The parse thread reads
- * the file and posts deduplicated batches; the importing thread owns the ledger writer and
- * answers each batch once written (so at most {@link MAX_BATCHES_IN_FLIGHT} wait between
- * threads) and the final count once finished.
+ * the file and posts deduplicated batches, then its tally; the importing thread owns the ledger
+ * writer and answers each batch once written (so at most {@link MAX_BATCHES_IN_FLIGHT} wait
+ * between threads). It finishes the writer once the parse thread is done and ended, so that
+ * thread's memory is given back before the writer's final phase.
  */
 import type { ReadPosition } from "./import-context.js";
 import type { TallyReport } from "./import-tally.js";
@@ -28,17 +29,14 @@ export type ParseThreadMessage =
   | { readonly kind: "open" }
   /** A deduplicated batch for `LedgerWriter.write`. */
   | { readonly kind: "rows"; readonly batch: PackedLedgerBatch }
-  /** Every batch is posted: call `LedgerWriter.finish` and answer `finished`. */
-  | { readonly kind: "finish" }
   | { readonly kind: "progress"; readonly at: ReadPosition }
-  /** The import is over: its counts and lists. */
+  /**
+   * Every batch is posted: the counts and lists of the reading, every distinct row counted as
+   * unchanged (`LedgerWriter.finish`, on the importing thread, tells how many were added).
+   */
   | { readonly kind: "done"; readonly tally: TallyReport }
-  /** The import failed (the writer is to be aborted unless it was finishing). */
+  /** The reading failed (the writer is to be aborted). */
   | { readonly kind: "failed"; readonly error: ThreadError };
 
-/** From the importing thread. */
-export type WriterThreadMessage =
-  /** The oldest batch in flight is written. */
-  | { readonly kind: "written" }
-  /** `LedgerWriter.finish` answered `added`. */
-  | { readonly kind: "finished"; readonly added: number };
+/** From the importing thread: the oldest batch in flight is written. */
+export type WriterThreadMessage = { readonly kind: "written" };

@@ -2,7 +2,9 @@
  * The parse thread's ledger writer: each batch is packed and posted to the importing thread,
  * which owns the real writer. Once {@link MAX_BATCHES_IN_FLIGHT} batches are unwritten, `write`
  * waits for the oldest, so the parse thread never runs far ahead (bounded memory) and a slow
- * store slows the reading down. `finish` asks the importing thread and answers its count.
+ * store slows the reading down. `finish` answers 0 at once: the reading counts every distinct
+ * row as unchanged, and the importing thread, which finishes the real writer once this thread
+ * is done and ended, moves the rows it added from unchanged to added.
  */
 import type { MessagePort } from "node:worker_threads";
 import type { LedgerWriter } from "./import-types.js";
@@ -22,13 +24,10 @@ export function post(port: MessagePort, message: ParseThreadMessage, transfer: A
 export function remoteLedgerWriter(port: MessagePort): LedgerWriter {
   let inFlight = 0;
   let written: (() => void) | undefined;
-  let finished: ((added: number) => void) | undefined;
-  port.on("message", (message: WriterThreadMessage) => {
-    if (message.kind === "written") {
-      inFlight--;
-      written?.();
-      written = undefined;
-    } else finished?.(message.added);
+  port.on("message", (_: WriterThreadMessage) => {
+    inFlight--;
+    written?.();
+    written = undefined;
   });
   post(port, { kind: "open" });
   return {
@@ -41,11 +40,8 @@ export function remoteLedgerWriter(port: MessagePort): LedgerWriter {
           written = resolve;
         });
     },
-    finish() {
-      return new Promise<number>((resolve) => {
-        finished = resolve;
-        post(port, { kind: "finish" });
-      });
+    async finish() {
+      return 0;
     },
     // The importing thread aborts its writer itself when this thread reports a failure.
     async abort() {},

@@ -48,6 +48,14 @@ describe("ledger batches between threads", () => {
     ]);
     expect(unpackLedgerBatch(packed)).toEqual(rows);
     expect(unpackLedgerBatch(packLedgerBatch([]))).toEqual([]);
+    for (const size of [511, 512, 513, 1024, 5000]) {
+      const many = Array.from({ length: size }, (_, i) =>
+        row({ txHash: `0x${i.toString(16).padStart(64, "0")}`, logIndex: i % 5, block: i % 3 ? i : null }),
+      );
+      const again = structuredClone(packLedgerBatch(many));
+      expect(again.texts.every((t) => t.length < 128 * 1024)).toBe(true);
+      expect(unpackLedgerBatch(again)).toEqual(many);
+    }
   });
 
   it("refuse a batch whose value held a line break rather than misplace fields", () => {

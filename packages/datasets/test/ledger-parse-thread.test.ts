@@ -275,6 +275,34 @@ describe("ledger import on the parse thread", () => {
     expect(threads.at(-1)?.exited).toBe(true);
   });
 
+  it("rethrows an error of the writer's finish as inline: no abort, the thread already ended", async () => {
+    const seen = [];
+    for (const parseThread of [false, true]) {
+      const broken = new Error("no space for the index");
+      const { writer, calls } = recordingWriter();
+      const started = threads.length;
+      const failing: LedgerWriter = {
+        ...writer,
+        finish: async () => {
+          await writer.finish();
+          throw broken;
+        },
+      };
+      const options = {
+        kind: "ledger" as const,
+        file: fixture("ledger.csv"),
+        ledgerWriter: failing,
+        parseThread,
+      };
+      expect(await failure(importFile({} as Store, options))).toBe(broken);
+      expect(threads.length).toBe(started + (parseThread ? 1 : 0));
+      if (parseThread) expect(threads.at(-1)?.exited).toBe(true);
+      seen.push(calls.map((c) => c[0]));
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toEqual(["write", "finish"]);
+  });
+
   it("reports progress on this thread while the parse thread reads", async () => {
     const progress: ImportProgress[] = [];
     const summary = await importFile({} as Store, {
