@@ -20,7 +20,7 @@ export function post(port: MessagePort, message: ParseThreadMessage, transfer: A
   port.postMessage(message, transfer);
 }
 
-/** A writer that hands every call over `port` to the importing thread. */
+/** A writer that hands every batch over `port` to the importing thread (see above for finish and abort). */
 export function remoteLedgerWriter(port: MessagePort): LedgerWriter {
   let inFlight = 0;
   let written: (() => void) | undefined;
