@@ -115,7 +115,7 @@ async function runChild(path: BenchPath, file: string, dbFile: string, limit: nu
     const raw = await rawInsertLoop(file, dbFile, limit);
     counts = { ...raw, rejected: 0 };
   } else {
-    const bulk = path === "import" ? await store.bulkLedgerWriter?.() : undefined;
+    const bulk = path === "import" ? await store.bulkLedgerWriter?.({ exclusive: true }) : undefined;
     const ledgerWriter =
       path === "parse"
         ? discardingWriter()

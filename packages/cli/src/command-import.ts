@@ -60,6 +60,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         ...optional("list", "listName"),
         ...optional("as-of", "asOf"),
         onProgress: (p) => progress.update(p),
+        // The command opened the store for this import alone.
+        exclusiveStore: true,
       } as ImportOptions);
       progress.done();
       if (args.values.json) {

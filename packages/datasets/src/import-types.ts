@@ -80,6 +80,13 @@ export interface ImportOptions {
    * keeps everything on this thread, `true` uses the thread whatever the size.
    */
   readonly parseThread?: boolean;
+  /**
+   * Ledger: the caller uses the store for nothing else until the import returns (as `openkyt
+   * import` does), so the store's bulk load may hold the store for the whole import and write
+   * rows straight into place (`LedgerBulkOptions.exclusive`; on SQLite, into an empty ledger,
+   * it skips the staging table). Default false.
+   */
+  readonly exclusiveStore?: boolean;
   /** Time source for the default snapshot date (default: the system clock). */
   readonly clock?: Clock;
 }

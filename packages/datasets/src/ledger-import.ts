@@ -15,7 +15,11 @@ export const PARSE_THREAD_MIN_BYTES = 8 * 1024 * 1024;
 
 /** The writer of an import: the caller's, else the store's bulk load, else the port a batch at a time. */
 async function ledgerWriterOf(ctx: ImportContext): Promise<LedgerWriter> {
-  return ctx.options.ledgerWriter ?? (await ctx.store.bulkLedgerWriter?.()) ?? storeLedgerWriter(ctx.store);
+  return (
+    ctx.options.ledgerWriter ??
+    (await ctx.store.bulkLedgerWriter?.({ exclusive: ctx.options.exclusiveStore ?? false })) ??
+    storeLedgerWriter(ctx.store)
+  );
 }
 
 /** True when the import reads its file on a parse thread (see `ImportOptions.parseThread`). */

@@ -1,8 +1,9 @@
 /** The embedded default store: SQLite (WAL) through better-sqlite3 and the kysely store. */
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
-import { type SqliteBulkLedgerOptions, sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
+import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
 import { openSqliteConnection } from "./sqlite-database.js";
+import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 
 /** Options of {@link createSqliteStore}. */

@@ -116,4 +116,55 @@ describe("SQLite bulk ledger load", () => {
     expect(ledgerIndexes(filename)).toEqual(before);
     expect(await store.putLedgerTransfers([good])).toBe(1);
   });
+
+  describe("exclusive loads", () => {
+    /** Whether `promise` settles within a few turns of the event loop. */
+    const settlesSoon = async (promise: Promise<unknown>) =>
+      Promise.race([promise.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+
+    it("hold the store from the first write of a load into an empty ledger until it ends", async () => {
+      const load = await store.bulkLedgerWriter?.({ exclusive: true });
+      if (!load) throw new Error("the SQLite store has a bulk ledger load");
+      const row = makeLedgerTransfer();
+      await load.write([row]);
+      const read = store.ledgerByTxHash("ETH", row.txHash);
+      expect(await settlesSoon(read)).toBe(false);
+      expect(await load.finish()).toBe(1);
+      expect(await read).toEqual([row]);
+      expect(ledgerIndexes(filename)).toHaveLength(3);
+    });
+
+    it("are staged, leaving the store usable, when the ledger is not empty", async () => {
+      const stored = makeLedgerTransfer();
+      await store.putLedgerTransfers([stored]);
+      const load = await store.bulkLedgerWriter?.({ exclusive: true });
+      if (!load) throw new Error("the SQLite store has a bulk ledger load");
+      const row = makeLedgerTransfer();
+      await load.write([row]);
+      expect(await settlesSoon(store.ledgerByTxHash("ETH", stored.txHash))).toBe(true);
+      expect(await load.finish()).toBe(1);
+    });
+
+    it("refuse a batch with a row the ledger cannot hold, keeping none of it, and go on", async () => {
+      const before = ledgerIndexes(filename);
+      const load = await store.bulkLedgerWriter?.({ exclusive: true });
+      if (!load) throw new Error("the SQLite store has a bulk ledger load");
+      const good = makeLedgerTransfer();
+      const bad = { ...makeLedgerTransfer(), to: null as unknown as string };
+      await load.write([makeLedgerTransfer()]);
+      await expect(load.write([good, bad])).rejects.toMatchObject({
+        code: "STORE_ERROR",
+        message: expect.stringContaining("to_address"),
+      });
+      expect(await load.finish()).toBe(1);
+      expect(await store.ledgerByTxHash("ETH", good.txHash)).toEqual([]);
+      expect(ledgerIndexes(filename)).toEqual(before);
+      const db = new BetterSqlite3(filename);
+      try {
+        expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      } finally {
+        db.close();
+      }
+    });
+  });
 });

@@ -4,7 +4,7 @@
  * stored, or written earlier in the load, are ignored), and `abort()` leaves nothing. A store
  * without the member skips these tests, saying so.
  */
-import type { LedgerBulkWriter, LedgerTransfer, Store } from "@openkyt/core";
+import type { LedgerBulkOptions, LedgerBulkWriter, LedgerTransfer, Store } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "./store-conformance.js";
 import { makeLedgerTransfer, BASE_TIME as T0 } from "./store-factories.js";
@@ -12,9 +12,13 @@ import { makeLedgerTransfer, BASE_TIME as T0 } from "./store-factories.js";
 const ABSENT = "the store offers no bulkLedgerWriter (an optional member)";
 
 /** Opens a bulk load on `store`, or skips the test when the store has none. */
-async function openLoad(store: Store, skip: (note: string) => never): Promise<LedgerBulkWriter> {
+async function openLoad(
+  store: Store,
+  skip: (note: string) => never,
+  options?: LedgerBulkOptions,
+): Promise<LedgerBulkWriter> {
   if (!store.bulkLedgerWriter) return skip(ABSENT);
-  return store.bulkLedgerWriter();
+  return store.bulkLedgerWriter(options);
 }
 
 /** The latest `limit` rows into `address` before `before`, as `ledgerIncoming` orders them. */
@@ -109,6 +113,46 @@ export function bulkLedgerConformance(ctx: ConformanceContext): void {
       expect(out).toHaveLength(first.filter((r) => r.from === "0xsrc7" && r.occurredAt > T0 + 900).length);
       expect(out.map((r) => r.occurredAt)).toEqual(out.map((r) => r.occurredAt).sort((x, y) => x - y));
       expect(await store.ledgerByTxHash("ETH", first[42]?.txHash ?? "")).toEqual([first[42]]);
+    });
+
+    it("gives an exclusive load into an empty ledger the same result: repeats ignored, the first one written wins", async ({
+      skip,
+    }) => {
+      const store = ctx.store();
+      const rows = Array.from({ length: 1500 }, (_, i) =>
+        makeLedgerTransfer({ to: `0xhub${i % 4}`, occurredAt: T0 + (i % 700) }),
+      );
+      const load = await openLoad(store, skip, { exclusive: true });
+      for (let at = 0; at < rows.length; at += 400) await load.write(rows.slice(at, at + 400));
+      const first = rows[10] as LedgerTransfer;
+      await load.write([{ ...first, amount: 999 }, ...rows.slice(0, 3)]);
+      expect(await load.finish()).toBe(1500);
+      expect(await store.ledgerByTxHash("ETH", first.txHash)).toEqual([first]);
+      for (const hub of ["0xhub0", "0xhub3"]) {
+        const read = await store.ledgerIncoming("ETH", "native", [{ address: hub, before: T0 + 400 }], 30);
+        expect(read).toEqual(expectedIncoming(rows, hub, T0 + 400, 30));
+      }
+      await expect(load.write(rows.slice(0, 1))).rejects.toThrow();
+      expect(await store.putLedgerTransfers(rows.slice(0, 2))).toBe(0);
+    });
+
+    it("leaves nothing after an exclusive load is aborted, and the ledger works as before", async ({
+      skip,
+    }) => {
+      const store = ctx.store();
+      const load = await openLoad(store, skip, { exclusive: true });
+      const row = makeLedgerTransfer();
+      await load.write([row, makeLedgerTransfer()]);
+      await load.abort();
+      await load.abort();
+      expect(await store.ledgerByTxHash("ETH", row.txHash)).toEqual([]);
+      expect(await store.putLedgerTransfers([row, row])).toBe(1);
+      expect(await store.ledgerIncoming("ETH", "native", [{ address: row.to, before: T0 + 1e9 }], 5)).toEqual(
+        [row],
+      );
+      const next = await openLoad(store, skip, { exclusive: true });
+      await next.write([row, makeLedgerTransfer({ to: row.to })]);
+      expect(await next.finish()).toBe(1);
     });
   });
 }

@@ -291,6 +291,18 @@ export interface LedgerScan {
   readonly last: number;
 }
 
+/** How a bulk load is opened (see {@link Store.bulkLedgerWriter}). */
+export interface LedgerBulkOptions {
+  /**
+   * The caller uses the store for nothing else until the load ends (`finish` or `abort`), as a
+   * command that opens a store only to import into it does. The store may then hold its
+   * connection for the whole load and write rows straight into place; its other operations wait
+   * until the load ends (called from the flow that drives the load, they would wait forever).
+   * Default false: the store stays usable while the load is open.
+   */
+  readonly exclusive?: boolean;
+}
+
 /** One bulk load of ledger transfers (see {@link Store.bulkLedgerWriter}). */
 export interface LedgerBulkWriter {
   /** Takes rows in file order. Nothing is visible to readers before `finish()`. */
@@ -314,7 +326,7 @@ export interface Store extends StoreOps {
    * stage rows and rebuild its ledger indexes meanwhile; its other writes wait while `finish()`
    * runs. Stores without a faster path leave it out (importers then use `putLedgerTransfers`).
    */
-  bulkLedgerWriter?(): Promise<LedgerBulkWriter>;
+  bulkLedgerWriter?(options?: LedgerBulkOptions): Promise<LedgerBulkWriter>;
   /**
    * Optional: ledger transfers in the order they were stored, from just after position `after`
    * (0: from the first), at most `limit` of them. `last` is the position of the last row
