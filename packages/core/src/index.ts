@@ -19,5 +19,6 @@ export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
 export * from "./risk/index.js";
+export * from "./runtime/module-thread.js";
 export * from "./schemas/index.js";
 export * from "./store/index.js";

@@ -1,0 +1,54 @@
+/**
+ * Starting a worker thread on a module of a workspace package, from wherever that package runs.
+ * From `dist/` the worker is the built JavaScript module of that name beside the caller. From
+ * the TypeScript sources (tests, benchmarks, the `source` export condition) the thread first
+ * registers tsx, which a worker does not inherit from `--import tsx`, and resolves the workspace
+ * packages by the same `source` condition. The PDF renderer pool and the ledger parse thread
+ * start their threads through it.
+ */
+import { type ResourceLimits, Worker } from "node:worker_threads";
+
+/** What a module thread is started with. */
+export interface ModuleThreadOptions {
+  readonly workerData?: unknown;
+  readonly resourceLimits?: ResourceLimits;
+}
+
+/** This process's flags, less the `--import tsx` the source boot does itself, with the `source` condition. */
+function sourceExecArgv(): string[] {
+  const args = process.execArgv.filter(
+    (a, i, all) => !(a === "--import" && all[i + 1] === "tsx") && !(a === "tsx" && all[i - 1] === "--import"),
+  );
+  const hasSource = args.some(
+    (a, i) =>
+      a === "--conditions=source" ||
+      a === "-C=source" ||
+      ((a === "--conditions" || a === "-C") && args[i + 1] === "source"),
+  );
+  return hasSource ? args : [...args, "--conditions=source"];
+}
+
+/** A module that registers tsx, then imports `worker`. */
+function sourceBoot(worker: URL): URL {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(worker.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+/**
+ * Starts a thread running the module `name` (without extension) beside `callerUrl` (the
+ * caller's `import.meta.url`): `name.ts` when the caller runs from its sources, else `name.js`.
+ */
+export function startModuleThread(
+  callerUrl: string,
+  name: string,
+  options: ModuleThreadOptions = {},
+): Worker {
+  const fromSource = callerUrl.endsWith(".ts");
+  const entry = new URL(`./${name}${fromSource ? ".ts" : ".js"}`, callerUrl);
+  return new Worker(fromSource ? sourceBoot(entry) : entry, {
+    workerData: options.workerData,
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+    ...(fromSource ? { execArgv: sourceExecArgv() } : {}),
+  });
+}
