@@ -50,7 +50,7 @@ export async function loadGenerated(store: Store, shape: LedgerShapeOptions): Pr
 /** Path of a SQLite file holding the ledger of `transfers` rows; built on first use (minutes for 1M). */
 export async function ledgerDatabase(transfers: number): Promise<string> {
   mkdirSync(DATA_DIR, { recursive: true });
-  const file = join(DATA_DIR, `ledger-${transfers}-v1.db`);
+  const file = join(DATA_DIR, `ledger-${transfers}-v2.db`);
   if (existsSync(file)) return file;
   const building = `${file}.building`;
   rmSync(building, { force: true });
