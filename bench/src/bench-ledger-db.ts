@@ -31,8 +31,8 @@ export async function loadGenerated(store: Store, shape: LedgerShapeOptions): Pr
   const ref = ledgerReferenceData(shape);
   await store.putAttributions(ref.attributions);
   await store.putSanctions(ref.sanctions);
-  // The store's bulk load when it has one (SQLite: staged and merged sorted), else plain puts.
-  const bulk = store.bulkLedgerWriter ? await store.bulkLedgerWriter() : null;
+  // The store's bulk load when it has one (the store is this build's alone), else plain puts.
+  const bulk = store.bulkLedgerWriter ? await store.bulkLedgerWriter({ exclusive: true }) : null;
   let chunk: LedgerTransfer[] = [];
   const flush = async () => {
     if (bulk) await bulk.write(chunk);
