@@ -324,7 +324,8 @@ export interface Store extends StoreOps {
    * Optional: opens a bulk load of ledger transfers, for imports of millions of rows, with the
    * same result as `putLedgerTransfers` of every row but all at once at `finish()`. The store may
    * stage rows and rebuild its ledger indexes meanwhile; its other writes wait while `finish()`
-   * runs. Stores without a faster path leave it out (importers then use `putLedgerTransfers`).
+   * runs (and, for an `exclusive` load, until the load ends). Stores without a faster path leave
+   * it out (importers then use `putLedgerTransfers`).
    */
   bulkLedgerWriter?(options?: LedgerBulkOptions): Promise<LedgerBulkWriter>;
   /**
