@@ -10,7 +10,7 @@
  * KiB) is received straight into the old generation, where only full collections free it (on a
  * 1M-row import about 15 MiB of them waited there at a time).
  */
-import type { LedgerTransfer } from "@openkyt/core";
+import { KytError, type LedgerTransfer } from "@openkyt/core";
 
 /** Numbers per row: network, token (positions in `names`), log index, amount, time, block, value. */
 const NUMBERS_PER_ROW = 7;
@@ -89,7 +89,7 @@ export function unpackLedgerBatch(batch: PackedLedgerBatch): LedgerTransfer[] {
     if (j === 0) {
       strings = (batch.texts[i / ROWS_PER_TEXT] ?? "").split(SEPARATOR);
       if (strings.length !== Math.min(count - i, ROWS_PER_TEXT) * 3)
-        throw new Error("a packed ledger batch holds a line break in a value");
+        throw new KytError("INTERNAL_ERROR", "a packed ledger batch holds a line break in a value");
     }
     const at = NUMBERS_PER_ROW * i;
     const block = numbers[at + 5] as number;

@@ -63,11 +63,19 @@ export async function openDirectLedgerLoad(
   const release = await holdConnection(db);
   let leaveJournal = () => {};
   let restore = () => {};
+  /**
+   * Ends the hold: rolls back what is not committed, puts the pragmas and the journal back,
+   * checkpoints a load that went through the WAL, and gives the connection back whatever fails.
+   */
   const giveBack = async () => {
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-    restore();
-    leaveJournal();
-    await release();
+    try {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      restore();
+      leaveJournal();
+      checkpointAfterLoad(sqlite);
+    } finally {
+      await release();
+    }
   };
   let indexes: ReturnType<typeof ledgerIndexes>;
   let insert: (rows: ReadonlyArray<LedgerTransfer>) => void;
@@ -88,7 +96,7 @@ export async function openDirectLedgerLoad(
     dropIndexes(sqlite, indexes);
     insert = rowInserter(sqlite, "main.ledger_transfers");
   } catch (error) {
-    await giveBack();
+    await giveBack().catch(() => {});
     throw new KytError("STORE_ERROR", "the bulk ledger load could not start", { cause: error });
   }
 
@@ -122,17 +130,11 @@ export async function openDirectLedgerLoad(
         added = appended - buildIndexes(sqlite, indexes);
         sqlite.exec("COMMIT");
       } catch (error) {
-        await end();
+        // The load's own error says what went wrong; a failure to put things back would hide it.
+        await end().catch(() => {});
         throw new KytError("STORE_ERROR", "the bulk ledger load failed", { cause: error });
       }
-      state = "ended";
-      restore();
-      leaveJournal();
-      try {
-        checkpointAfterLoad(sqlite);
-      } finally {
-        await release();
-      }
+      await end();
       return added;
     },
     async abort() {
