@@ -59,7 +59,12 @@ function putValues(into: unknown[], at: number, r: LedgerTransfer): void {
   into[at + 9] = r.valueUsd;
 }
 
-/** A function inserting rows into `table` (schema-qualified), 50 rows per statement. */
+/**
+ * A function inserting rows into `table` (schema-qualified), 50 rows per statement. The values
+ * go to `run` as arguments, not as one array: better-sqlite3 reads an array element by element
+ * through V8's generic property lookup, which took about a quarter of the binding time (1.5
+ * against 2.0 µs a row, inserting 1M rows into an in-memory table).
+ */
 export function rowInserter(
   sqlite: BetterSqlite3.Database,
   table: string,
@@ -75,11 +80,11 @@ export function rowInserter(
     let at = 0;
     for (; at + ROWS_PER_STATEMENT <= rows.length; at += ROWS_PER_STATEMENT) {
       for (let i = 0; i < ROWS_PER_STATEMENT; i++) putValues(params, i * 10, rows[at + i] as LedgerTransfer);
-      many.run(params);
+      many.run(...params);
     }
     for (; at < rows.length; at++) {
       putValues(single, 0, rows[at] as LedgerTransfer);
-      each.run(single);
+      each.run(...single);
     }
   };
 }
