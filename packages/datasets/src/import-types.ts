@@ -74,8 +74,8 @@ export interface ImportOptions {
   /** Ledger: where rows go (default: the store, one transaction per batch). */
   readonly ledgerWriter?: LedgerWriter;
   /**
-   * Ledger: read, decode, validate and deduplicate rows on a worker thread of their own while
-   * this thread writes them (every writer call stays on this thread, in order; the summary is
+   * Ledger: read, decode and validate rows on a worker thread of their own while this thread
+   * deduplicates and writes them (every writer call stays on this thread, in order; the summary is
    * the same). Default: on for ledger files of at least 8 MiB, off for smaller ones; `false`
    * keeps everything on this thread, `true` uses the thread whatever the size.
    */

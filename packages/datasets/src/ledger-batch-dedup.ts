@@ -26,10 +26,7 @@ function tailHash(text: string): number {
 /** The distinct rows of batches, reusing one table between batches. */
 export interface BatchDedup {
   /** The rows of `batch` whose key no earlier row of the batch has, in order; `onDuplicate` counts the others. */
-  distinct(
-    batch: ReadonlyArray<{ readonly value: LedgerTransfer }>,
-    onDuplicate: () => void,
-  ): LedgerTransfer[];
+  distinct(batch: ReadonlyArray<LedgerTransfer>, onDuplicate: () => void): LedgerTransfer[];
 }
 
 /** A deduplicator of ledger batches. */
@@ -46,7 +43,7 @@ export function createBatchDedup(): BatchDedup {
       const mask = slots.length - 1;
       const rows: LedgerTransfer[] = [];
       let keys: Set<string> | undefined;
-      for (const { value } of batch) {
+      for (const value of batch) {
         const hash = value.txHash;
         let slot = tailHash(hash) & mask;
         let first: LedgerTransfer | undefined;

@@ -1,8 +1,8 @@
 /**
  * Reading a ledger file, streaming, on whichever thread runs it: records are decoded and
- * validated, each batch of rows is deduplicated on its key (network, tx_hash, log_index) and
- * handed to a ledger writer. The writer counts rows already stored as unchanged, so importing a
- * file twice adds nothing the second time.
+ * validated, each batch of rows is deduplicated on its key (network, tx_hash, log_index), unless
+ * the caller does that itself, and handed to a ledger writer. The writer counts rows already
+ * stored as unchanged, so importing a file twice adds nothing the second time.
  */
 import type { LedgerTransfer } from "@openkyt/core";
 import { openCsvTable } from "./csv-table.js";
@@ -17,17 +17,31 @@ import { lineBatches, type TextLine } from "./text-lines.js";
 /** What reading a ledger file needs: an import's context without its store and options. */
 export type LedgerReading = Pick<ImportContext, "file" | "format" | "tally" | "batchSize" | "progress">;
 
-/** The sink of ledger rows: batch-level deduplication, then the writer. */
-function ledgerSink(reading: LedgerReading, writer: LedgerWriter): RowSink<LedgerTransfer> {
+/** How a ledger file is read. */
+export interface LedgerReadOptions {
+  /**
+   * Deduplicate each batch before the writer sees it (default true). The parse thread leaves it
+   * to the importing thread, which has time to spare while the parse thread is the slower one.
+   */
+  readonly deduplicate?: boolean;
+}
+
+/** The sink of ledger rows: batch-level deduplication (unless told not to), then the writer. */
+function ledgerSink(
+  reading: LedgerReading,
+  writer: LedgerWriter,
+  options: LedgerReadOptions,
+): RowSink<LedgerTransfer> {
   const { tally } = reading;
-  const dedup = createBatchDedup();
+  const dedup = options.deduplicate === false ? null : createBatchDedup();
   const duplicate = () => {
     tally.duplicates++;
   };
   let distinct = 0;
   return {
     async write(batch: ReadonlyArray<Located<LedgerTransfer>>) {
-      const rows = dedup.distinct(batch, duplicate);
+      const values = batch.map((located) => located.value);
+      const rows = dedup === null ? values : dedup.distinct(values, duplicate);
       distinct += rows.length;
       await writer.write(rows);
     },
@@ -53,12 +67,13 @@ async function* jsonLines(reading: LedgerReading): AsyncGenerator<TextLine[]> {
 export async function readLedger(
   reading: LedgerReading,
   writerOf: () => Promise<LedgerWriter>,
+  options: LedgerReadOptions = {},
 ): Promise<void> {
   const run = async <R extends { line: number }>(
     records: AsyncIterable<ReadonlyArray<R>>,
     decode: (record: R) => RowResult<LedgerTransfer>,
   ) => {
-    const sink = ledgerSink(reading, await writerOf());
+    const sink = ledgerSink(reading, await writerOf(), options);
     await importRows({
       records,
       decode,

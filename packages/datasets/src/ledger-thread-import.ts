@@ -1,7 +1,7 @@
 /**
  * A ledger import whose file is read on a parse thread while this thread writes: the parse
- * thread decodes, validates and deduplicates, and posts each batch; this thread unpacks it and
- * calls the ledger writer (every writer call happens here, in the order of an inline import),
+ * thread decodes and validates, and posts each batch; this thread unpacks and deduplicates it
+ * and calls the ledger writer (every writer call happens here, in the order of an inline import),
  * reports progress as the parse thread posts it, and at the end takes the parse thread's counts
  * into the import's tally, so the summary is the inline import's.
  *
@@ -16,6 +16,7 @@ import { on } from "node:events";
 import { KytError } from "@openkyt/core";
 import type { ImportContext } from "./import-context.js";
 import type { LedgerWriter } from "./import-types.js";
+import { createBatchDedup } from "./ledger-batch-dedup.js";
 import { unpackLedgerBatch } from "./ledger-batch-pack.js";
 import type { ParseThreadMessage, WriterThreadMessage } from "./ledger-thread-messages.js";
 import { startLedgerThread } from "./ledger-thread-start.js";
@@ -35,6 +36,11 @@ export async function importLedgerOnThread(
   const answer = (message: WriterThreadMessage) => worker.postMessage(message);
   let writer: LedgerWriter | undefined;
   let finishing = false;
+  const dedup = createBatchDedup();
+  let duplicates = 0;
+  const duplicate = () => {
+    duplicates++;
+  };
   try {
     for await (const [message] of on(worker, "message", { close: ["exit"] }) as AsyncIterable<
       [ParseThreadMessage]
@@ -44,7 +50,7 @@ export async function importLedgerOnThread(
           writer = await writerOf();
           break;
         case "rows":
-          await opened(writer).write(unpackLedgerBatch(message.batch));
+          await opened(writer).write(dedup.distinct(unpackLedgerBatch(message.batch), duplicate));
           answer({ kind: "written" });
           break;
         case "progress":
@@ -54,10 +60,16 @@ export async function importLedgerOnThread(
           await worker.terminate();
           finishing = true;
           const added = await opened(writer).finish();
+          // The parse thread counted every row it posted as unchanged.
           const { counts } = message.tally;
           ctx.tally.add({
             ...message.tally,
-            counts: { ...counts, added: counts.added + added, unchanged: counts.unchanged - added },
+            counts: {
+              ...counts,
+              added: counts.added + added,
+              duplicates: counts.duplicates + duplicates,
+              unchanged: counts.unchanged - added - duplicates,
+            },
           });
           return;
         }

@@ -1,6 +1,6 @@
 /**
  * What the ledger parse thread and the importing thread tell each other. The parse thread reads
- * the file and posts deduplicated batches, then its tally; the importing thread owns the ledger
+ * the file and posts batches of valid rows, then its tally; the importing thread owns the ledger
  * writer and answers each batch once written (so at most {@link MAX_BATCHES_IN_FLIGHT} wait
  * between threads). It finishes the writer once the parse thread is done and ended, so that
  * thread's memory is given back before the writer's final phase.
@@ -27,11 +27,11 @@ export interface LedgerThreadData {
 export type ParseThreadMessage =
   /** The header is good: the import needs its writer now. */
   | { readonly kind: "open" }
-  /** A deduplicated batch for `LedgerWriter.write`. */
+  /** A batch of valid rows, which the importing thread deduplicates and writes. */
   | { readonly kind: "rows"; readonly batch: PackedLedgerBatch }
   | { readonly kind: "progress"; readonly at: ReadPosition }
   /**
-   * Every batch is posted: the counts and lists of the reading, every distinct row counted as
+   * Every batch is posted: the counts and lists of the reading, every posted row counted as
    * unchanged (`LedgerWriter.finish`, on the importing thread, tells how many were added).
    */
   | { readonly kind: "done"; readonly tally: TallyReport }

@@ -2,8 +2,8 @@
  * The parse thread's ledger writer: each batch is packed and posted to the importing thread,
  * which owns the real writer. Once {@link MAX_BATCHES_IN_FLIGHT} batches are unwritten, `write`
  * waits for the oldest, so the parse thread never runs far ahead (bounded memory) and a slow
- * store slows the reading down. `finish` answers 0 at once: the reading counts every distinct
- * row as unchanged, and the importing thread, which finishes the real writer once this thread
+ * store slows the reading down. `finish` answers 0 at once: the reading counts every row it
+ * posts as unchanged, and the importing thread, which finishes the real writer once this thread
  * is done and ended, moves the rows it added from unchanged to added.
  */
 import type { MessagePort } from "node:worker_threads";

@@ -5,13 +5,11 @@ import { createBatchDedup } from "../src/ledger-batch-dedup.js";
 describe("ledger batch deduplication", () => {
   it("deduplicate a batch on network, hash and log index, first row kept, across reused tables", () => {
     const dedup = createBatchDedup();
-    const row = (network: string, n: number, logIndex: number) => ({
-      value: { network, txHash: `0x${n.toString(16).padStart(64, "0")}`, logIndex } as LedgerTransfer,
-    });
+    const row = (network: string, n: number, logIndex: number) =>
+      ({ network, txHash: `0x${n.toString(16).padStart(64, "0")}`, logIndex }) as LedgerTransfer;
     // Hashes that share their last characters collide in the table and must still be told apart.
-    const tail = (n: number) => ({
-      value: { network: "ETH", txHash: `0x${n}${"0".repeat(63)}`, logIndex: 0 } as LedgerTransfer,
-    });
+    const tail = (n: number) =>
+      ({ network: "ETH", txHash: `0x${n}${"0".repeat(63)}`, logIndex: 0 }) as LedgerTransfer;
     for (let round = 0; round < 3; round++) {
       const batch = [
         row("ETH", 1, 0),
@@ -25,7 +23,7 @@ describe("ledger batch deduplication", () => {
       ];
       let duplicates = 0;
       const kept = dedup.distinct(batch, () => duplicates++);
-      expect(kept).toEqual([batch[0], batch[1], batch[2], batch[4], batch[5]].map((r) => r?.value));
+      expect(kept).toEqual([batch[0], batch[1], batch[2], batch[4], batch[5]]);
       expect(duplicates).toBe(3);
     }
     const big = Array.from({ length: 40_000 }, (_, i) => row("ETH", i % 30_000, 0));
