@@ -1,3 +1,8 @@
 /** @openkyt/store-sqlite: OpenKYT's embedded default store, SQLite (WAL) through better-sqlite3. */
-export { openSqliteDatabase, SQLITE_MEMORY } from "./sqlite-database.js";
+export {
+  DEFAULT_PAGE_SIZE,
+  openSqliteDatabase,
+  SQLITE_MEMORY,
+  type SqliteOpenOptions,
+} from "./sqlite-database.js";
 export { createSqliteStore, SQLITE_STORE_CAPABILITIES, type SqliteStoreOptions } from "./sqlite-store.js";

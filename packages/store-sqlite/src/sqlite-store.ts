@@ -14,6 +14,8 @@ export interface SqliteStoreOptions {
   readonly migrate?: boolean;
   /** Settings of the store's `bulkLedgerWriter()` loads. */
   readonly bulkLedger?: SqliteBulkLedgerOptions;
+  /** Page size of a database the store creates, in bytes (default `DEFAULT_PAGE_SIZE`, 16384). */
+  readonly pageSize?: number;
 }
 
 /** Capabilities of the SQLite store: one process claims jobs. */
@@ -30,7 +32,7 @@ export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
  * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const { db, sqlite } = openSqliteConnection(options.filename);
+  const { db, sqlite } = openSqliteConnection(options.filename, { pageSize: options.pageSize });
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
   } catch (error) {
