@@ -45,7 +45,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
     if (!kind || !isImportKind(kind)) throw new UsageError(`KIND must be one of ${IMPORT_KINDS.join(", ")}`);
     if (!file) throw new UsageError("FILE is required");
     const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
-    const progress = progressReporter(io.stderr, Boolean(process.stderr.isTTY) && !args.values.json);
+    const progress = progressReporter(io.stderr, { tty: Boolean(process.stderr.isTTY) && !args.values.json });
     try {
       const optional = (name: string, key: keyof ImportOptions) => {
         const value = stringOption(args, name);
@@ -71,7 +71,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         io.stdout(
           `${kind} ${file}: ${s.rowsRead} rows read, ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ` +
             `${s.duplicates} duplicates, ${s.skipped} skipped, ${s.rejected} rejected` +
-            `${s.delisted ? `, ${s.delisted} delisted` : ""} in ${Math.round(s.durationMs)} ms\n`,
+            `${s.delisted ? `, ${s.delisted} delisted` : ""} in ${Math.round(s.durationMs)} ms ` +
+            `(reading ${Math.round(s.readingMs)} ms, finishing ${Math.round(s.durationMs - s.readingMs)} ms)\n`,
         );
         for (const problem of s.rejections)
           io.stdout(`  rejected ${problem.file}:${problem.line}: ${problem.reason}\n`);

@@ -28,5 +28,10 @@ export interface ImportContext {
    * is then also the summary's `bytesRead`.
    */
   readonly progress: (at?: ReadPosition) => void;
+  /**
+   * Says that every row is read and handed to the writer, which is about to make them durable:
+   * reported to `onProgress` at once (phase `finishing`); the summary's `readingMs` ends here.
+   */
+  readonly finishing: () => void;
   readonly clock: Clock;
 }

@@ -9,7 +9,13 @@ import { openTextFile } from "./file-text.js";
 import { detectFormat, FORMATS, formatOf } from "./format-registry.js";
 import type { ImportContext, ReadPosition } from "./import-context.js";
 import { createTally, summaryOf } from "./import-tally.js";
-import { type ImportKind, type ImportOptions, type ImportSummary, isImportKind } from "./import-types.js";
+import {
+  type ImportKind,
+  type ImportOptions,
+  type ImportPhase,
+  type ImportSummary,
+  isImportKind,
+} from "./import-types.js";
 import { importLabels } from "./labels-import.js";
 import { importLedger } from "./ledger-import.js";
 import { importPrices } from "./prices-import.js";
@@ -63,6 +69,15 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
   // Where reading stands when another thread reads the file (see ImportContext.progress).
   let elsewhere: ReadPosition | undefined;
   const bytesRead = () => elsewhere?.bytesRead ?? file.bytesRead();
+  let phase: ImportPhase = "reading";
+  let readEnded: number | undefined;
+  const report = () =>
+    options.onProgress?.({
+      phase,
+      rowsRead: elsewhere?.rowsRead ?? tally.rowsRead,
+      bytesRead: bytesRead(),
+      totalBytes: file.totalBytes,
+    });
   const ctx: ImportContext = {
     store,
     file,
@@ -74,13 +89,20 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
     clock: options.clock ?? systemClock,
     progress: (at) => {
       if (at !== undefined) elsewhere = at;
-      options.onProgress?.({
-        rowsRead: elsewhere?.rowsRead ?? tally.rowsRead,
-        bytesRead: bytesRead(),
-        totalBytes: file.totalBytes,
-      });
+      report();
+    },
+    finishing: () => {
+      if (phase === "finishing") return;
+      phase = "finishing";
+      readEnded = performance.now();
+      report();
     },
   };
   await IMPORTERS[options.kind](ctx);
-  return summaryOf(tally, { bytesRead: bytesRead(), durationMs: performance.now() - started });
+  const ended = performance.now();
+  return summaryOf(tally, {
+    bytesRead: bytesRead(),
+    readingMs: (readEnded ?? ended) - started,
+    durationMs: ended - started,
+  });
 }

@@ -38,6 +38,8 @@ export interface RowImport<R extends SourceRecord, T> {
   readonly tally: ImportTally;
   readonly batchSize: number;
   readonly progress: () => void;
+  /** Called once every row is read and handed to the sink, before its `finish`. */
+  readonly finishing: () => void;
 }
 
 /** The skip of a row for `reason`. */
@@ -82,6 +84,7 @@ export async function importRows<R extends SourceRecord, T>(run: RowImport<R, T>
     await sink.abort();
     throw error;
   }
+  // Progress was reported after the last batch read; the finishing phase is reported once.
+  run.finishing();
   await sink.finish();
-  run.progress();
 }

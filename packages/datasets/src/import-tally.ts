@@ -127,7 +127,7 @@ export function reportOf(tally: ImportTally & { readonly snapshot: TallySnapshot
 /** The frozen summary of a finished tally. */
 export function summaryOf(
   tally: ImportTally & { readonly snapshot: TallySnapshot },
-  io: { readonly bytesRead: number; readonly durationMs: number },
+  io: { readonly bytesRead: number; readonly readingMs: number; readonly durationMs: number },
 ): ImportSummary {
   const skipped = [...tally.snapshot.skippedBy].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return Object.freeze({
@@ -147,6 +147,7 @@ export function summaryOf(
     warnings: Object.freeze([...tally.snapshot.warnings]),
     asOf: tally.asOf,
     bytesRead: io.bytesRead,
+    readingMs: io.readingMs,
     durationMs: io.durationMs,
   });
 }

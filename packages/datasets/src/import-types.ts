@@ -14,8 +14,17 @@ export function isImportKind(value: unknown): value is ImportKind {
   return typeof value === "string" && (IMPORT_KINDS as ReadonlyArray<string>).includes(value);
 }
 
+/**
+ * Where an import stands: `reading` the file (rows are written as they are read), or
+ * `finishing`: every row is read and handed over, and the writer is making them durable (for a
+ * store's bulk ledger load, building the ledger's indexes and committing, which on millions of
+ * rows takes about as long as the reading).
+ */
+export type ImportPhase = "reading" | "finishing";
+
 /** How far an import has come, for a progress bar (rows/s, ETA from bytes). */
 export interface ImportProgress {
+  readonly phase: ImportPhase;
   /** Data rows read so far (header, comments and blank lines not counted). */
   readonly rowsRead: number;
   /** Bytes of the file read so far. */
@@ -122,5 +131,8 @@ export interface ImportSummary {
   /** Sanctions: the snapshot date used, epoch ms. */
   readonly asOf: number | null;
   readonly bytesRead: number;
+  /** Milliseconds until every row was read and handed to the writer (the reading phase). */
+  readonly readingMs: number;
+  /** Milliseconds of the whole import: reading, then finishing (see {@link ImportPhase}). */
   readonly durationMs: number;
 }

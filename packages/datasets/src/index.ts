@@ -12,6 +12,7 @@ export {
   IMPORT_KINDS,
   type ImportKind,
   type ImportOptions,
+  type ImportPhase,
   type ImportProgress,
   type ImportSummary,
   isImportKind,

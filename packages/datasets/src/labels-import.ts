@@ -94,6 +94,7 @@ export async function importLabels(ctx: ImportContext): Promise<void> {
       tally: ctx.tally,
       batchSize: ctx.batchSize,
       progress: ctx.progress,
+      finishing: ctx.finishing,
     });
 
   if (ctx.format === "tagpack-yaml") {

@@ -15,7 +15,10 @@ import { ledgerCsvDecoder, ledgerJsonlDecoder, tronscanDecoder } from "./ledger-
 import { lineBatches, type TextLine } from "./text-lines.js";
 
 /** What reading a ledger file needs: an import's context without its store and options. */
-export type LedgerReading = Pick<ImportContext, "file" | "format" | "tally" | "batchSize" | "progress">;
+export type LedgerReading = Pick<
+  ImportContext,
+  "file" | "format" | "tally" | "batchSize" | "progress" | "finishing"
+>;
 
 /** How a ledger file is read. */
 export interface LedgerReadOptions {
@@ -81,6 +84,7 @@ export async function readLedger(
       tally: reading.tally,
       batchSize: reading.batchSize,
       progress: () => reading.progress(),
+      finishing: () => reading.finishing(),
     });
   };
 

@@ -59,6 +59,7 @@ export async function importLedgerOnThread(
         case "done": {
           await worker.terminate();
           finishing = true;
+          ctx.finishing();
           const added = await opened(writer).finish();
           // The parse thread counted every row it posted as unchanged.
           const { counts } = message.tally;

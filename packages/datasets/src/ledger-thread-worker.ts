@@ -30,7 +30,8 @@ async function run(): Promise<void> {
   const progress = () =>
     post(port, { kind: "progress", at: { rowsRead: tally.rowsRead, bytesRead: file.bytesRead() } });
   await readLedger(
-    { file, format: data.format, tally, batchSize: data.batchSize, progress },
+    // Its writer's finish is a formality: the importing thread reports the finishing phase.
+    { file, format: data.format, tally, batchSize: data.batchSize, progress, finishing: () => {} },
     async () => remoteLedgerWriter(port),
     { deduplicate: false },
   );

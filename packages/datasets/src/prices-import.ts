@@ -124,6 +124,7 @@ export async function importPrices(ctx: ImportContext): Promise<void> {
       tally: ctx.tally,
       batchSize: ctx.batchSize,
       progress: ctx.progress,
+      finishing: ctx.finishing,
     });
   if (ctx.format === "csv") {
     const table = await openCsvTable(ctx.file, requiredColumns("prices", ctx.format));

@@ -127,6 +127,7 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
       tally: ctx.tally,
       batchSize: ctx.batchSize,
       progress: ctx.progress,
+      finishing: ctx.finishing,
     });
 
   if (ctx.format === "address-list") {

@@ -99,5 +99,6 @@ export async function importTokens(ctx: ImportContext): Promise<void> {
     tally: ctx.tally,
     batchSize: ctx.batchSize,
     progress: ctx.progress,
+    finishing: ctx.finishing,
   });
 }

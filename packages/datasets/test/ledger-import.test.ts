@@ -132,15 +132,19 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
       }
       await writeFile(file, `${lines.join("\n")}\n`);
       const batches: number[] = [];
+      const progress: ImportProgress[] = [];
+      let reportsBeforeFinish = -1;
       const writer: LedgerWriter = {
         write: async (rows) => {
           batches.push(rows.length);
           await store.transaction((tx) => tx.putLedgerTransfers(rows));
         },
-        finish: async () => batches.reduce((a, b) => a + b, 0),
+        finish: async () => {
+          reportsBeforeFinish = progress.length;
+          return batches.reduce((a, b) => a + b, 0);
+        },
         abort: async () => {},
       };
-      const progress: ImportProgress[] = [];
       const summary = await importFile(store, {
         kind: "ledger",
         file,
@@ -150,11 +154,17 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
       expect(batches).toEqual([5000, 5000, 2000]);
       expect(summary.added).toBe(12_000);
       expect(progress.length).toBeGreaterThan(1);
+      // The finishing phase is reported once, before the writer's finish, with the final position.
+      expect(reportsBeforeFinish).toBe(progress.length);
       expect(progress.at(-1)).toEqual({
+        phase: "finishing",
         rowsRead: 12_000,
         bytesRead: summary.bytesRead,
         totalBytes: summary.bytesRead,
       });
+      expect(progress.slice(0, -1).every((p) => p.phase === "reading")).toBe(true);
+      expect(summary.readingMs).toBeGreaterThan(0);
+      expect(summary.readingMs).toBeLessThanOrEqual(summary.durationMs);
       const rowsReadSeen = progress.map((p) => p.rowsRead);
       expect(rowsReadSeen).toEqual([...rowsReadSeen].sort((a, b) => a - b));
     } finally {

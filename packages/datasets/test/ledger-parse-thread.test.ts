@@ -99,9 +99,12 @@ function recordingWriter(onWrite?: () => void) {
   return { writer, calls };
 }
 
-/** The summary without its timing. */
-function timeless<T extends { durationMs: number }>(summary: T): Omit<T, "durationMs"> {
-  const { durationMs: _, ...rest } = summary;
+/** The summary without its timings. */
+function timeless<T extends { readingMs: number; durationMs: number }>(
+  summary: T,
+): Omit<T, "readingMs" | "durationMs"> {
+  expect(summary.readingMs).toBeLessThanOrEqual(summary.durationMs);
+  const { readingMs: _, durationMs: __, ...rest } = summary;
   return rest;
 }
 
@@ -316,9 +319,11 @@ describe("ledger import on the parse thread", () => {
     const rows = progress.map((p) => p.rowsRead);
     expect(rows).toEqual([...rows].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual({
+      phase: "finishing",
       rowsRead: summary.rowsRead,
       bytesRead: summary.bytesRead,
       totalBytes: summary.bytesRead,
     });
+    expect(progress.filter((p) => p.phase === "finishing")).toHaveLength(1);
   });
 });
