@@ -4,8 +4,10 @@
  * own (so its peak RSS is its own), then prints rows/s, CPU and peak RSS per path:
  *
  * - `parse`:  read and validate only (a writer that drops the rows): the importer's own ceiling;
- * - `import`: `importFile` as `openkyt import ledger` runs it: the store's bulk load
- *             (`Store.bulkLedgerWriter`);
+ * - `import`: the command `openkyt import ledger FILE --db DB.sqlite --json` itself, as a user
+ *             runs it (a fresh database, so the store's bulk load: `Store.bulkLedgerWriter`);
+ *             its wall time is the whole command's, start-up and migrations included, its CPU
+ *             time and peak RSS the process's, read at its exit;
  * - `raw`:    a raw better-sqlite3 prepared-insert loop over the same file into the same schema
  *             (./import-raw-loop.ts), on the first `--raw-rows` rows (default: all of them);
  *             the issue's figure is `import` rows/s over `raw` rows/s;
@@ -17,17 +19,17 @@
  * `--file PATH` imports a ledger CSV generated before (by an earlier run's generator; `--rows`
  * must then say how many rows it has) instead of generating one.
  *
- * `--code dist` (the default) runs the importer and the stores as built (`npm run build`), as
- * `openkyt import ledger` runs them: the children resolve the workspace packages to `dist/`, so
- * the parse thread starts from JavaScript, not through the TypeScript loader (which costs the
- * thread about 25 MiB more). `--code source` runs the TypeScript sources instead.
+ * `--code dist` (the default) runs the importer and the stores as built (`npm run build`): the
+ * command is the built CLI, and the other children resolve the workspace packages to `dist/`,
+ * so the parse thread starts from JavaScript, not through the TypeScript loader (which costs
+ * the thread about 25 MiB more). `--code source` runs the TypeScript sources instead.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { importFile, type LedgerWriter } from "@openkyt/datasets";
+import { type ImportSummary, importFile, type LedgerWriter, storeLedgerWriter } from "@openkyt/datasets";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { rawInsertLoop } from "./import-raw-loop.js";
 
@@ -43,10 +45,63 @@ interface PathResult {
   readonly seconds: number;
   readonly cpuSeconds: number;
   readonly peakRssMiB: number;
-  /** Peak RSS before the import started (runtime, TypeScript loader, store). */
+  /** Peak RSS before the import started (runtime, TypeScript loader, store; the command: the runtime). */
   readonly baseRssMiB: number;
-  /** Import path: seconds until the last row was staged, and in the final commit. */
+  /** Import path: seconds until the last row was read and staged, and in the final commit. */
   readonly phases?: { staging: number; finish: number };
+}
+
+/** The built CLI's entry point: `bin/openkyt.js` runs `dist/` when it is built, else the sources. */
+const CLI_BIN = fileURLToPath(new URL("../../../packages/cli/bin/openkyt.js", import.meta.url));
+
+/**
+ * Loaded before the command (`node --import`): at the process's exit it writes the process's
+ * CPU time and peak RSS, and its peak RSS when this module loaded, to the file named by
+ * OPENKYT_BENCH_USAGE.
+ */
+const USAGE_HOOK = `data:text/javascript,${encodeURIComponent(`
+import { writeFileSync } from "node:fs";
+const baseRssMiB = process.resourceUsage().maxRSS / 1024;
+process.on("exit", () => {
+  const u = process.resourceUsage();
+  const usage = { cpuSeconds: (u.userCPUTime + u.systemCPUTime) / 1e6, peakRssMiB: u.maxRSS / 1024, baseRssMiB };
+  writeFileSync(process.env.OPENKYT_BENCH_USAGE, JSON.stringify(usage));
+});`)}`;
+
+/** Runs `openkyt import ledger` on `file` into a fresh SQLite file; answers its figures. */
+function runCommand(file: string, dbFile: string, code: "dist" | "source"): PathResult {
+  const usageFile = `${dbFile}.usage.json`;
+  const env: NodeJS.ProcessEnv = { ...process.env, OPENKYT_BENCH_USAGE: usageFile };
+  if (code === "source") env.OPENKYT_FROM_SOURCE = "1";
+  else delete env.OPENKYT_FROM_SOURCE;
+  const started = performance.now();
+  const command = spawnSync(
+    process.execPath,
+    ["--import", USAGE_HOOK, CLI_BIN, "import", "ledger", file, "--db", dbFile, "--json"],
+    { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 24 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const line = command.stdout.trim().split("\n").pop() ?? "";
+  if (command.status !== 0 || !line.startsWith("{") || !existsSync(usageFile))
+    throw new Error(`openkyt import ledger failed (status ${command.status}):\n${command.stderr}`);
+  const summary = JSON.parse(line) as ImportSummary;
+  const usage = JSON.parse(readFileSync(usageFile, "utf8")) as Pick<
+    PathResult,
+    "cpuSeconds" | "peakRssMiB" | "baseRssMiB"
+  >;
+  rmSync(usageFile, { force: true });
+  return {
+    path: "import",
+    rows: summary.rowsRead,
+    added: summary.added,
+    rejected: summary.rejected,
+    seconds,
+    ...usage,
+    phases: {
+      staging: summary.readingMs / 1000,
+      finish: (summary.durationMs - summary.readingMs) / 1000,
+    },
+  };
 }
 
 /** The value of `--name`, or the fallback. */
@@ -55,8 +110,8 @@ function option(name: string, fallback: string): string {
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
-/** The built entry points the children need with `--code dist`. */
-const BUILT = ["datasets", "store-sqlite", "store-kysely", "core"].map((name) =>
+/** The built entry points the children and the command need with `--code dist`. */
+const BUILT = ["datasets", "store-sqlite", "store-kysely", "core", "cli"].map((name) =>
   fileURLToPath(new URL(`../../../packages/${name}/dist/index.js`, import.meta.url)),
 );
 
@@ -84,29 +139,13 @@ function discardingWriter(): LedgerWriter {
   };
 }
 
-/** A writer that hands rows to `inner` and reports how long the final commit took. */
-function timedWriter(
-  inner: LedgerWriter,
-  started: number,
-  onPhases: (p: PathResult["phases"]) => void,
-): LedgerWriter {
-  return {
-    write: (rows) => inner.write(rows),
-    async finish() {
-      const staged = performance.now();
-      const added = await inner.finish();
-      onPhases({ staging: (staged - started) / 1000, finish: (performance.now() - staged) / 1000 });
-      return added;
-    },
-    abort: () => inner.abort(),
-  };
-}
-
-/** Child: imports `file` along `path` into a fresh SQLite file and prints its result as JSON. */
+/**
+ * Child of the `parse`, `raw` and `port` paths: imports `file` along `path` into a fresh SQLite
+ * file and prints its result as JSON.
+ */
 async function runChild(path: BenchPath, file: string, dbFile: string, limit: number): Promise<void> {
   const store = await createSqliteStore({ filename: dbFile });
   const baseRssMiB = process.resourceUsage().maxRSS / 1024;
-  let phases: PathResult["phases"];
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let counts: { rows: number; added: number; rejected: number };
@@ -115,13 +154,8 @@ async function runChild(path: BenchPath, file: string, dbFile: string, limit: nu
     const raw = await rawInsertLoop(file, dbFile, limit);
     counts = { ...raw, rejected: 0 };
   } else {
-    const bulk = path === "import" ? await store.bulkLedgerWriter?.({ exclusive: true }) : undefined;
-    const ledgerWriter =
-      path === "parse"
-        ? discardingWriter()
-        : bulk === undefined
-          ? undefined
-          : timedWriter(bulk, started, (p) => (phases = p));
+    // Named, the port writer: left out, the import would take the store's bulk load.
+    const ledgerWriter = path === "parse" ? discardingWriter() : storeLedgerWriter(store);
     const summary = await importFile(store, { kind: "ledger", file, format: "csv", ledgerWriter });
     counts = { rows: summary.rowsRead, added: summary.added, rejected: summary.rejected };
   }
@@ -135,7 +169,6 @@ async function runChild(path: BenchPath, file: string, dbFile: string, limit: nu
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     baseRssMiB,
-    phases,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -203,6 +236,11 @@ async function runParent(): Promise<void> {
     );
     const results: PathResult[] = [];
     for (const path of paths) {
+      if (path === "import") {
+        results.push(runCommand(file, join(dir, "import.db"), code));
+        rmSync(join(dir, "import.db"), { force: true });
+        continue;
+      }
       const child = spawnSync(
         process.execPath,
         [
