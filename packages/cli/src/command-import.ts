@@ -45,7 +45,10 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
     if (!kind || !isImportKind(kind)) throw new UsageError(`KIND must be one of ${IMPORT_KINDS.join(", ")}`);
     if (!file) throw new UsageError("FILE is required");
     const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
-    const progress = progressReporter(io.stderr, { tty: Boolean(process.stderr.isTTY) && !args.values.json });
+    const progress = progressReporter(io.stderr, {
+      tty: Boolean(process.stderr.isTTY) && !args.values.json,
+      columns: process.stderr.columns,
+    });
     try {
       const optional = (name: string, key: keyof ImportOptions) => {
         const value = stringOption(args, name);
@@ -62,8 +65,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         onProgress: (p) => progress.update(p),
         // The command opened the store for this import alone.
         exclusiveStore: true,
-      } as ImportOptions);
-      progress.done();
+      } as ImportOptions).finally(() => progress.done()); // an error starts on a line of its own
       if (args.values.json) {
         io.stdout(`${JSON.stringify(summary)}\n`);
       } else {

@@ -80,11 +80,12 @@ export async function importRows<R extends SourceRecord, T>(run: RowImport<R, T>
       run.progress();
     }
     if (rows.length > 0) await sink.write(rows);
+    // Progress was reported after the last batch read; the finishing phase is reported once,
+    // inside the try: a progress callback that throws aborts the sink like any other failure.
+    run.finishing();
   } catch (error) {
     await sink.abort();
     throw error;
   }
-  // Progress was reported after the last batch read; the finishing phase is reported once.
-  run.finishing();
   await sink.finish();
 }

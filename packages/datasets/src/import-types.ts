@@ -20,7 +20,9 @@ export function isImportKind(value: unknown): value is ImportKind {
  * store's bulk ledger load, building the ledger's indexes and committing, which on millions of
  * rows takes about as long as the reading).
  */
-export type ImportPhase = "reading" | "finishing";
+export const IMPORT_PHASES = ["reading", "finishing"] as const;
+/** A phase of an import (see {@link IMPORT_PHASES}). */
+export type ImportPhase = (typeof IMPORT_PHASES)[number];
 
 /** How far an import has come, for a progress bar (rows/s, ETA from bytes). */
 export interface ImportProgress {

@@ -10,6 +10,7 @@ export { detectFormat, detectFormatOfHead, FORMATS, type FormatInfo, formatOf } 
 export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_REPORTED, importFile } from "./import-file.js";
 export {
   IMPORT_KINDS,
+  IMPORT_PHASES,
   type ImportKind,
   type ImportOptions,
   type ImportPhase,

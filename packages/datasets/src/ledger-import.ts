@@ -1,8 +1,9 @@
 /**
- * Importing ledger transfers: the file is read (decoded, validated, deduplicated per batch) on
- * this thread, or on a parse thread of its own for a large file, while this thread writes. The
- * writer is the caller's, else the store's bulk load when it offers one (every row lands at the
- * end, in one transaction), else `putLedgerTransfers` a batch at a time.
+ * Importing ledger transfers: the file is read (decoded and validated) on this thread, or on a
+ * parse thread of its own for a large file while this thread writes; each batch is deduplicated
+ * on its key on this thread either way, then written. The writer is the caller's, else the
+ * store's bulk load when it offers one (every row lands at the end, in one transaction), else
+ * `putLedgerTransfers` a batch at a time.
  */
 import type { ImportContext } from "./import-context.js";
 import type { LedgerWriter } from "./import-types.js";

@@ -57,9 +57,10 @@ export async function importLedgerOnThread(
           ctx.progress(message.at);
           break;
         case "done": {
+          // Before `finishing` is set: a progress callback that throws aborts the writer.
+          ctx.finishing();
           await worker.terminate();
           finishing = true;
-          ctx.finishing();
           const added = await opened(writer).finish();
           // The parse thread counted every row it posted as unchanged.
           const { counts } = message.tally;

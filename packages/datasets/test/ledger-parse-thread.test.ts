@@ -256,6 +256,53 @@ describe("ledger import on the parse thread", () => {
     expect(seen[0]?.calls.filter((c) => c[0] === "write")).toHaveLength(2);
   });
 
+  it("aborts the writer, not finishes it, when the progress callback throws at the finishing phase", async () => {
+    const seen = [];
+    for (const parseThread of [false, true]) {
+      const { writer, calls } = recordingWriter();
+      const error = await failure(
+        importFile({} as Store, {
+          kind: "ledger",
+          file: files.csv as string,
+          ledgerWriter: writer,
+          parseThread,
+          onProgress: (p) => {
+            if (p.phase === "finishing") throw new Error("progress display broke");
+          },
+        }),
+      );
+      expect((error as Error).message).toBe("progress display broke");
+      seen.push(calls.map((c) => c[0]));
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]?.at(-1)).toBe("abort");
+    expect(seen[0]).not.toContain("finish");
+    // The SQLite store's exclusive load gives its connection back and keeps nothing.
+    const store = await createSqliteStore({ filename: ":memory:" });
+    try {
+      const error = await failure(
+        importFile(store, {
+          kind: "ledger",
+          file: files.csv as string,
+          exclusiveStore: true,
+          parseThread: true,
+          onProgress: (p) => {
+            if (p.phase === "finishing") throw new Error("progress display broke");
+          },
+        }),
+      );
+      expect((error as Error).message).toBe("progress display broke");
+      const again = await importFile(store, {
+        kind: "ledger",
+        file: files.csv as string,
+        exclusiveStore: true,
+      });
+      expect(again.added).toBeGreaterThan(2_000);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("rethrows the writer's own error, aborts the writer and ends the thread", async () => {
     const broken = new Error("disk full");
     let writes = 0;

@@ -21,8 +21,8 @@ export const SQLITE_MEMORY = ":memory:";
  * Page size of the databases the store creates, in bytes. SQLite's default is 4 KiB; with 16
  * KiB a 5M-row ledger import made a quarter as many write calls (each about 6 µs of kernel time
  * on the 2-vCPU machines measured, whatever its size up to 16 KiB) and took 42 instead of 47 CPU
- * seconds, while 5-hop traces read from SQLite and screening took the same time or less
- * (docs/benchmarks.md).
+ * seconds, while cold 5-hop traces and screening throughput were the same within the runs'
+ * spread (docs/data.md, section 9).
  */
 export const DEFAULT_PAGE_SIZE = 16384;
 
