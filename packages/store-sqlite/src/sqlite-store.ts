@@ -2,20 +2,18 @@
 import type { Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
 import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
-import { openSqliteConnection } from "./sqlite-database.js";
+import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 
-/** Options of {@link createSqliteStore}. */
-export interface SqliteStoreOptions {
+/** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
+export interface SqliteStoreOptions extends SqliteOpenOptions {
   /** Path of the database file, or ":memory:". */
   readonly filename: string;
   /** Run pending migrations before returning the store (default true). */
   readonly migrate?: boolean;
   /** Settings of the store's `bulkLedgerWriter()` loads. */
   readonly bulkLedger?: SqliteBulkLedgerOptions;
-  /** Page size of a database the store creates, in bytes (default `DEFAULT_PAGE_SIZE`, 16384). */
-  readonly pageSize?: number;
 }
 
 /** Capabilities of the SQLite store: one process claims jobs. */
@@ -32,7 +30,7 @@ export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
  * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const { db, sqlite } = openSqliteConnection(options.filename, { pageSize: options.pageSize });
+  const { db, sqlite } = openSqliteConnection(options.filename, options);
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
   } catch (error) {
