@@ -87,11 +87,27 @@ export interface Engine {
   readonly apiKeys: ApiKeyService;
   /** Every operation of the interface for one account. */
   forAccount(accountId: string): AccountApi;
-  /** Starts the job runner in the background. */
+  /**
+   * Starts the job runners in the background (binding, checks and manual checks in one lane,
+   * webhook deliveries in another): they poll the store and are woken at once by work this
+   * process enqueues. Idempotent. While started, the process stays alive until `stop()`.
+   */
   start(): void;
-  /** Stops the job runner, waiting for jobs in hand. */
+  /**
+   * Stops polling and resolves once the jobs in hand have finished and been recorded; it starts
+   * no further jobs (those still due stay in the store, durable, for the next `start()` or
+   * `drain()`). It does not close the store: the caller does that after `stop()` (and after any
+   * `drain()` still running). Idempotent; the engine can be started again.
+   */
   stop(): Promise<void>;
-  /** Runs jobs until none is due now (tests and batch use). */
+  /**
+   * Resolves when everything due is done: runs due jobs, waits for the jobs a started engine
+   * has in hand, and goes on with the jobs they enqueue (a bind enqueues checks, a check
+   * enqueues webhook deliveries) until none is due and none is running in this process. The
+   * same whether or not `start()` is running. Not waited for: jobs scheduled for later (a hash
+   * not mined yet waits `binding.pollMs`, a failure waits its backoff) and jobs leased by other
+   * processes on a shared store. For batch programs and tests.
+   */
   drain(): Promise<void>;
 }
 
@@ -182,6 +198,7 @@ export function createEngine(config: EngineConfig): Engine {
       await Promise.all([checks.stop(), deliveries.stop()]);
     },
     drain: async () => {
+      // Checks enqueue deliveries and never the other way round: one pass of each suffices.
       await checks.drain();
       await deliveries.drain();
     },

@@ -46,11 +46,24 @@ export type JobFailureListener = (job: JobRecord, reason: string, final: boolean
 
 /** A running or idle job runner. */
 export interface JobRunner {
-  /** Starts polling in the background. Idempotent. */
+  /** Starts polling in the background. Idempotent; a stopped runner can be started again. */
   start(): void;
-  /** Stops polling and waits for the jobs in hand to finish. Idempotent. */
+  /**
+   * Stops polling and resolves once every batch this runner has in hand (the loop's and any
+   * `drain()`'s at the moment of the call) has finished and been settled. It runs no further
+   * jobs: jobs still due stay in the store for the next `start()` or `drain()`. A `drain()`
+   * running at the same time keeps running until it is done; await it too before closing the
+   * store. Idempotent.
+   */
   stop(): Promise<void>;
-  /** Runs jobs until none is due now, then resolves. */
+  /**
+   * Resolves when no job of this runner's kinds is due any more and none is running in this
+   * runner: it claims and runs due jobs itself, waits for the batches the polling loop (when
+   * started) has in hand, and goes on with the jobs those batches enqueue, until a claim finds
+   * nothing and nothing is in flight. Jobs scheduled for later (a retry's backoff, a hash not
+   * mined yet) are not waited for; nor are jobs leased by another process on a shared store.
+   * Works the same whether or not `start()` is running. Rejects if claiming from the store fails.
+   */
   drain(): Promise<void>;
   /** Tells a started runner that a job may be due (after an enqueue in this process). */
   wake(): void;
@@ -87,6 +100,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let loop: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let wakeUp: (() => void) | null = null;
+  /** Every batch being claimed or run, by the loop or by `drain()`: what `drain` and `stop` wait for. */
+  const inFlight = new Set<Promise<number>>();
 
   /** Records what became of a job: completed, deleted, run again later, retried or given up. */
   async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
@@ -187,6 +202,18 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     return jobs.length;
   }
 
+  /**
+   * Claims and runs one batch, known to `inFlight` from before its claim until it is settled,
+   * so a job is always either claimable or part of a batch someone can wait for.
+   */
+  function trackedBatch(): Promise<number> {
+    const batch = runBatch();
+    inFlight.add(batch);
+    const forget = () => inFlight.delete(batch);
+    batch.then(forget, forget);
+    return batch;
+  }
+
   function sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
       wakeUp = resolve;
@@ -202,7 +229,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     while (running) {
       let ran = 0;
       try {
-        ran = await runBatch();
+        ran = await trackedBatch();
       } catch (error) {
         logger.error({ reason: describeError(error) }, "job claiming failed");
       }
@@ -231,12 +258,15 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     async stop() {
       running = false;
       wakeUp?.();
-      await loop;
+      await Promise.allSettled([loop, ...inFlight]);
       loop = null;
     },
     async drain() {
-      while ((await runBatch()) > 0) {
-        // keep going until nothing is due
+      for (;;) {
+        if ((await trackedBatch()) > 0) continue;
+        // Nothing claimable: done unless batches in hand (the loop's) may still enqueue more.
+        if (inFlight.size === 0) return;
+        await Promise.allSettled([...inFlight]);
       }
     },
     wake() {
