@@ -247,6 +247,11 @@ export interface WebhooksTable {
   secret: string;
   created_at: Int8;
   deleted_at: NullableInt8;
+  /** `active` or `paused` (migration 0008). */
+  state: ColumnType<string, string | undefined, string>;
+  paused_at: NullableInt8;
+  paused_reason: string | null;
+  consecutive_failures: ColumnType<number | string, number | undefined, number>;
 }
 
 /** `webhook_events`: the outbox. */

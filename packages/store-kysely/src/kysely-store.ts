@@ -14,6 +14,7 @@ import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
 import { kyselyRiskOps } from "./kysely-risks.js";
 import type { Database } from "./kysely-schema.js";
+import { kyselySecretOps } from "./kysely-secrets.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
 import { kyselyWebhookOps } from "./kysely-webhooks.js";
 
@@ -55,6 +56,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyLedgerOps(ctx),
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
+    ...kyselySecretOps(ctx),
   };
 }
 

@@ -6,8 +6,9 @@ import {
   type WebhookEventRecord,
   type WebhookEventType,
   type WebhookRecord,
+  type WebhookState,
 } from "@openkyt/core";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import type { WebhookDeliveriesTable, WebhooksTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
@@ -23,6 +24,8 @@ export type WebhookOps = Pick<
   | "getWebhookEvent"
   | "appendWebhookDelivery"
   | "listWebhookDeliveries"
+  | "noteWebhookDelivery"
+  | "resumeWebhook"
 >;
 
 function webhookFromRow(r: Selectable<WebhooksTable>): WebhookRecord {
@@ -34,6 +37,10 @@ function webhookFromRow(r: Selectable<WebhooksTable>): WebhookRecord {
     secret: r.secret,
     createdAt: num(r.created_at),
     deletedAt: numOrNull(r.deleted_at),
+    state: r.state as WebhookState,
+    pausedAt: numOrNull(r.paused_at),
+    pausedReason: r.paused_reason,
+    consecutiveFailures: num(r.consecutive_failures),
   };
 }
 
@@ -66,6 +73,10 @@ export function kyselyWebhookOps(ctx: KyselyContext): WebhookOps {
           secret: w.secret,
           created_at: w.createdAt,
           deleted_at: w.deletedAt,
+          state: w.state,
+          paused_at: w.pausedAt,
+          paused_reason: w.pausedReason,
+          consecutive_failures: w.consecutiveFailures,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();
@@ -148,6 +159,37 @@ export function kyselyWebhookOps(ctx: KyselyContext): WebhookOps {
         .offset((page.page - 1) * page.pageSize)
         .execute();
       return { items: rows.map(deliveryFromRow), total: num(total.n as number | string) };
+    },
+    async noteWebhookDelivery(id, outcome) {
+      // One statement, so concurrent outcomes all count: every right-hand side reads the old row.
+      const failures = outcome.ok ? sql<number>`0` : sql<number>`consecutive_failures + 1`;
+      const pauses = outcome.ok
+        ? sql<boolean>`1 = 0`
+        : sql<boolean>`state = 'active' and consecutive_failures + 1 >= ${outcome.pauseAfter}`;
+      await db
+        .updateTable("webhooks")
+        .set({
+          consecutive_failures: failures,
+          state: sql<string>`case when ${pauses} then 'paused' else state end`,
+          paused_at: sql<number | null>`case when ${pauses} then ${outcome.at} else paused_at end`,
+          paused_reason: sql<
+            string | null
+          >`case when ${pauses} then ${outcome.reason} else paused_reason end`,
+        })
+        .where("id", "=", id)
+        .execute();
+      const row = await db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? webhookFromRow(row) : null;
+    },
+    async resumeWebhook(id) {
+      const result = await db
+        .updateTable("webhooks")
+        .set({ state: "active", paused_at: null, paused_reason: null, consecutive_failures: 0 })
+        .where("id", "=", id)
+        .where("deleted_at", "is", null)
+        .where("state", "=", "paused")
+        .executeTakeFirstOrThrow();
+      return changedRows(result) === 1;
     },
   };
 }

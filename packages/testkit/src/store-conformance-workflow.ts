@@ -1,4 +1,7 @@
-/** Conformance of the workflow members: risk model listing and deletion, webhooks, job lanes. */
+/**
+ * Conformance of the workflow members: risk model listing and deletion, webhooks (with their
+ * pause state), sealed secrets, job lanes.
+ */
 import type { RiskModel, WebhookDeliveryRecord, WebhookRecord } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import { type ConformanceContext, expectKytError, idsOf } from "./store-conformance.js";
@@ -19,6 +22,10 @@ const webhook = (id: string, overrides: Partial<WebhookRecord> = {}): WebhookRec
   secret: "enc:v1:sealed",
   createdAt: T0,
   deletedAt: null,
+  state: "active",
+  pausedAt: null,
+  pausedReason: null,
+  consecutiveFailures: 0,
   ...overrides,
 });
 
@@ -118,6 +125,110 @@ export function workflowConformance(ctx: ConformanceContext): void {
         delivery("d-2", T0 + 1, { statusCode: null, error: "timeout", attempt: 2 }),
       ]);
       expect(idsOf((await s.listWebhookDeliveries("w-1", { page: 2, pageSize: 2 })).items)).toEqual(["d-1"]);
+    });
+
+    it("counts consecutive failures, pauses at the limit, resets on success and resumes", async () => {
+      const s = ctx.store();
+      await s.putWebhook(webhook("w-1"));
+      const fail = (at: number) => ({ ok: false, at, pauseAfter: 3, reason: "3 failures" });
+      expect(await s.noteWebhookDelivery("nope", fail(T0))).toBeNull();
+      expect((await s.noteWebhookDelivery("w-1", fail(T0)))?.consecutiveFailures).toBe(1);
+      expect((await s.noteWebhookDelivery("w-1", { ...fail(T0), ok: true }))?.consecutiveFailures).toBe(0);
+      expect(await s.resumeWebhook("w-1")).toBe(false);
+      await s.noteWebhookDelivery("w-1", fail(T0 + 1));
+      await s.noteWebhookDelivery("w-1", fail(T0 + 2));
+      const paused = await s.noteWebhookDelivery("w-1", fail(T0 + 3));
+      expect(paused).toEqual(
+        webhook("w-1", {
+          state: "paused",
+          pausedAt: T0 + 3,
+          pausedReason: "3 failures",
+          consecutiveFailures: 3,
+        }),
+      );
+      // A later failure counts but keeps the first pause time and reason.
+      const later = await s.noteWebhookDelivery("w-1", { ...fail(T0 + 4), reason: "other" });
+      expect([later?.state, later?.pausedAt, later?.pausedReason, later?.consecutiveFailures]).toEqual([
+        "paused",
+        T0 + 3,
+        "3 failures",
+        4,
+      ]);
+      expect(await s.getWebhook("w-1")).toEqual(later);
+      expect(await s.resumeWebhook("w-1")).toBe(true);
+      expect(await s.resumeWebhook("w-1")).toBe(false);
+      expect(await s.resumeWebhook("nope")).toBe(false);
+      expect(await s.getWebhook("w-1")).toEqual(webhook("w-1"));
+    });
+
+    it("counts concurrent failures without losing one", async () => {
+      const s = ctx.store();
+      await s.putWebhook(webhook("w-1"));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          s.noteWebhookDelivery("w-1", { ok: false, at: T0 + i, pauseAfter: 100, reason: "r" }),
+        ),
+      );
+      expect((await s.getWebhook("w-1"))?.consecutiveFailures).toBe(10);
+    });
+
+    it("does not resume a deleted webhook", async () => {
+      const s = ctx.store();
+      await s.putWebhook(webhook("w-1", { state: "paused", pausedAt: T0, pausedReason: "r" }));
+      expect(await s.deleteWebhook("w-1", T0 + 1)).toBe(true);
+      expect(await s.resumeWebhook("w-1")).toBe(false);
+      expect((await s.getWebhook("w-1"))?.state).toBe("paused");
+    });
+  });
+
+  describe("sealed secrets", () => {
+    it("lists the secrets of keys and webhooks, revoked and deleted too, and replaces by compare and set", async () => {
+      const s = ctx.store();
+      const key = (id: string) => ({
+        id,
+        accountId: "acct-1",
+        secret: `plain:${id}`,
+        createdAt: T0,
+        revokedAt: null,
+      });
+      await s.putApiKey(key("k-2"));
+      await s.putApiKey(key("k-1"));
+      await s.revokeApiKey("k-2", T0 + 1);
+      await s.putWebhook(webhook("w-1", { secret: "plain:w" }));
+      await s.putWebhook(webhook("w-2", { accountId: "acct-2", secret: "enc:v1:x" }));
+      await s.deleteWebhook("w-2", T0 + 1);
+      expect(await s.listSealedSecrets()).toEqual([
+        { owner: "api_key", id: "k-1", sealed: "plain:k-1" },
+        { owner: "api_key", id: "k-2", sealed: "plain:k-2" },
+        { owner: "webhook", id: "w-1", sealed: "plain:w" },
+        { owner: "webhook", id: "w-2", sealed: "enc:v1:x" },
+      ]);
+      expect(await s.replaceSealedSecret("api_key", "k-1", "plain:other", "enc:v2:a")).toBe(false);
+      expect(await s.replaceSealedSecret("api_key", "k-1", "plain:k-1", "enc:v2:a")).toBe(true);
+      expect(await s.replaceSealedSecret("webhook", "w-1", "plain:w", "enc:v2:b")).toBe(true);
+      expect(await s.replaceSealedSecret("webhook", "k-2", "plain:k-2", "enc:v2:c")).toBe(false);
+      expect(await s.replaceSealedSecret("api_key", "nope", "x", "y")).toBe(false);
+      expect((await s.getApiKey("k-1"))?.secret).toBe("enc:v2:a");
+      expect((await s.getWebhook("w-1"))?.secret).toBe("enc:v2:b");
+      expect((await s.getApiKey("k-2"))?.secret).toBe("plain:k-2");
+    });
+
+    it("rolls a re-sealing back with its transaction", async () => {
+      const s = ctx.store();
+      await s.putApiKey({
+        id: "k-1",
+        accountId: "acct-1",
+        secret: "plain:a",
+        createdAt: T0,
+        revokedAt: null,
+      });
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.replaceSealedSecret("api_key", "k-1", "plain:a", "enc:v2:a");
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
+      expect((await s.getApiKey("k-1"))?.secret).toBe("plain:a");
     });
   });
 

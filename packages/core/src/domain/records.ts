@@ -77,6 +77,13 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * States of a webhook: `active` receives its events; `paused` (after too many consecutive failed
+ * deliveries) receives none until it is resumed.
+ */
+export const WEBHOOK_STATES = ["active", "paused"] as const;
+export type WebhookState = (typeof WEBHOOK_STATES)[number];
+
 /** A webhook subscription of an account. */
 export interface WebhookRecord {
   readonly id: string;
@@ -87,6 +94,24 @@ export interface WebhookRecord {
   readonly secret: string;
   readonly createdAt: Millis;
   readonly deletedAt: Millis | null;
+  readonly state: WebhookState;
+  /** When it was paused; null while active. */
+  readonly pausedAt: Millis | null;
+  /** Why it was paused; null while active. */
+  readonly pausedReason: string | null;
+  /** Failed deliveries since the last successful one. */
+  readonly consecutiveFailures: number;
+}
+
+/** Who owns a stored secret: an API key or a webhook. */
+export type SecretOwner = "api_key" | "webhook";
+
+/** A secret as the vault stored it, with its owner (for re-sealing every secret at once). */
+export interface SealedSecret {
+  readonly owner: SecretOwner;
+  /** The id of the API key or webhook (the vault binds it to the secret). */
+  readonly id: string;
+  readonly sealed: string;
 }
 
 /** An event written to the outbox in the same transaction as the change that caused it. */

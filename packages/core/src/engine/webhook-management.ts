@@ -34,6 +34,10 @@ export function webhookManagement(ctx: EngineContext, accountId: string) {
         secret: ctx.vault.seal(id, secret),
         createdAt: ctx.clock.now(),
         deletedAt: null,
+        state: "active",
+        pausedAt: null,
+        pausedReason: null,
+        consecutiveFailures: 0,
       };
       await ctx.store.putWebhook(record);
       return presentWebhook(record, secret);

@@ -31,11 +31,25 @@ import type {
   StoredRiskModel,
   TokenInfo,
   TransferRecord,
+  SealedSecret,
+  SecretOwner,
   WebhookDeliveryRecord,
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
 import type { LedgerReader } from "./ledger-reader.js";
+import type { ReplayAdmission } from "./replay-guard.js";
+
+/** What {@link StoreOps.noteWebhookDelivery} counts. */
+export interface WebhookDeliveryOutcome {
+  /** True when the receiver answered 2xx. */
+  readonly ok: boolean;
+  readonly at: Millis;
+  /** Consecutive failures that pause an active webhook (at least 1). */
+  readonly pauseAfter: number;
+  /** The reason recorded when this failure pauses it. */
+  readonly reason: string;
+}
 
 /** A page request: page from 1, pageSize >= 1 (the engine bounds it). */
 export interface PageRequest {
@@ -237,6 +251,27 @@ export interface StoreOps extends LedgerReader {
   appendWebhookDelivery(record: WebhookDeliveryRecord): Promise<void>;
   /** Delivery attempts of a webhook, newest first (ties by id descending). */
   listWebhookDeliveries(webhookId: string, page: PageRequest): Promise<PageResult<WebhookDeliveryRecord>>;
+  /**
+   * Counts the outcome of a delivery to a webhook, atomically (concurrent calls all count): a
+   * success sets its consecutive failures to 0; a failure adds one and, when the count reaches
+   * `pauseAfter` while the webhook is active, pauses it at `at` with `reason`. Returns the
+   * webhook as updated; null when unknown.
+   */
+  noteWebhookDelivery(id: string, outcome: WebhookDeliveryOutcome): Promise<WebhookRecord | null>;
+  /**
+   * Makes a paused live webhook active again, with no failure counted; false when unknown,
+   * deleted or not paused.
+   */
+  resumeWebhook(id: string): Promise<boolean>;
+
+  // Sealed secrets
+  /** Every stored secret, of API keys and webhooks (revoked and deleted ones too), by owner then id. */
+  listSealedSecrets(): Promise<ReadonlyArray<SealedSecret>>;
+  /**
+   * Replaces one stored secret if it is still `expected` (compare and set); false when the
+   * owner's row is unknown or holds another secret.
+   */
+  replaceSealedSecret(owner: SecretOwner, id: string, expected: string, sealed: string): Promise<boolean>;
 
   // API keys
   /** Adds a key; duplicate id: CONFLICT. */
@@ -351,6 +386,16 @@ export interface Store extends StoreOps {
    * one transaction at a time. Reads outside a transaction lock nothing.
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
+  /**
+   * The replay guard of the HTTP adapter (see `ReplayGuardPort.admit`): records the signed
+   * request `(keyId, digest)` until `expiresAt` unless a live entry exists. Atomic across every
+   * process on the same database (a unique key with an expiry), so with several processes
+   * (`capabilities.multiProcess`) a request admitted by one is a replay to all. Not part of a
+   * transaction: the record lands at once. SQL stores never answer `full` (their table holds
+   * what the rate limit lets in) and delete expired rows as they go; the memory store is
+   * bounded (see `createMemoryReplayGuard`) and answers `full` rather than forget.
+   */
+  admitRequestSignature(keyId: string, digest: string, expiresAt: number, now: number): Promise<ReplayAdmission>;
   /** Releases connections. Idempotent. */
   close(): Promise<void>;
 }

@@ -10,8 +10,10 @@ import { memoryKeyModelOps } from "./memory-keys-models.js";
 import { memoryLedgerScan } from "./memory-ledger-scan.js";
 import { memoryManualCheckOps } from "./memory-manual-checks.js";
 import { createMutex, type Mutex } from "./memory-mutex.js";
+import { createMemoryReplayGuard } from "./memory-replay.js";
 import { memoryReferenceOps } from "./memory-reference.js";
 import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
+import { memorySecretOps } from "./memory-secrets.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
 import { memoryTransferOps } from "./memory-transfers.js";
 import { memoryWebhookOps } from "./memory-webhooks.js";
@@ -32,6 +34,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
+    ...memorySecretOps(tables, journal),
   };
 }
 
@@ -54,11 +57,13 @@ function serialised(ops: StoreOps, mutex: Mutex): StoreOps {
 export function createMemoryStore(): Store {
   const tables = createMemoryTables();
   const mutex = createMutex();
+  const replay = createMemoryReplayGuard();
   const store: Store = {
     ...serialised(memoryOps(tables, finalJournal), mutex),
     capabilities: MEMORY_STORE_CAPABILITIES,
     bulkLedgerWriter: async () => memoryBulkLedgerWriter(store),
     scanLedger: memoryLedgerScan(tables, mutex),
+    admitRequestSignature: (keyId, digest, expiresAt, now) => replay.admit(keyId, digest, expiresAt, now),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return mutex.run(async () => {
         const undo = createUndoLog();

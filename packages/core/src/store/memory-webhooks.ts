@@ -15,6 +15,8 @@ export type WebhookOps = Pick<
   | "getWebhookEvent"
   | "appendWebhookDelivery"
   | "listWebhookDeliveries"
+  | "noteWebhookDelivery"
+  | "resumeWebhook"
 >;
 
 /** Creates the webhook members over `tables`, writing through `journal`. */
@@ -55,6 +57,35 @@ export function memoryWebhookOps(tables: MemoryTables, journal: Journal): Webhoo
       const list = [...(webhookDeliveries.get(webhookId) ?? [])];
       list.sort((a, b) => b.at - a.at || compareStrings(b.id, a.id));
       return pageOf(list.map(copy), page);
+    },
+    async noteWebhookDelivery(id, outcome) {
+      const record = webhooks.get(id);
+      if (!record) return null;
+      const failures = outcome.ok ? 0 : record.consecutiveFailures + 1;
+      const pauses = !outcome.ok && record.state === "active" && failures >= outcome.pauseAfter;
+      const updated = pauses
+        ? {
+            ...record,
+            consecutiveFailures: failures,
+            state: "paused" as const,
+            pausedAt: outcome.at,
+            pausedReason: outcome.reason,
+          }
+        : { ...record, consecutiveFailures: failures };
+      setEntry(journal, webhooks, id, updated);
+      return copy(updated);
+    },
+    async resumeWebhook(id) {
+      const record = webhooks.get(id);
+      if (!record || record.deletedAt !== null || record.state !== "paused") return false;
+      setEntry(journal, webhooks, id, {
+        ...record,
+        state: "active",
+        pausedAt: null,
+        pausedReason: null,
+        consecutiveFailures: 0,
+      });
+      return true;
     },
   };
 }
