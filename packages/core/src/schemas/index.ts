@@ -26,3 +26,4 @@ export * from "./responses-reference.js";
 export * from "./responses-workflow.js";
 export * from "./timestamps.js";
 export * from "./wire-fields.js";
+export * from "./wire-text.js";

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { checkTxHash, classifyTokenId, decodeSegwitAddress } from "../domain/addresses.js";
 import { type DateBound, parseDateBound } from "./date-filters.js";
 import { networkFields } from "./network-fields.js";
+import { wireString } from "./wire-text.js";
 
 /** Largest page_size. */
 export const MAX_PAGE_SIZE = 100;
@@ -45,13 +46,12 @@ export const pageSizeField = z.coerce
 
 /** A free-text filter. */
 export function textFilter(description: string) {
-  return z.string().trim().max(MAX_FILTER_LENGTH).optional().describe(description);
+  return wireString().trim().max(MAX_FILTER_LENGTH).optional().describe(description);
 }
 
 /** A date filter bound as epoch ms (see date-filters.ts). */
 export function dateFilter(bound: DateBound, description: string) {
-  return z
-    .string()
+  return wireString()
     .transform((raw, ctx) => {
       const parsed = parseDateBound(raw, bound);
       if (parsed.ok) return parsed.ms;

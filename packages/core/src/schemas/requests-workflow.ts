@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ALERT_STATUSES, RULE_RISK_LEVELS, RULE_SUB_TYPES, RULE_TYPES } from "../domain/enums.js";
 import { WEBHOOK_EVENT_TYPES } from "../domain/records.js";
+import { wireString } from "./wire-text.js";
 
 /** Longest comment kept in an alert's history. */
 export const COMMENT_MAX = 2_000;
@@ -14,14 +15,12 @@ export const ASSIGNEE_MAX = 200;
 /** Most alerts one bulk change may name. */
 export const BULK_MAX = 100;
 
-const comment = z
-  .string()
+const comment = wireString()
   .max(COMMENT_MAX)
   .nullable()
   .optional()
   .describe("A note kept in the alert's history.");
-const assignee = z
-  .string()
+const assignee = wireString()
   .max(ASSIGNEE_MAX)
   .nullable()
   .optional()
@@ -42,7 +41,7 @@ export const alertUpdateSchema = z
 /** Body of POST /v1/alerts/bulk-update/: the same change for several alerts, all or nothing. */
 export const alertBulkUpdateSchema = z
   .strictObject({
-    ids: z.array(z.string().min(1).max(100)).min(1).max(BULK_MAX).describe("Alert ids, 1 to 100."),
+    ids: z.array(wireString().min(1).max(100)).min(1).max(BULK_MAX).describe("Alert ids, 1 to 100."),
     alert_status: z.enum(ALERT_STATUSES).describe("The new status of every alert named."),
     comment,
     assignee,
@@ -54,7 +53,7 @@ export const riskRuleBodySchema = z
   .strictObject({
     rule_type: z.enum(RULE_TYPES),
     rule_sub_type: z.enum(RULE_SUB_TYPES),
-    entity_category: z.string().min(1),
+    entity_category: wireString().min(1),
     min_value_in_fiat: z.number().nullable().optional(),
     min_value_share: z.number().nullable().optional(),
     risk_level: z.enum(RULE_RISK_LEVELS),
@@ -64,14 +63,13 @@ export const riskRuleBodySchema = z
 /** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/. */
 export const riskModelBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).describe("Display name."),
+    name: wireString().trim().min(1).max(200).describe("Display name."),
     rules: z
       .array(riskRuleBodySchema)
       .max(2_000)
       .optional()
       .describe("The rules; required unless copy_from is given."),
-    copy_from: z
-      .string()
+    copy_from: wireString()
       .min(1)
       .max(100)
       .optional()
@@ -87,8 +85,7 @@ export const riskModelBodySchema = z
 /** Body of POST /v1/webhooks/. */
 export const webhookCreateSchema = z
   .strictObject({
-    url: z
-      .string()
+    url: wireString()
       .max(2_000)
       .url()
       .refine((u) => /^https?:\/\//i.test(u), { message: "must be an http or https URL" })

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DIRECTIONS } from "../domain/enums.js";
 import { isNetworkCode, NETWORK_CODES } from "../domain/networks.js";
+import { wireString } from "./wire-text.js";
 
 /** Longest client_id (interface limits). */
 export const CLIENT_ID_MAX = 40;
@@ -14,8 +15,7 @@ export const ATTEMPT_ID_MAX = 100;
 export const RISK_MODEL_MAX = 100;
 
 /** A network code, accepted in any case, upper-cased; unknown codes are refused. */
-export const networkField = z
-  .string()
+export const networkField = wireString()
   .transform((raw, ctx) => {
     const code = raw.trim().toUpperCase();
     if (isNetworkCode(code)) return code;
@@ -35,8 +35,7 @@ export const directionField = z
 
 /** An optional, nullable string of at most `max` characters; output null when omitted. */
 export function optionalText(max: number, description: string) {
-  return z
-    .string()
+  return wireString()
     .max(max)
     .nullable()
     .optional()
@@ -46,12 +45,12 @@ export function optionalText(max: number, description: string) {
 
 /** A raw string validated later against the network (addresses, hashes). */
 export function rawText(description: string) {
-  return z.string().describe(description);
+  return wireString().describe(description);
 }
 
 /** A raw optional, nullable string validated later against the network. */
 export function rawOptionalText(description: string) {
-  return z.string().nullable().optional().describe(description);
+  return wireString().nullable().optional().describe(description);
 }
 
 /** An optional boolean; omitted or null is false. */
@@ -66,9 +65,15 @@ export function flagField(description: string) {
 
 const DECIMAL = /^\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
+/** The message of an amount neither branch took: the string's own problem (NUL), else the shapes allowed. */
+function amountProblem(issue: z.core.$ZodRawIssue): string {
+  const nested = issue.code === "invalid_union" ? issue.errors.flat() : [];
+  return nested.find((i) => i.code === "custom")?.message ?? "must be a number, a numeric string or null";
+}
+
 /** An asset amount: a finite number >= 0, a numeric string, or null. */
 export const amountField = z
-  .union([z.number(), z.string()], { error: "must be a number, a numeric string or null" })
+  .union([z.number(), wireString()], { error: amountProblem })
   .nullable()
   .optional()
   .transform((raw, ctx) => {
@@ -82,8 +87,7 @@ export const amountField = z
   .describe("Asset amount in token units (a number, or a numeric string), or null.");
 
 /** A risk model id, or null (the account's default model); an empty string means null. */
-export const riskModelField = z
-  .string()
+export const riskModelField = wireString()
   .max(RISK_MODEL_MAX)
   .nullable()
   .optional()

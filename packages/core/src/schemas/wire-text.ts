@@ -1,0 +1,37 @@
+/**
+ * The one rule for text that crosses the wire: a string must be something every store can hold
+ * and well-formed Unicode. NUL (U+0000) is refused (Postgres `text` cannot hold it, and C
+ * strings end at it); so is an unpaired UTF-16 surrogate (U+D800-U+DFFF on its own, which a JSON
+ * `\uD800` escape can produce): it is no character, has no UTF-8 form, and a driver would
+ * silently store U+FFFD instead. Every string of a request body or query is declared with
+ * {@link wireString}, and path ids are checked with {@link isStorableText}.
+ */
+import { z } from "zod";
+
+/** NUL, or a surrogate code unit that is not half of a pair (with `u`, a pair is one code point). */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
+/** Why `text` cannot be stored as text, or null when it can. */
+export function textProblem(text: string): string | null {
+  const found = UNSTORABLE.exec(text);
+  if (found === null) return null;
+  return found[0] === "\0"
+    ? "must not contain NUL (U+0000)"
+    : "must not contain an unpaired UTF-16 surrogate (not well-formed Unicode)";
+}
+
+/** True when `text` holds no NUL and no unpaired surrogate (see {@link textProblem}). */
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/**
+ * A string of a request body or query: any string {@link textProblem} accepts; the issue names
+ * the field like every other validation problem. Chain the usual methods (`.max()`, `.trim()`).
+ */
+export function wireString() {
+  return z.string().check((ctx) => {
+    const problem = textProblem(ctx.value);
+    if (problem !== null) ctx.issues.push({ code: "custom", input: ctx.value, message: problem });
+  });
+}
