@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import type { AccountApi, LedgerTransfer, Store } from "@openkyt/core";
 import { importFile } from "@openkyt/datasets";
-import { generatedTxHash, ledgerRows } from "@openkyt/testkit";
+import { generatedTxHash, ledgerRows } from "@openkyt/ledger-generator";
 
 /** Real addresses of the extract used by the stories (see demo-data/SOURCES.md). */
 export const DEMO_ADDRESSES = Object.freeze({

@@ -3,10 +3,20 @@
  * tests elsewhere.
  */
 
+// The generated ledger: its own package (the demo uses it at runtime), re-exported for tests and benchmarks.
+export {
+  type GeneratedLedger,
+  generatedAddress,
+  generatedTxHash,
+  generateLedger,
+  type LedgerShapeOptions,
+  ledgerReferenceData,
+  ledgerRows,
+  seededRandom,
+} from "@openkyt/ledger-generator";
 export * from "./engine-harness.js";
 export * from "./engine-scenarios.js";
 export * from "./engine-world.js";
-export * from "./ledger-generator.js";
 export {
   type ConformanceContext,
   expectKytError,

@@ -1,9 +1,9 @@
 /**
- * A generated ledger with the shape of a real one, for demos, benchmarks and crash tests:
- * heavy-tailed fan-in and fan-out (preferential attachment: an address that already moved
- * funds is likelier to move them again), exchange-like hubs, a few percent of attributed
- * addresses across risky and ordinary categories, and a few sanctioned ones. Seeded: the same
- * options give the same rows.
+ * A generated ledger with the shape of a real one, for demos (`openkyt demo`), benchmarks and
+ * crash tests: heavy-tailed fan-in and fan-out (preferential attachment: an address that
+ * already moved funds is likelier to move them again), exchange-like hubs, a few percent of
+ * attributed addresses across risky and ordinary categories, and a few sanctioned ones.
+ * Seeded: the same options give the same rows.
  */
 import type { Attribution, LedgerTransfer, SanctionsListing } from "@openkyt/core";
 

@@ -1,0 +1,16 @@
+/**
+ * @openkyt/ledger-generator: a seeded ledger of realistic shape and the labels and sanctions
+ * that go with it. `openkyt demo` builds its background ledger with it at runtime, which is why
+ * it is a package of its own rather than part of @openkyt/testkit (a test package the CLI must
+ * not load); testkit re-exports it for tests and benchmarks.
+ */
+export {
+  type GeneratedLedger,
+  generatedAddress,
+  generatedTxHash,
+  generateLedger,
+  type LedgerShapeOptions,
+  ledgerReferenceData,
+  ledgerRows,
+  seededRandom,
+} from "./ledger-generator.js";
