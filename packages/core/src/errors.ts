@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   ENGINE_STOPPED: "The engine was stopped.",
   UNAUTHORIZED: "Authentication failed.",
   RATE_LIMITED: "Too many requests.",
+  REPLAY_GUARD_FULL: "The replay guard holds as many signed requests as it may; retry later.",
   PAYLOAD_TOO_LARGE: "The request body is too large.",
   INTERNAL_ERROR: "An unexpected failure.",
 } as const;

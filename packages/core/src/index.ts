@@ -15,6 +15,7 @@ export * from "./machines/index.js";
 export * from "./ports/chain-source.js";
 export * from "./ports/ledger-reader.js";
 export * from "./ports/reference-sources.js";
+export * from "./ports/replay-guard.js";
 export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";

@@ -14,6 +14,7 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  REPLAY_GUARD_FULL: 503,
   NOT_CONFIGURED: 503,
   ENGINE_STOPPED: 503,
   STORE_ERROR: 500,

@@ -11,6 +11,7 @@ import { settingsMigration } from "./kysely-migration-0003-settings.js";
 import { workflowMigration } from "./kysely-migration-0004-workflow.js";
 import { listIndexesMigration } from "./kysely-migration-0005-list-indexes.js";
 import { ledgerKeyMigration } from "./kysely-migration-0006-ledger-key.js";
+import { replayGuardMigration } from "./kysely-migration-0007-replay-guard.js";
 import { webhookStateMigration } from "./kysely-migration-0008-webhook-state.js";
 import type { Database } from "./kysely-schema.js";
 
@@ -22,6 +23,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0004_workflow": workflowMigration,
   "0005_list_indexes": listIndexesMigration,
   "0006_ledger_key": ledgerKeyMigration,
+  "0007_replay_guard": replayGuardMigration,
   "0008_webhook_state": webhookStateMigration,
 });
 

@@ -237,6 +237,15 @@ export interface SettingsTable {
   value: string;
 }
 
+/** `request_signatures`: signed requests admitted against replay (migration 0007). */
+export interface RequestSignaturesTable {
+  key_id: string;
+  /** The signature in canonical Base64. */
+  digest: string;
+  /** Epoch ms after which the row no longer counts. */
+  expires_at: Int8;
+}
+
 /** `webhooks`: subscriptions. */
 export interface WebhooksTable {
   id: string;
@@ -294,6 +303,7 @@ export interface Database {
   tokens: TokensTable;
   prices: PricesTable;
   settings: SettingsTable;
+  request_signatures: RequestSignaturesTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -12,6 +12,7 @@ import { kyselyKeyModelOps } from "./kysely-keys-models.js";
 import { kyselyLedgerOps } from "./kysely-ledger.js";
 import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
+import { kyselyReplayOps } from "./kysely-replay.js";
 import { kyselyRiskOps } from "./kysely-risks.js";
 import type { Database } from "./kysely-schema.js";
 import { kyselySecretOps } from "./kysely-secrets.js";
@@ -99,6 +100,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
   const grouped = options.groupCommit ? groupCommitter(db) : null;
   return {
     ...kyselyOps(root),
+    ...kyselyReplayOps(root),
     capabilities: Object.freeze({ ...options.capabilities }),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       if (grouped) return grouped((trx) => fn(txOps(trx)));

@@ -12,6 +12,7 @@ import { ledgerScanConformance } from "./store-conformance-ledger-scan.js";
 import { manualCheckConformance } from "./store-conformance-manual-checks.js";
 import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
+import { replayConformance } from "./store-conformance-replay.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
@@ -71,6 +72,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     bulkLedgerConformance(context);
     ledgerScanConformance(context);
     referenceConformance(context);
+    replayConformance(context);
     propertyConformance(context);
     workflowConformance(context);
   });

@@ -395,7 +395,12 @@ export interface Store extends StoreOps {
    * what the rate limit lets in) and delete expired rows as they go; the memory store is
    * bounded (see `createMemoryReplayGuard`) and answers `full` rather than forget.
    */
-  admitRequestSignature(keyId: string, digest: string, expiresAt: number, now: number): Promise<ReplayAdmission>;
+  admitRequestSignature(
+    keyId: string,
+    digest: string,
+    expiresAt: number,
+    now: number,
+  ): Promise<ReplayAdmission>;
   /** Releases connections. Idempotent. */
   close(): Promise<void>;
 }
