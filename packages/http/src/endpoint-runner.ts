@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage } from "node:http";
-import { type AccountApi, type Clock, type Engine, KytError } from "@openkyt/core";
+import { type AccountApi, type Clock, type Engine, isStorableText, KytError } from "@openkyt/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
 import type { Authenticator } from "./auth-check.js";
@@ -89,6 +89,16 @@ export function queryRecord(url: URL): Record<string, string> {
   return Object.fromEntries(params);
 }
 
+/**
+ * The `{id}` of the path. An id no store can hold (a NUL, an unpaired surrogate: see
+ * `isStorableText`) names nothing: NOT_FOUND like any unknown id, before the store is asked.
+ */
+function pathId(c: Context<AppEnv>): string {
+  const id = c.req.param("id") ?? "";
+  if (!isStorableText(id)) throw new KytError("NOT_FOUND", `no such id: ${JSON.stringify(id)}`);
+  return id;
+}
+
 function respond(c: Context<AppEnv>, result: EndpointResult): Response {
   if (result.kind === "pdf") {
     const { bytes, fileName } = result.report;
@@ -154,7 +164,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       });
     }
     const input = {
-      id: c.req.param("id") ?? "",
+      id: pathId(c),
       body: parsed.kind === "json" ? parsed.value : undefined,
       query: endpoint.query ? queryRecord(url) : {},
       keyId: verified.keyId,
