@@ -1,9 +1,10 @@
 /**
- * `openkyt keys create|list|revoke`: API keys of an account. `create` prints the key id and
+ * `openkyt keys create|list|revoke|seal`: API keys of an account. `create` prints the key id and
  * the secret once (they are not shown again); `list` never shows secrets; `revoke` takes effect
- * at once, also for a running server.
+ * at once, also for a running server; `seal` re-seals every stored secret (API keys and
+ * webhooks) under the vault key, in one transaction.
  */
-import type { ApiKeyInfo, Engine } from "@openkyt/core";
+import { type ApiKeyInfo, createSecretVault, type Engine, sealStoredSecrets } from "@openkyt/core";
 import { type ParsedArgs, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, type CliIo, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
@@ -59,25 +60,38 @@ const ACTIONS: Readonly<Record<string, (engine: Engine, args: ParsedArgs, io: Cl
     io.stdout(args.values.json ? `${JSON.stringify({ revoked: id })}\n` : `revoked ${id}\n`);
     return EXIT.OK;
   },
+  async seal(engine, args, io) {
+    const vault = createSecretVault(io.env.OPENKYT_VAULT_KEY || undefined);
+    const { sealed, total } = await sealStoredSecrets(engine.store, vault);
+    io.stdout(
+      args.values.json
+        ? `${JSON.stringify({ sealed, total })}\n`
+        : `sealed ${sealed} of ${total} stored secrets under the vault key\n`,
+    );
+    return EXIT.OK;
+  },
 };
 
 /** The keys command. */
 export const keysCommand: CliCommand = {
   name: "keys",
-  summary: "create, list or revoke API keys of an account",
+  summary: "create, list, revoke or seal API keys of an account",
   usage: `usage: openkyt keys create --account NAME [--db ...] [--json]
        openkyt keys list --account NAME [--db ...] [--json]
        openkyt keys revoke KEY_ID [--account NAME] [--db ...] [--json]
+       openkyt keys seal [--db ...] [--json]
 
   create prints the key id and the secret once; list never shows secrets; revoke is immediate.
-  Set OPENKYT_VAULT_KEY (32+ characters) to keep secrets encrypted at rest (the server needs the same value).`,
+  Set OPENKYT_VAULT_KEY (32+ characters) to keep secrets encrypted at rest (the server needs the same value).
+  seal encrypts every stored secret kept unencrypted or in an older format under OPENKYT_VAULT_KEY,
+  in one transaction (a server with a vault key refuses unencrypted secrets until then).`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { db: { type: "string" }, account: { type: "string" } }, 2);
     const name = args.positionals[0];
     const action = name === undefined ? undefined : ACTIONS[name];
     if (!action)
       throw new UsageError(
-        name ? `unknown keys action: ${name}` : "keys needs an action: create, list or revoke",
+        name ? `unknown keys action: ${name}` : "keys needs an action: create, list, revoke or seal",
       );
     if (name !== "revoke" && args.positionals.length > 1)
       throw new UsageError(`unexpected argument: ${args.positionals[1]}`);

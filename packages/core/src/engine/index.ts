@@ -15,7 +15,8 @@ export type { EngineEvents } from "./engine-events.js";
 export { backoffDelay, type JobHandler, type JobOutcome, type JobRunner } from "./job-runner.js";
 export type { ReferenceData } from "./reference-data.js";
 export type { RenderedReport } from "./report-assembly.js";
-export { createSecretVault, type SecretVault } from "./secret-vault.js";
+export { type SealOutcome, sealStoredSecrets } from "./secret-sealing.js";
+export { createSecretVault, SEAL_COMMAND, type SecretVault } from "./secret-vault.js";
 export * from "./store-sources.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./wait-for-result.js";
 export {

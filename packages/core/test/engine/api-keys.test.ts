@@ -17,7 +17,7 @@ describe("API keys", () => {
     expect(listed).toEqual([{ id: key.id, accountId: "acme", createdAt: key.createdAt, revokedAt: null }]);
     expect(JSON.stringify(listed)).not.toContain(key.secret);
     const stored = await store.getApiKey(key.id);
-    expect(stored?.secret.startsWith("enc:v1:")).toBe(true);
+    expect(stored?.secret.startsWith("enc:v2:")).toBe(true);
     expect(stored?.secret).not.toContain(key.secret);
     expect(await engine.apiKeys.resolve(key.id)).toEqual({ accountId: "acme", secret: key.secret });
     expect(await engine.apiKeys.revoke(key.id)).toBe(true);
@@ -58,9 +58,10 @@ describe("secret vault", () => {
     expect(() => createSecretVault("short")).toThrow(/32 characters/);
   });
 
-  it("keeps secrets as given without a vault key, and can still open them after one is configured", () => {
+  it("keeps secrets as given without a vault key; with one, plain secrets are refused (see secret-vault.test.ts)", () => {
     const plain = createSecretVault(undefined).seal("key-1", "s3cret");
     expect(plain).toBe("plain:s3cret");
-    expect(createSecretVault(VAULT_KEY).open("key-1", plain)).toBe("s3cret");
+    expect(createSecretVault(undefined).open("key-1", plain)).toBe("s3cret");
+    expect(() => createSecretVault(VAULT_KEY).open("key-1", plain)).toThrow(/keys seal/);
   });
 });
