@@ -20,6 +20,11 @@ export interface KyselyContext {
   readonly heldLocks: Set<string>;
   /** Collation of text in ORDER BY (Postgres: "C", byte order as SQLite); null: the column's own. */
   readonly orderCollation: string | null;
+  /**
+   * The ledger is numbered by a `seq` column (Postgres, migration 0010): ledger inserts first take
+   * a transaction-scoped advisory lock, so numbers are handed out in commit order.
+   */
+  readonly ledgerSequence: boolean;
   /** Runs `fn` atomically: in a new transaction at the root, in the open one inside a transaction. */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }

@@ -4,9 +4,9 @@
  * own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
  */
 import type { LedgerTransfer, StoreOps } from "@openkyt/core";
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
-import type { LedgerTransfersTable } from "./kysely-schema.js";
+import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The ledger members of the store port (the ledger reader included). */
@@ -17,6 +17,18 @@ export type LedgerOps = Pick<
 
 /** Frontier addresses per statement. */
 export const FRONTIER_CHUNK = 200;
+
+/**
+ * Serialises the ledger writers of one schema until the transaction ends, so the `seq` numbers
+ * of their rows are handed out in commit order (see migration 0010). The lock is keyed by the
+ * schema, so stores in other schemas of the same database do not wait for each other.
+ */
+async function lockLedgerSequence(tx: Kysely<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${LEDGER_LOCK_CLASS}, hashtext(current_schema()))`.execute(tx);
+}
+
+/** First key of the ledger writers' advisory lock (an arbitrary constant: "OKL" in ASCII). */
+const LEDGER_LOCK_CLASS = 0x4f4b4c;
 
 /** A ledger transfer as a row. */
 function toRow(t: LedgerTransfer): Insertable<LedgerTransfersTable> {
@@ -134,6 +146,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
     async putLedgerTransfers(rows) {
       if (rows.length === 0) return 0;
       return ctx.atomic(async (tx) => {
+        if (ctx.ledgerSequence) await lockLedgerSequence(tx);
         let added = 0;
         for (const chunk of chunksOf(rows.map(toRow), INSERT_CHUNK)) {
           const result = await tx

@@ -43,6 +43,12 @@ export interface KyselyStoreOptions {
    * false: every transaction is a database transaction of its own (Postgres, with a pool).
    */
   readonly groupCommit?: boolean;
+  /**
+   * The ledger carries a `seq` column in commit order (Postgres, migration 0010), for
+   * `scanLedger`: every ledger insert takes a transaction-scoped advisory lock first, so two
+   * writers never commit their numbers out of order. Default false (SQLite orders by rowid).
+   */
+  readonly ledgerSequence?: boolean;
 }
 
 /** Every member of the port over `ctx`. */
@@ -71,6 +77,7 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     skipLocked: options.skipLocked,
     rowLocks: options.rowLocks ?? false,
     orderCollation: options.orderCollation ?? null,
+    ledgerSequence: options.ledgerSequence ?? false,
   };
   const root: KyselyContext = {
     ...settings,

@@ -9,6 +9,7 @@ import {
   type PostgresPoolOptions,
   type PostgresQueryEvent,
 } from "./postgres-database.js";
+import { postgresLedgerScan } from "./postgres-ledger-scan.js";
 import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
 import { storeSchema } from "./postgres-schema.js";
 
@@ -59,10 +60,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await db.destroy();
     throw error;
   }
-  return createKyselyStore(db, {
+  const store = createKyselyStore(db, {
     capabilities: POSTGRES_STORE_CAPABILITIES,
     skipLocked: true,
     rowLocks: true,
     orderCollation: "C",
+    ledgerSequence: true,
   });
+  return { ...store, scanLedger: postgresLedgerScan(db) };
 }

@@ -37,7 +37,9 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      expect(await schema()).not.toEqual(latest);
+      // The last migration (0010, the ledger's sequence) is Postgres's alone: SQLite orders its
+      // ledger by rowid, so stepping over it leaves SQLite's schema as it was.
+      expect(await schema()).toEqual(latest);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 
@@ -64,7 +66,8 @@ describe("sqlite migrations", () => {
     const db = openSqliteDatabase(":memory:");
     try {
       await migrateToLatest(db);
-      await migrateDown(db);
+      // Down to the schema before 0006, whatever came after it.
+      while ((await appliedMigrations(db)).at(-1) !== "0005_list_indexes") await migrateDown(db);
       const row = (hash: string, log: number, at: number) =>
         sql`insert into ledger_transfers values ('ETH', ${hash}, ${log}, 'native', '0xa', '0xb', 1.5, ${at}, null, null)`.execute(
           db,

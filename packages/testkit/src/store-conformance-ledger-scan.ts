@@ -56,6 +56,47 @@ export function ledgerScanConformance(ctx: ConformanceContext): void {
       expect((await scanAll(s, since.position, 10)).rows).toEqual([]);
     });
 
+    it("never steps past a row that a slower writer commits later (positions follow commit order)", async ({
+      skip,
+    }) => {
+      const s = ctx.store();
+      if (!s.scanLedger) return skip("this store does not offer scanLedger");
+      const start = (await scanAll(s, 0, 100)).position;
+      const slow = makeLedgerTransfer();
+      const fast = makeLedgerTransfer();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted = () => {};
+      const insertedSlow = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      // The slow writer inserts first and holds its transaction open; the fast one writes after it.
+      const slowWrite = s.transaction(async (tx) => {
+        await tx.putLedgerTransfers([slow]);
+        inserted();
+        await gate;
+      });
+      await insertedSlow;
+      const fastWrite = s.putLedgerTransfers([fast]);
+      // A follower reads meanwhile (only where a read can run beside an open transaction),
+      // after giving the fast writer time to commit if the store let it.
+      const follower = { rows: [] as LedgerTransfer[], position: start };
+      if (s.capabilities.multiProcess) {
+        await Promise.race([fastWrite, new Promise((resolve) => setTimeout(resolve, 300))]);
+        const early = await scanAll(s, start, 100);
+        follower.rows.push(...early.rows);
+        follower.position = early.position;
+      }
+      release();
+      await Promise.all([slowWrite, fastWrite]);
+      expect((await scanAll(s, start, 100)).rows).toEqual([slow, fast]);
+      // Going on from where it stopped, the follower has seen every row, in commit order.
+      follower.rows.push(...(await scanAll(s, follower.position, 100)).rows);
+      expect(follower.rows).toEqual([slow, fast]);
+    });
+
     it("answers an empty page at the end and for a position past it", async ({ skip }) => {
       const s = ctx.store();
       if (!s.scanLedger) return skip("this store does not offer scanLedger");
