@@ -1,15 +1,16 @@
 /**
- * Screening throughput on Postgres with 2 worker processes: the generated ledger in a fresh
- * schema, this process registering transfers (64 in flight, no runner of its own) while two
- * `postgres-worker-child.ts` processes bind and check them. A transfer counts when a worker
- * wrote its checks. Skips (no figures) when no Postgres answers at OPENKYT_BENCH_PG
- * (default postgres://127.0.0.1:5432/test).
+ * Screening throughput on Postgres with 1, 2 and 4 worker processes: the generated ledger in a
+ * fresh schema, this process registering transfers (64 in flight, no runner of its own) while
+ * `postgres-worker-child.ts` processes, each with a warm copy of the ledger, bind and check
+ * them. A transfer counts when a worker wrote its checks. Each worker count screens transfers
+ * of an account of its own (new transfers), over the same ledger. Skips (no figures) when no
+ * Postgres answers at OPENKYT_BENCH_PG (default postgres://127.0.0.1:5432/test).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createEngine, type LedgerTransfer } from "@openkyt/core";
+import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { benchShape, loadGenerated } from "./bench-ledger-db.js";
 import { type Figure, figure } from "./bench-stats.js";
@@ -18,13 +19,13 @@ import { runPsql } from "./crash/postgres-psql.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const URL_DEFAULT = "postgres://127.0.0.1:5432/test";
-const WORKERS = 2;
 const INFLIGHT = 64;
 
-/** A worker process and the last count it printed. */
+/** A worker process, the last count it printed and what loading its warm ledger took. */
 interface Worker {
   readonly child: ChildProcess;
   checked: number;
+  warm: { rows: number; ms: number; rssMb: number } | null;
   readonly ready: Promise<void>;
 }
 
@@ -42,40 +43,38 @@ function startWorker(url: string, schema: string): Worker {
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let ready: () => void = () => {};
-  const worker: Worker = { child, checked: 0, ready: new Promise<void>((r) => (ready = r)) };
+  const worker: Worker = { child, checked: 0, warm: null, ready: new Promise<void>((r) => (ready = r)) };
   createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on("line", (line) => {
     if (line === "ready") ready();
+    const w = /^warm (\d+) (\d+) (\d+)$/.exec(line);
+    if (w) worker.warm = { rows: Number(w[1]), ms: Number(w[2]), rssMb: Number(w[3]) };
     const m = /^checked (\d+)$/.exec(line);
     if (m) worker.checked = Number(m[1]);
   });
   return worker;
 }
 
-/** Transfers/s end to end with 2 workers, or no figures when Postgres is not there. */
-export async function benchPostgres(ledgerSize: number, quick: boolean): Promise<Figure[]> {
-  const url = process.env.OPENKYT_BENCH_PG ?? URL_DEFAULT;
-  const schema = `bench_screening_${process.pid}`;
-  let store: Awaited<ReturnType<typeof createPostgresStore>>;
+/** Stops worker processes and waits for them to exit. */
+async function stopWorkers(workers: ReadonlyArray<Worker>): Promise<void> {
+  for (const w of workers) w.child.kill("SIGTERM");
+  await Promise.all(
+    workers.map((w) => new Promise((r) => (w.child.exitCode === null ? w.child.once("exit", r) : r(null)))),
+  );
+}
+
+/** One run: `count` transfers of `account` registered while `workers` processes screen them. */
+async function screeningRun(
+  store: Store,
+  url: string,
+  schema: string,
+  sample: ReadonlyArray<LedgerTransfer>,
+  workerCount: number,
+  account: string,
+) {
+  const workers = Array.from({ length: workerCount }, () => startWorker(url, schema));
   try {
-    store = await createPostgresStore({ connectionString: url, schema, migrate: true, pool: { max: 8 } });
-  } catch (error) {
-    console.error(`postgres benchmark skipped: no Postgres at ${url} (${String(error)})`);
-    return [];
-  }
-  const workers: Worker[] = [];
-  try {
-    const size = quick ? ledgerSize : Math.min(ledgerSize, 1_000_000);
-    const t0 = performance.now();
-    await loadGenerated(store, benchShape(size));
-    console.error(
-      `postgres: ${size} ledger rows loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-    );
-    const count = quick ? 300 : 3_000;
-    const sample = await sampleTransfers(store, size, count);
-    for (let i = 0; i < WORKERS; i++) workers.push(startWorker(url, schema));
     await Promise.all(workers.map((w) => w.ready));
-    const engine = createEngine({ store });
-    const api = engine.forAccount("bench");
+    const api = createEngine({ store }).forAccount(account);
     const started = performance.now();
     let next = 0;
     await Promise.all(
@@ -94,27 +93,66 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
     );
     const registered = performance.now();
     const deadline = registered + 600_000;
-    while (workers.reduce((n, w) => n + w.checked, 0) < count) {
+    while (workers.reduce((n, w) => n + w.checked, 0) < sample.length) {
       if (performance.now() > deadline) throw new Error("the workers did not finish within 10 minutes");
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (performance.now() - started) / 1000;
-    return [
-      figure(
-        `screening throughput, Postgres, ${WORKERS} worker processes (${count} transfers, ledger ${size.toLocaleString("en-US")})`,
-        "transfers/s",
-        [count / seconds],
-        ">= 3,000",
-      ),
-      figure("  registration alone (this process, 64 in flight)", "transfers/s", [
-        count / ((registered - started) / 1000),
-      ]),
-    ];
+    return {
+      rate: sample.length / seconds,
+      registrationRate: sample.length / ((registered - started) / 1000),
+      warm: workers[0]?.warm ?? null,
+    };
   } finally {
-    for (const w of workers) w.child.kill("SIGTERM");
-    await Promise.all(
-      workers.map((w) => new Promise((r) => (w.child.exitCode === null ? w.child.once("exit", r) : r(null)))),
+    await stopWorkers(workers);
+  }
+}
+
+/** Transfers/s end to end with 1, 2 and 4 workers (2 only with --quick), or no figures without Postgres. */
+export async function benchPostgres(ledgerSize: number, quick: boolean): Promise<Figure[]> {
+  const url = process.env.OPENKYT_BENCH_PG ?? URL_DEFAULT;
+  const schema = `bench_screening_${process.pid}`;
+  let store: Store;
+  try {
+    store = await createPostgresStore({ connectionString: url, schema, migrate: true, pool: { max: 8 } });
+  } catch (error) {
+    console.error(`postgres benchmark skipped: no Postgres at ${url} (${String(error)})`);
+    return [];
+  }
+  try {
+    const size = quick ? ledgerSize : Math.min(ledgerSize, 1_000_000);
+    const t0 = performance.now();
+    await loadGenerated(store, benchShape(size));
+    console.error(
+      `postgres: ${size} ledger rows loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    const count = quick ? 300 : 3_000;
+    const sample = await sampleTransfers(store, size, count);
+    const figures: Figure[] = [];
+    for (const workerCount of quick ? [2] : [1, 2, 4]) {
+      const run = await screeningRun(store, url, schema, sample, workerCount, `bench-${workerCount}w`);
+      figures.push(
+        figure(
+          `screening throughput, Postgres, ${workerCount} worker process${workerCount === 1 ? "" : "es"}, warm ledger (${count} transfers, ledger ${size.toLocaleString("en-US")})`,
+          "transfers/s",
+          [run.rate],
+          workerCount === 2 ? ">= 2,000" : undefined,
+        ),
+        figure(`  registration alone (this process, 64 in flight), ${workerCount} workers`, "transfers/s", [
+          run.registrationRate,
+        ]),
+      );
+      if (run.warm && workerCount === (quick ? 2 : 1)) {
+        figures.push(
+          figure(`  worker warm-ledger load (${run.warm.rows.toLocaleString("en-US")} rows)`, "ms", [
+            run.warm.ms,
+          ]),
+          figure("  worker RSS after loading the warm ledger", "MB", [run.warm.rssMb]),
+        );
+      }
+    }
+    return figures;
+  } finally {
     await store.close();
     runPsql(url, "public", `drop schema if exists "${schema}" cascade;`);
   }

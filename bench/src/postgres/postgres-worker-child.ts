@@ -1,27 +1,25 @@
 /**
  * A screening worker of the Postgres throughput benchmark: runs the engine's job runner on one
- * schema (labels and sanctions cached) and prints `checked N` (transfers checked so far) every
- * 50 ms until SIGTERM.
+ * schema with warm sources (the ledger loaded into memory and followed by its sequence, labels
+ * and sanctions cached), prints `warm ROWS MS RSS_MB` once loaded, then `checked N` (transfers
+ * checked so far) every 50 ms until SIGTERM.
  *
  *   node --conditions=source --import tsx postgres-worker-child.ts <postgres-url> <schema>
  */
-import {
-  cachingAttributionSource,
-  cachingSanctionsSource,
-  createEngine,
-  storeAttributionSource,
-  storeSanctionsSource,
-} from "@openkyt/core";
+import { createEngine, createWarmSources } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 
 const [url = "", schema = ""] = process.argv.slice(2);
 const store = await createPostgresStore({ connectionString: url, schema, pool: { max: 8 } });
-// The ledger is read from Postgres (it has no stored order to follow warm); labels and
-// sanctions answers are cached as a warm SQLite process caches them.
+const loadStarted = performance.now();
+const sources = await createWarmSources(store);
+const loadMs = performance.now() - loadStarted;
+process.stdout.write(
+  `warm ${sources.ledger.size} ${Math.round(loadMs)} ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`,
+);
 const engine = createEngine({
   store,
-  attributions: cachingAttributionSource(storeAttributionSource(store)),
-  sanctions: cachingSanctionsSource(storeSanctionsSource(store)),
+  ...sources,
   jobs: { concurrency: 128, pollIntervalMs: 20, workerId: `bench-worker-${process.pid}` },
 });
 let checked = 0;
