@@ -4,10 +4,9 @@
  * directions, a live key, a signature over one of the forms the client may have signed, and
  * no replay of a signed non-GET request. Outcomes are values; nothing is changed on failure.
  */
-import { KytError } from "@openkyt/core";
+import { KytError, type ReplayGuardPort } from "@openkyt/core";
 import { matchesAnySignature, type SignedParts, targetCandidates } from "./auth-signature.js";
 import { type ParsedBody, signedBodyForms } from "./body-forms.js";
-import type { ReplayGuard } from "./replay-guard.js";
 
 /** The parts of a request authentication reads. */
 export interface AuthRequest {
@@ -55,7 +54,8 @@ export interface AuthenticatorOptions {
   readonly keys: KeyResolver;
   /** Accepted distance between API-TIMESTAMP and the server clock, ms, both directions. */
   readonly windowMs: number;
-  readonly replay: ReplayGuard;
+  /** Where admitted non-GET requests are recorded (see `createReplayGuard`). */
+  readonly replay: ReplayGuardPort;
   /** How old (ms) a key lookup may be reused; 0 (the default) reads the key on every request. */
   readonly keyMaxAgeMs?: number;
 }
@@ -124,16 +124,25 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     },
     /**
      * Admits a verified request: a non-GET request whose signature was admitted before within
-     * the window is refused as a replay. Call after rate limiting, so a refused request can be
-     * sent again.
+     * the window is refused as a replay (null: admitted). A guard with no room throws
+     * REPLAY_GUARD_FULL (503 with Retry-After; nothing recorded, the same request may be sent
+     * again). Call after rate limiting, so a refused request can be sent again.
      */
-    admit(request: Verified, now: number): { refused: Refused | null; evicted: number } {
-      if (SAFE_METHODS.has(request.method)) return { refused: null, evicted: 0 };
-      const { fresh, evicted } = replay.admit(request.keyId, request.signature, request.timestamp, now);
-      const refused = fresh
-        ? null
-        : refuse("this signed request was already received (replay)", request.keyId);
-      return { refused, evicted };
+    async admit(request: Verified, now: number): Promise<Refused | null> {
+      if (SAFE_METHODS.has(request.method)) return null;
+      // Remembered until the timestamp check refuses the request anyway, on any node: each
+      // node compares its own clock with the same bound.
+      const expiresAt = request.timestamp + windowMs;
+      const admission = await replay.admit(request.keyId, request.signature, expiresAt, now);
+      if (admission.outcome === "fresh") return null;
+      if (admission.outcome === "full") {
+        throw new KytError(
+          "REPLAY_GUARD_FULL",
+          "too many signed requests in flight to guard against replay; retry later",
+          { details: { retryAfterMs: admission.retryAfterMs } },
+        );
+      }
+      return refuse("this signed request was already received (replay)", request.keyId);
     },
   });
 }

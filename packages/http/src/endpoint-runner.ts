@@ -151,12 +151,10 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
         details: { retryAfterMs: rate.retryAfterMs },
       });
     }
-    const admission = deps.auth.admit(verified, now);
-    if (admission.evicted > 0)
-      log.warn({ evicted: admission.evicted }, "replay cache full: evicted live entries");
-    if (admission.refused) {
-      log.warn({ keyId: verified.keyId, reason: admission.refused.detail }, "authentication refused");
-      throw new KytError("UNAUTHORIZED", admission.refused.detail);
+    const replayed = await deps.auth.admit(verified, now);
+    if (replayed) {
+      log.warn({ keyId: verified.keyId, reason: replayed.detail }, "authentication refused");
+      throw new KytError("UNAUTHORIZED", replayed.detail);
     }
     if (parsed.kind === "malformed") {
       throw new KytError("VALIDATION_ERROR", parsed.problem, {

@@ -14,15 +14,19 @@ import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
 import { openApiDocument } from "./openapi-document.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
-import { createReplayGuard } from "./replay-guard.js";
+import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
 
 /** Authentication settings. */
 export interface HttpAuthOptions {
   /** Accepted distance between API-TIMESTAMP and the server clock, both directions; default 5 minutes. */
   readonly windowMs?: number;
-  /** Most signed non-GET requests remembered against replay; default 100,000. */
-  readonly replayCacheSize?: number;
+  /**
+   * The replay guard: by default (`guard: "auto"`) the store's table when the store is shared
+   * by several processes (Postgres), else a bounded guard in memory that answers 503
+   * (REPLAY_GUARD_FULL) rather than forget a live entry. See `createReplayGuard`.
+   */
+  readonly replay?: ReplayGuardSettings;
   /**
    * How long (ms) a looked-up API key may be reused without reading the store again; default 0
    * (every request reads its key, so a revocation by another process counts at once). A
@@ -56,7 +60,6 @@ export interface HttpAppOptions {
 /** Defaults of the options. */
 export const HTTP_DEFAULTS = Object.freeze({
   windowMs: 5 * 60_000,
-  replayCacheSize: 100_000,
   keyCacheMs: 0,
   bodyBytes: 64 * 1024,
   ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
@@ -79,8 +82,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
       windowMs,
       keyMaxAgeMs: options.auth?.keyCacheMs ?? HTTP_DEFAULTS.keyCacheMs,
       replay: createReplayGuard({
+        ...options.auth?.replay,
+        store: options.engine.store,
         windowMs,
-        maxEntries: options.auth?.replayCacheSize ?? HTTP_DEFAULTS.replayCacheSize,
+        ratePerKey,
       }),
     }),
   };

@@ -40,5 +40,13 @@ export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from
 export { openApiDocument } from "./openapi-document.js";
 export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
 export { createRateLimiter, type RateLimit, type RateLimiter } from "./rate-limiter.js";
-export { createReplayGuard, type ReplayGuard } from "./replay-guard.js";
+export {
+  createReplayGuard,
+  REPLAY_GUARD_KINDS,
+  type ReplayGuard,
+  type ReplayGuardKind,
+  type ReplayGuardOptions,
+  type ReplayGuardSettings,
+  replayPerKeyBound,
+} from "./replay-guard.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";

@@ -1,63 +1,91 @@
 /**
- * Refuses a signed request seen before. A signature is only accepted within the timestamp
- * window, so an entry is kept until the window around its timestamp has passed; after that
- * the timestamp check refuses the request anyway. The cache lives in memory and is bounded:
- * past `maxEntries` expired entries are dropped first, then the oldest ones (logged by the
- * caller as a warning). With several server processes each guards its own requests.
+ * Which replay guard the HTTP adapter uses, and how large it may grow. A signature is only
+ * accepted while its timestamp is within the window of the server clock, so an admitted
+ * request is remembered until its timestamp plus the window; after that the timestamp check
+ * refuses it anyway.
+ *
+ * - `store`: the store's `admitRequestSignature` (a table with a unique key and an expiry),
+ *   shared by every process on the same database: a request admitted by one node is a replay
+ *   to all of them. Never full.
+ * - `memory`: a bounded guard in this process (`createMemoryReplayGuard`): per key id at most
+ *   what the rate limit admits while an entry lives, and a total; when either is reached it
+ *   answers `full` (503) and never forgets a live entry. Enough for a store one process uses.
+ * - `auto` (the default): `store` when the store says several processes may use it at once
+ *   (`capabilities.multiProcess`, Postgres), `memory` otherwise (SQLite, the memory store).
  */
+import {
+  createMemoryReplayGuard,
+  KytError,
+  MEMORY_REPLAY_DEFAULTS,
+  type ReplayGuardPort,
+  type Store,
+} from "@openkyt/core";
+import type { RateLimit } from "./rate-limiter.js";
+
+/** The guards to choose from (see the module comment). */
+export const REPLAY_GUARD_KINDS = ["auto", "memory", "store"] as const;
+
+/** A choice of guard. */
+export type ReplayGuardKind = (typeof REPLAY_GUARD_KINDS)[number];
+
+/** Replay guard settings of the HTTP app. */
+export interface ReplayGuardSettings {
+  /** Which guard; default "auto". */
+  readonly guard?: ReplayGuardKind;
+  /**
+   * Memory guard: most live entries of one key id. Default: what the per-key rate limit can
+   * admit while an entry lives (at most two windows, since a timestamp may lead the clock by
+   * one): `burst + perSecond x 2 x window` (30,100 with the defaults); without a rate limit,
+   * that of the default limit.
+   */
+  readonly perKey?: number;
+  /** Memory guard: most live entries in all; default 1,000,000. */
+  readonly total?: number;
+}
 
 /** Options of {@link createReplayGuard}. */
-export interface ReplayGuardOptions {
-  /** The timestamp window, ms: an entry lives until its timestamp plus this. */
+export interface ReplayGuardOptions extends ReplayGuardSettings {
+  /** The store the app serves (the `store` guard's table; `auto` reads its capabilities). */
+  readonly store: Store;
+  /** The timestamp window, ms. */
   readonly windowMs: number;
-  /** Most entries kept; default 100,000. */
-  readonly maxEntries?: number;
+  /** The per-key rate limit (bounds the memory guard per key); null when there is none. */
+  readonly ratePerKey: RateLimit | null;
 }
 
-/** What admitting a request found. */
-export interface ReplayAdmission {
-  /** False when the same key id and signature were admitted before and have not expired. */
-  readonly fresh: boolean;
-  /** Live entries dropped to make room (the caller logs a warning when not 0). */
-  readonly evicted: number;
+/** The guard an app uses, with which one it is (for the log and tests). */
+export interface ReplayGuard extends ReplayGuardPort {
+  readonly kind: "memory" | "store";
 }
 
-/** An in-memory record of the signed requests admitted within the window. */
-export interface ReplayGuard {
-  /**
-   * Admits a request unless it was admitted before: the check and the record happen together,
-   * so two concurrent copies of one request cannot both be admitted.
-   */
-  admit(keyId: string, signature: string, timestamp: number, now: number): ReplayAdmission;
-  /** Entries held (for tests and metrics). */
-  size(): number;
+/** The default rate limit of the HTTP app (bounds the memory guard when no limit is set). */
+const DEFAULT_RATE: RateLimit = { perSecond: 50, burst: 100 };
+
+/** Most entries one key can have live: its burst, then its rate over two windows. */
+export function replayPerKeyBound(rate: RateLimit | null, windowMs: number): number {
+  const { perSecond, burst } = rate ?? DEFAULT_RATE;
+  return Math.ceil(burst + (perSecond * 2 * windowMs) / 1000);
 }
 
-/** Creates a replay guard. */
+/** Creates the guard the options choose. */
 export function createReplayGuard(options: ReplayGuardOptions): ReplayGuard {
-  const maxEntries = options.maxEntries ?? 100_000;
-  const expiries = new Map<string, number>();
-
-  function dropExpired(now: number): void {
-    for (const [key, expiresAt] of expiries) if (expiresAt < now) expiries.delete(key);
+  const kind = options.guard ?? "auto";
+  if (!REPLAY_GUARD_KINDS.includes(kind)) {
+    throw new KytError(
+      "VALIDATION_ERROR",
+      `replay guard must be one of ${REPLAY_GUARD_KINDS.join(", ")}, got ${String(kind)}`,
+    );
   }
-
-  return {
-    admit(keyId, signature, timestamp, now) {
-      const key = `${keyId}\u0000${signature}`;
-      const expiresAt = expiries.get(key);
-      if (expiresAt !== undefined && expiresAt >= now) return { fresh: false, evicted: 0 };
-      expiries.delete(key);
-      let evicted = 0;
-      if (expiries.size >= maxEntries) dropExpired(now);
-      for (const old of expiries.keys()) {
-        if (expiries.size < maxEntries) break;
-        expiries.delete(old);
-        evicted += 1;
-      }
-      expiries.set(key, Math.max(timestamp, now) + options.windowMs);
-      return { fresh: true, evicted };
-    },
-    size: () => expiries.size,
-  };
+  const { store } = options;
+  if (kind === "store" || (kind === "auto" && store.capabilities.multiProcess)) {
+    return {
+      kind: "store",
+      admit: (keyId, digest, expiresAt, now) => store.admitRequestSignature(keyId, digest, expiresAt, now),
+    };
+  }
+  const memory = createMemoryReplayGuard({
+    perKey: options.perKey ?? replayPerKeyBound(options.ratePerKey, options.windowMs),
+    total: options.total ?? MEMORY_REPLAY_DEFAULTS.total,
+  });
+  return { kind: "memory", admit: memory.admit };
 }

@@ -1,9 +1,11 @@
+import { createMemoryStore } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import {
   createRateLimiter,
   createReplayGuard,
   escapeNonAscii,
   parseBody,
+  replayPerKeyBound,
   signedBodyForms,
   stripJsonWhitespace,
   targetCandidates,
@@ -60,14 +62,32 @@ describe("targets", () => {
 });
 
 describe("replay guard", () => {
-  it("admits once within the window, again after it, and evicts the oldest past its bound", () => {
-    const guard = createReplayGuard({ windowMs: 1_000, maxEntries: 2 });
-    expect(guard.admit("k", "s1", 10_000, 10_000)).toEqual({ fresh: true, evicted: 0 });
-    expect(guard.admit("k", "s1", 10_000, 10_900)).toEqual({ fresh: false, evicted: 0 });
-    expect(guard.admit("other", "s1", 10_000, 10_900).fresh).toBe(true);
-    expect(guard.admit("k", "s1", 10_000, 11_001).fresh).toBe(true);
-    expect(guard.admit("k", "s2", 11_000, 11_001)).toEqual({ fresh: true, evicted: 1 });
-    expect(guard.size()).toBe(2);
+  const store = createMemoryStore();
+  const shared = { ...store, capabilities: { multiProcess: true, dialect: "shared" } };
+
+  it("auto picks the store's guard only for a store shared by several processes", () => {
+    const options = { windowMs: 1_000, ratePerKey: null };
+    expect(createReplayGuard({ ...options, store }).kind).toBe("memory");
+    expect(createReplayGuard({ ...options, store: shared }).kind).toBe("store");
+    expect(createReplayGuard({ ...options, store, guard: "store" }).kind).toBe("store");
+    expect(createReplayGuard({ ...options, store: shared, guard: "memory" }).kind).toBe("memory");
+    expect(() => createReplayGuard({ ...options, store, guard: "lru" as never })).toThrow(
+      /auto, memory, store/,
+    );
+  });
+
+  it("bounds a key by its rate over two windows, and answers full instead of forgetting", async () => {
+    expect(replayPerKeyBound({ perSecond: 50, burst: 100 }, 300_000)).toBe(30_100);
+    const guard = createReplayGuard({ store, windowMs: 1_000, ratePerKey: { perSecond: 1, burst: 1 } });
+    // 1 + 1/s x 2 s: three live entries per key.
+    for (const s of ["s1", "s2", "s3"])
+      expect(await guard.admit("k", s, 11_000, 10_000)).toEqual({ outcome: "fresh" });
+    expect(await guard.admit("k", "s4", 11_000, 10_000)).toEqual({ outcome: "full", retryAfterMs: 1_001 });
+    expect(await guard.admit("k", "s1", 11_000, 10_500)).toEqual({ outcome: "replay" });
+    expect(await guard.admit("other", "s4", 11_000, 10_500)).toEqual({ outcome: "fresh" });
+    // Once they expire there is room again, and the old signatures are new.
+    expect(await guard.admit("k", "s4", 12_001, 11_001)).toEqual({ outcome: "fresh" });
+    expect(await guard.admit("k", "s1", 12_001, 11_001)).toEqual({ outcome: "fresh" });
   });
 });
 
