@@ -26,6 +26,21 @@ export interface CliCommand {
   run(args: ReadonlyArray<string>, io: CliIo): Promise<number>;
 }
 
+/**
+ * A command listed by name and summary whose module is imported only when it runs or shows its
+ * usage, so that `openkyt --help` and `openkyt --version` load almost nothing.
+ */
+export interface LazyCliCommand {
+  readonly name: string;
+  /** One line for the command list (the loaded command's own summary, kept equal by a test). */
+  readonly summary: string;
+  /** Imports the command's module. */
+  load(): Promise<CliCommand>;
+}
+
+/** A table of commands by name: loaded ones, lazy ones, or both. */
+export type CliCommands = Readonly<Record<string, CliCommand | LazyCliCommand>>;
+
 /** Exit statuses. */
 export const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2 });
 

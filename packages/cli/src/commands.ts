@@ -1,21 +1,43 @@
 /**
- * The dispatch table of the `openkyt` binary. A new command is one entry here (and its file):
- * `import` and `demo` are added the same way.
+ * The dispatch table of the `openkyt` binary. A new command is one entry here (and its file).
+ * Each entry imports its module only when that command runs or shows its usage: the binary's
+ * start-up (`--help`, `--version`) loads none of them (docs/benchmarks.md, the `cli` figures).
  */
-import type { CliCommand } from "./cli-command.js";
-import { demoCommand } from "./command-demo.js";
-import { importCommand } from "./command-import.js";
-import { keysCommand } from "./command-keys.js";
-import { migrateCommand } from "./command-migrate.js";
-import { serveCommand } from "./command-serve.js";
-import { workerCommand } from "./command-worker.js";
+import type { CliCommand, CliCommands, LazyCliCommand } from "./cli-command.js";
+
+const lazy = (name: string, summary: string, load: () => Promise<CliCommand>): LazyCliCommand =>
+  Object.freeze({ name, summary, load });
 
 /** Every command, by name. */
-export const COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze({
-  serve: serveCommand,
-  worker: workerCommand,
-  keys: keysCommand,
-  migrate: migrateCommand,
-  import: importCommand,
-  demo: demoCommand,
+export const COMMANDS: CliCommands = Object.freeze({
+  serve: lazy(
+    "serve",
+    "serve the KYT interface over HTTP (and run the job runner)",
+    async () => (await import("./command-serve.js")).serveCommand,
+  ),
+  worker: lazy(
+    "worker",
+    "run the job runner only (binding and checks)",
+    async () => (await import("./command-worker.js")).workerCommand,
+  ),
+  keys: lazy(
+    "keys",
+    "create, list, revoke or seal API keys of an account",
+    async () => (await import("./command-keys.js")).keysCommand,
+  ),
+  migrate: lazy(
+    "migrate",
+    "migrate a store to the latest schema",
+    async () => (await import("./command-migrate.js")).migrateCommand,
+  ),
+  import: lazy(
+    "import",
+    "import sanctions, labels, a ledger, tokens or prices from a file",
+    async () => (await import("./command-import.js")).importCommand,
+  ),
+  demo: lazy(
+    "demo",
+    "build a demo database from real sanctions and labels, screen transfers, and serve them",
+    async () => (await import("./command-demo.js")).demoCommand,
+  ),
 });

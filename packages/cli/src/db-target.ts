@@ -5,6 +5,7 @@
  */
 import type { Store } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
+import type { MigrationOutcome } from "@openkyt/store-kysely";
 
 /** The default database file. */
 export const DEFAULT_DB = "./openkyt.db";
@@ -39,7 +40,8 @@ export function describeDbTarget(target: DbTarget): string {
 /** What this module needs of @openkyt/store-postgres. */
 interface PostgresModule {
   createPostgresStore(options: { connectionString: string; migrate?: boolean }): Promise<Store>;
-  migratePostgres(connectionString: string): Promise<unknown>;
+  /** Runs the pending migrations; answers the ones it ran. */
+  migratePostgres(connectionString: string): Promise<MigrationOutcome>;
 }
 
 /** Loads @openkyt/store-postgres, or fails with a clear error when it is not available. */

@@ -1,6 +1,10 @@
-/** The `openkyt` binary: runs one command with the process's arguments, streams and signals. */
+/**
+ * The `openkyt` binary: runs one command with the process's arguments, streams and signals.
+ * Imports only the dispatch table: each command's module is loaded when it runs.
+ */
 import type { CliIo } from "./cli-command.js";
 import { runCli } from "./cli-run.js";
+import { cliVersion } from "./cli-version.js";
 import { COMMANDS } from "./commands.js";
 
 const io: CliIo = {
@@ -21,4 +25,4 @@ const io: CliIo = {
     }),
 };
 
-process.exitCode = await runCli(process.argv.slice(2), io, COMMANDS);
+process.exitCode = await runCli(process.argv.slice(2), io, COMMANDS, { version: cliVersion() });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngine } from "@openkyt/core";
+import { STORE_MIGRATIONS } from "@openkyt/store-kysely";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { describe, expect, it } from "vitest";
 import {
@@ -37,6 +38,18 @@ describe("openkyt dispatch, help and usage errors", () => {
     const none = capture();
     expect(await runCli([], none, COMMANDS)).toBe(2);
     expect(none.err).toContain("usage: openkyt COMMAND");
+  });
+
+  it("--version prints the version when the table's owner gives one; else it is an unknown command", async () => {
+    const io = capture();
+    expect(await runCli(["--version"], io, COMMANDS, { version: "9.8.7" })).toBe(0);
+    expect(io.out).toBe("9.8.7\n");
+    const short = capture();
+    expect(await runCli(["-v"], short, COMMANDS, { version: "9.8.7" })).toBe(0);
+    expect(short.out).toBe("9.8.7\n");
+    const none = capture();
+    expect(await runCli(["--version"], none, COMMANDS)).toBe(2);
+    expect(none.err).toContain('unknown command "--version"');
   });
 
   it("a command's --help prints its usage (0)", async () => {
@@ -97,16 +110,27 @@ describe("openkyt dispatch, help and usage errors", () => {
     expect(io.err).toContain("SIGTERM: shutting down");
   });
 
-  it("migrate creates and migrates a SQLite file (0)", async () => {
+  it("migrate lists each migration it applies to a fresh SQLite file, then says it is up to date (0)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "openkyt-migrate-"));
     try {
       const file = join(dir, "fresh.db");
+      const names = Object.keys(STORE_MIGRATIONS);
+      expect(names.length).toBeGreaterThan(1);
       const io = capture();
       expect(await runCli(["migrate", "--db", file], io, COMMANDS)).toBe(0);
-      expect(io.out).toBe(`migrated ${file} to the latest schema\n`);
+      expect(io.out).toBe(
+        `migrated ${file} to the latest schema (${names.length} migrations), applying:\n${names.map((n) => `  ${n}\n`).join("")}`,
+      );
+      const again = capture();
+      expect(await runCli(["migrate", "--db", file], again, COMMANDS)).toBe(0);
+      expect(again.out).toBe(`${file} is already up to date (${names.length} migrations)\n`);
       const json = capture();
       expect(await runCli(["migrate", "--db", file, "--json"], json, COMMANDS)).toBe(0);
-      expect(JSON.parse(json.out)).toEqual({ migrated: file });
+      expect(JSON.parse(json.out)).toEqual({ migrated: file, applied: [], migrations: names.length });
+      const other = join(dir, "other.db");
+      const fresh = capture();
+      expect(await runCli(["migrate", "--db", other, "--json"], fresh, COMMANDS)).toBe(0);
+      expect(JSON.parse(fresh.out)).toEqual({ migrated: other, applied: names, migrations: names.length });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
