@@ -77,18 +77,31 @@ export async function openTextFile(path: string): Promise<TextFile> {
   return { path, totalBytes, bytesRead: () => bytes, chunks };
 }
 
-/** The first `maxBytes` of a file as text (for format detection), BOM dropped. */
-export async function readHead(path: string, maxBytes = 64 * 1024): Promise<string> {
-  await sizeOf(path);
+/** The first `maxBytes` of a file as bytes, and whether the file goes on past them. */
+export async function readHeadBytes(
+  path: string,
+  maxBytes = 64 * 1024,
+): Promise<{ readonly bytes: Buffer; readonly cut: boolean }> {
+  const size = await sizeOf(path);
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(maxBytes);
-    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
-    const text = new StringDecoder("utf8").write(buffer.subarray(0, bytesRead));
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const buffer = Buffer.alloc(Math.min(maxBytes, size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { bytes: buffer.subarray(0, bytesRead), cut: size > bytesRead };
   } finally {
     await handle.close();
   }
+}
+
+/** `bytes` as UTF-8 text, a BOM dropped. */
+export function headText(bytes: Buffer): string {
+  const text = new StringDecoder("utf8").write(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The first `maxBytes` of a file as text (for format detection), BOM dropped. */
+export async function readHead(path: string, maxBytes = 64 * 1024): Promise<string> {
+  return headText((await readHeadBytes(path, maxBytes)).bytes);
 }
 
 /** The whole file as text (for formats parsed whole, such as YAML TagPacks). */

@@ -1,14 +1,17 @@
 /**
  * Every file format the importers read, as one table, and recognising a file's format from its
  * first line (the CSV header). Formats are tried in table order, so a more specific header
- * comes before a more general one.
+ * comes before a more general one. Recognition is strict: a file that is none of the formats
+ * (binary, prose, a CSV of another kind) is refused (`UNKNOWN_FORMAT`) with its first line
+ * quoted, and an address list must look like one (see sanctions-address-list.ts).
  */
 import { basename, extname } from "node:path";
-import { KytError } from "@openkyt/core";
 import { parse } from "csv-parse/sync";
 import { missingColumns } from "./csv-table.js";
-import { readHead } from "./file-text.js";
-import { IMPORT_KINDS, type ImportKind } from "./import-types.js";
+import { headText, readHeadBytes } from "./file-text.js";
+import { quotedFirstLine } from "./format-first-line.js";
+import { type ImportKind, refusal } from "./import-types.js";
+import { looksLikeAddressList } from "./sanctions-address-list.js";
 
 /** One format: its kind, id (what `format` names) and the header columns it requires. */
 export interface FormatInfo {
@@ -31,7 +34,7 @@ export const FORMATS: ReadonlyArray<FormatInfo> = Object.freeze([
     "last_seen",
     "in_latest_snapshot*",
   ]),
-  format("sanctions", "address-list", "one address per line, # comments", null),
+  format("sanctions", "address-list", "one address per line, # comments; every line one token", null),
   format("labels", "eth-labels", "dawsbot/eth-labels CSV", ["chain", "address", "label", "name_tag"]),
   format("labels", "tagpack-csv", "GraphSense TagPack flat CSV", [
     "address",
@@ -98,12 +101,25 @@ function headerOf(line: string): string[] | null {
   }
 }
 
+/** True when `head` is not text: it holds NUL bytes, or its first line bytes that are not UTF-8. */
+function isBinary(head: string): boolean {
+  const first = head.trimStart().split("\n", 1)[0] ?? "";
+  return head.includes("\u0000") || first.includes("\uFFFD");
+}
+
 /**
  * The format of a file from its first bytes and name, among `kind`'s formats (all kinds when
- * omitted); null when none fits.
+ * omitted); null when none fits. `cut`: the head ends inside the file (its last line may be
+ * incomplete).
  */
-export function detectFormatOfHead(head: string, fileName: string, kind?: ImportKind): FormatInfo | null {
+export function detectFormatOfHead(
+  head: string,
+  fileName: string,
+  kind?: ImportKind,
+  cut = false,
+): FormatInfo | null {
   const candidates = FORMATS.filter((f) => kind === undefined || f.kind === kind);
+  if (isBinary(head)) return null;
   const lines = head.split("\n").map((l) => l.trim());
   const first = lines.find((l) => l !== "") ?? "";
   const extension = extname(fileName).toLowerCase();
@@ -117,29 +133,54 @@ export function detectFormatOfHead(head: string, fileName: string, kind?: Import
     );
     if (match) return match;
   }
-  const isList = first.startsWith("#") || (first !== "" && !/[,\s;]/.test(first));
-  return isList ? (candidates.find((f) => f.id === "address-list") ?? null) : null;
+  return looksLikeAddressList(head, cut) ? (candidates.find((f) => f.id === "address-list") ?? null) : null;
+}
+
+/** `format (description: columns)` for an error message. */
+function describeFormat(f: FormatInfo): string {
+  const columns = f.columns === null ? "" : `: columns ${f.columns.join(", ")}`;
+  return `${f.id} (${f.description}${columns})`;
+}
+
+/** The refusal of a file that is none of `kind`'s formats: its first line quoted, what was expected. */
+function unknownFormat(file: string, bytes: Buffer, cut: boolean, kind?: ImportKind): Error {
+  const expected = FORMATS.filter((f) => kind === undefined || f.kind === kind)
+    .map((f) => (kind === undefined ? `${f.kind}/${describeFormat(f)}` : describeFormat(f)))
+    .join("; ");
+  const other =
+    kind === undefined ? null : detectFormatOfHead(headText(bytes), basename(file), undefined, cut);
+  const hint =
+    other === null
+      ? ""
+      : ` It looks like a ${other.kind} file (${other.id}): try openkyt import ${other.kind}.`;
+  const what = kind === undefined ? "an importable" : `a ${kind}`;
+  return refusal(
+    "UNKNOWN_FORMAT",
+    file,
+    `not ${what} file of a known format; its first line is ${quotedFirstLine(bytes)}.${hint} Expected: ${expected}`,
+  );
 }
 
 /**
  * The format of `file`, recognised from its first line (and its name for YAML), among `kind`'s
- * formats; a file that fits none fails with a KytError naming it and the formats expected.
+ * formats; a file that fits none is refused (`UNKNOWN_FORMAT`, see `refusalOf`) with its first
+ * line quoted and the formats expected.
  */
 export async function detectFormat(file: string, kind?: ImportKind): Promise<FormatInfo> {
-  const head = await readHead(file);
-  const found = detectFormatOfHead(head, basename(file), kind);
+  const { bytes, cut } = await readHeadBytes(file);
+  const found = detectFormatOfHead(headText(bytes), basename(file), kind, cut);
   if (found) return found;
-  const expected = FORMATS.filter((f) => kind === undefined || f.kind === kind)
-    .map((f) => `${f.kind}/${f.id}`)
-    .join(", ");
-  const first = head.split("\n").find((l) => l.trim() !== "") ?? "(empty)";
-  const what = kind === undefined ? IMPORT_KINDS.join("/") : kind;
-  throw new KytError(
-    "VALIDATION_ERROR",
-    `${file}: not a known ${what} format (first line: ${first.slice(0, 120)}); expected ${expected}`,
-    {
-      errors: { file: ["unknown format"] },
-      details: { file },
-    },
-  );
+  throw unknownFormat(file, bytes, cut, kind);
+}
+
+/**
+ * Checks that `file` can be of `format`, named by the caller rather than recognised: a file that
+ * is not text, or is named an address list without looking like one, is refused as by
+ * {@link detectFormat}. (A CSV format's columns are checked when its header is read.)
+ */
+export async function checkFormatFits(file: string, format: FormatInfo): Promise<void> {
+  const { bytes, cut } = await readHeadBytes(file);
+  const head = headText(bytes);
+  const fits = format.id === "address-list" ? looksLikeAddressList(head, cut) : !isBinary(head);
+  if (!fits) throw unknownFormat(file, bytes, cut, format.kind);
 }

@@ -1,12 +1,14 @@
 /**
  * `importFile`: the one entry point of the importers. It opens the file, recognises (or checks)
  * its format, runs the kind's importer and answers a summary. A missing file, an unknown format
- * or a header without the format's columns fails with a KytError naming the file before anything
- * is written; bad rows are counted and listed, not thrown.
+ * (refused, `UNKNOWN_FORMAT`) or a header without the format's columns fails with a KytError
+ * naming the file before anything is written; bad rows are counted and listed, not thrown. A
+ * sanctions import is one store transaction, and refuses a run that could lose listings (see
+ * sanctions-import.ts).
  */
 import { KytError, type Store, systemClock } from "@openkyt/core";
 import { openTextFile } from "./file-text.js";
-import { detectFormat, FORMATS, formatOf } from "./format-registry.js";
+import { checkFormatFits, detectFormat, FORMATS, formatOf } from "./format-registry.js";
 import type { ImportContext, ReadPosition } from "./import-context.js";
 import { createTally, summaryOf } from "./import-tally.js";
 import {
@@ -52,6 +54,8 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
   const started = performance.now();
   if (!isImportKind(options.kind)) throw badOption("kind", `unknown kind "${String(options.kind)}"`);
   const batchSize = positive("batchSize", options.batchSize, DEFAULT_BATCH_SIZE);
+  if (options.dryRun && options.kind !== "sanctions")
+    throw badOption("dryRun", "only a sanctions import has a dry run");
   const maxReported = options.maxReported ?? DEFAULT_MAX_REPORTED;
   const file = await openTextFile(options.file);
   const format =
@@ -65,7 +69,9 @@ export async function importFile(store: Store, options: ImportOptions): Promise<
       `unknown ${options.kind} format "${options.format}" (known: ${known.join(", ")})`,
     );
   }
+  if (options.format !== undefined) await checkFormatFits(options.file, format);
   const tally = createTally({ kind: options.kind, format: format.id, file: options.file, maxReported });
+  tally.dryRun = options.dryRun === true;
   // Where reading stands when another thread reads the file (see ImportContext.progress).
   let elsewhere: ReadPosition | undefined;
   const bytesRead = () => elsewhere?.bytesRead ?? file.bytesRead();

@@ -2,7 +2,7 @@
  * The running count of one import: a plain object owned by that import, frozen into its
  * {@link ImportSummary} at the end.
  */
-import type { ImportKind, ImportSummary, RowProblem } from "./import-types.js";
+import type { ImportKind, ImportPreview, ImportRefusal, ImportSummary, RowProblem } from "./import-types.js";
 
 /** Counters and problem lists of one import. */
 export interface ImportTally {
@@ -17,11 +17,20 @@ export interface ImportTally {
   skipped: number;
   rejected: number;
   delisted: number;
+  relisted: number;
   asOf: number | null;
+  /** True when the import writes nothing (a dry run). */
+  dryRun: boolean;
+  /** Sanctions: the first addresses of each outcome. */
+  preview: ImportPreview | null;
+  /** A dry run that a real run would refuse: why. */
+  refusal: { readonly code: ImportRefusal; readonly message: string } | null;
   /** Counts a skipped row under `reason`. */
   skip(reason: string): void;
   /** Counts a rejected row and lists it while fewer than `maxReported` are listed. */
   reject(line: number, reason: string): void;
+  /** The first rejection listed, if any. */
+  firstRejection(): RowProblem | undefined;
   /** Lists a remark about an accepted row (counted in `warnings` while room is left). */
   warn(line: number, reason: string): void;
   /**
@@ -41,6 +50,7 @@ export const TALLY_COUNTERS = [
   "skipped",
   "rejected",
   "delisted",
+  "relisted",
 ] as const;
 /** A counter of a tally. */
 export type TallyCounter = (typeof TALLY_COUNTERS)[number];
@@ -81,7 +91,11 @@ export function createTally(start: TallyStart): ImportTally & { readonly snapsho
     skipped: 0,
     rejected: 0,
     delisted: 0,
+    relisted: 0,
     asOf: null,
+    dryRun: false,
+    preview: null,
+    refusal: null,
     skip(reason) {
       this.skipped++;
       skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + 1);
@@ -90,6 +104,7 @@ export function createTally(start: TallyStart): ImportTally & { readonly snapsho
       this.rejected++;
       if (rejections.length < start.maxReported) rejections.push(problem(line, reason));
     },
+    firstRejection: () => rejections[0],
     warn(line, reason) {
       if (warnings.length < start.maxReported) warnings.push(problem(line, reason));
     },
@@ -142,6 +157,10 @@ export function summaryOf(
     skipped: tally.skipped,
     rejected: tally.rejected,
     delisted: tally.delisted,
+    relisted: tally.relisted,
+    dryRun: tally.dryRun,
+    preview: tally.preview,
+    refusal: tally.refusal,
     skippedBy: Object.freeze(Object.fromEntries(skipped)),
     rejections: Object.freeze([...tally.snapshot.rejections]),
     warnings: Object.freeze([...tally.snapshot.warnings]),

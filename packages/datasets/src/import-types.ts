@@ -2,7 +2,7 @@
  * What an import is asked to do and what it answers: the options of {@link importFile}, its
  * progress reports and its summary.
  */
-import type { Clock, LedgerTransfer } from "@openkyt/core";
+import { type Clock, KytError, type LedgerTransfer } from "@openkyt/core";
 
 /** The kinds of data an import loads. */
 export const IMPORT_KINDS = ["sanctions", "labels", "ledger", "tokens", "prices"] as const;
@@ -33,6 +33,62 @@ export interface ImportProgress {
   readonly bytesRead: number;
   /** Size of the file in bytes. */
   readonly totalBytes: number;
+}
+
+/** The first addresses (at most {@link PREVIEW_SIZE} each) a sanctions import adds, changes, reopens and ends. */
+export interface ImportPreview {
+  readonly added: ReadonlyArray<string>;
+  readonly updated: ReadonlyArray<string>;
+  readonly relisted: ReadonlyArray<string>;
+  readonly delisted: ReadonlyArray<string>;
+}
+
+/** Addresses listed per outcome in an {@link ImportPreview}. */
+export const PREVIEW_SIZE = 5;
+
+/**
+ * Why an import was refused before it wrote anything. Every refusal is a KytError
+ * `VALIDATION_ERROR` with `details.refusal` set to one of these (see {@link refusalOf}):
+ * - `UNKNOWN_FORMAT`: the file is none of the kind's formats (its first line is quoted);
+ * - `INCOMPLETE_SNAPSHOT`: a complete-list snapshot with rejected rows would delist addresses;
+ * - `MASS_DELIST`: a run would delist more than {@link massDelistLimit} without `allowMassDelist`;
+ * - `PARTIAL_LIST_DELIST`: `delist: true` asked of a per-asset list, which is not a complete list.
+ */
+export const IMPORT_REFUSALS = [
+  "UNKNOWN_FORMAT",
+  "INCOMPLETE_SNAPSHOT",
+  "MASS_DELIST",
+  "PARTIAL_LIST_DELIST",
+] as const;
+/** A reason an import was refused (see {@link IMPORT_REFUSALS}). */
+export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
+
+/** The refusal an error of {@link importFile} carries, or null for any other failure. */
+export function refusalOf(error: unknown): ImportRefusal | null {
+  if (!(error instanceof KytError) || error.code !== "VALIDATION_ERROR") return null;
+  const refusal = error.details.refusal;
+  return (IMPORT_REFUSALS as ReadonlyArray<unknown>).includes(refusal) ? (refusal as ImportRefusal) : null;
+}
+
+/** The KytError of a refusal, naming the file. */
+export function refusal(code: ImportRefusal, file: string, message: string): KytError {
+  return new KytError("VALIDATION_ERROR", `${file}: ${message}`, {
+    errors: { file: [message] },
+    details: { file, refusal: code },
+  });
+}
+
+/** Share of a list's listed addresses one run may delist without `allowMassDelist`. */
+export const MASS_DELIST_SHARE = 0.1;
+/** Listings any run may delist without `allowMassDelist`, however small the list. */
+export const MASS_DELIST_FLOOR = 10;
+
+/**
+ * How many listings a run may end without `allowMassDelist`: 10% of the listings of the list
+ * that were open before the run, and at least 10.
+ */
+export function massDelistLimit(openListings: number): number {
+  return Math.max(MASS_DELIST_FLOOR, Math.floor(openListings * MASS_DELIST_SHARE));
 }
 
 /** A row the import could not take, or took with a remark. */
@@ -76,6 +132,17 @@ export interface ImportOptions {
    * for complete lists (the OFAC CSV, an address list without a network), false for per-asset lists.
    */
   readonly delist?: boolean;
+  /**
+   * Sanctions: apply a run that would delist more than {@link massDelistLimit} of the list's
+   * listed addresses (without it such a run is refused, `MASS_DELIST`). Default false.
+   */
+  readonly allowMassDelist?: boolean;
+  /**
+   * Sanctions: read the file and plan the import, write nothing, and answer what it would do
+   * (counts and {@link ImportSummary.preview}; a run that would be refused answers its
+   * {@link ImportSummary.refusal} instead of throwing). Other kinds refuse the option.
+   */
+  readonly dryRun?: boolean;
   /** Rows per store transaction (default 5,000). */
   readonly batchSize?: number;
   /** How many rejections and warnings the summary lists (default 20; all are counted). */
@@ -104,7 +171,8 @@ export interface ImportOptions {
 
 /**
  * What an import did. Every data row is counted once:
- * `rowsRead = added + updated + unchanged + duplicates + skipped + rejected`.
+ * `rowsRead = added + updated + unchanged + duplicates + skipped + rejected`. Rows of one record
+ * met again later in the same file (another batch included) are duplicates, never "unchanged".
  */
 export interface ImportSummary {
   readonly kind: ImportKind;
@@ -125,6 +193,17 @@ export interface ImportSummary {
   readonly rejected: number;
   /** Sanctions: stored listings this snapshot ended. */
   readonly delisted: number;
+  /**
+   * Sanctions: listings this snapshot reopened (ended earlier, by a run dated on or after the
+   * snapshot's date, and listed in it); they are counted in `updated` too.
+   */
+  readonly relisted: number;
+  /** True when nothing was written (`dryRun`). */
+  readonly dryRun: boolean;
+  /** Sanctions: the first few addresses of each outcome (see {@link ImportPreview}); null for other kinds. */
+  readonly preview: ImportPreview | null;
+  /** A dry run that a real run would refuse: why (`dryRun` only; a real run throws instead). */
+  readonly refusal: { readonly code: ImportRefusal; readonly message: string } | null;
   /** Why rows were skipped, with counts, most frequent first (for example `label friend-tech-users`). */
   readonly skippedBy: Readonly<Record<string, number>>;
   readonly rejections: ReadonlyArray<RowProblem>;

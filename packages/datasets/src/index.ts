@@ -2,23 +2,40 @@
  * @openkyt/datasets: streaming importers of public and private data into an OpenKYT store:
  * sanctions lists, address labels, ledger transfers, tokens and daily prices.
  *
- * `importFile(store, { kind, file })` recognises the format from the header, reads the file in
- * constant memory, writes in batches (one transaction each), and answers an {@link ImportSummary}.
+ * `importFile(store, { kind, file })` recognises the format from the header (refusing a file of
+ * no known format), reads the file in constant memory, writes in batches (one transaction each;
+ * a sanctions list in one transaction), and answers an {@link ImportSummary}.
  */
 
-export { detectFormat, detectFormatOfHead, FORMATS, type FormatInfo, formatOf } from "./format-registry.js";
+export { quotedFirstLine } from "./format-first-line.js";
+export {
+  checkFormatFits,
+  detectFormat,
+  detectFormatOfHead,
+  FORMATS,
+  type FormatInfo,
+  formatOf,
+} from "./format-registry.js";
 export { DEFAULT_BATCH_SIZE, DEFAULT_MAX_REPORTED, importFile } from "./import-file.js";
 export {
   IMPORT_KINDS,
   IMPORT_PHASES,
+  IMPORT_REFUSALS,
   type ImportKind,
   type ImportOptions,
   type ImportPhase,
+  type ImportPreview,
   type ImportProgress,
+  type ImportRefusal,
   type ImportSummary,
   isImportKind,
   type LedgerWriter,
+  MASS_DELIST_FLOOR,
+  MASS_DELIST_SHARE,
+  massDelistLimit,
+  PREVIEW_SIZE,
   type RowProblem,
+  refusalOf,
 } from "./import-types.js";
 export {
   categoryRank,
@@ -35,4 +52,5 @@ export {
   TAGPACK_CURRENCIES,
   TOKEN_ASSETS,
 } from "./network-mappings.js";
+export { looksLikeAddressList } from "./sanctions-address-list.js";
 export { DEFAULT_LIST_NAME } from "./sanctions-import.js";

@@ -1,16 +1,25 @@
 /**
  * Importing a sanctions list. The whole list is read first (the addresses of one list are few:
- * the OFAC SDN list has about a thousand), merged per address, then compared with what the store
- * holds for the list (`listSanctionsOfList`), and only then written, a batch per transaction.
- * A file that cannot be read therefore writes nothing.
+ * the OFAC SDN list has about a thousand), merged per address, then, in one store transaction,
+ * compared with what the store holds for the list (`listSanctionsOfList`) and written: all of it
+ * or nothing, whatever fails or is refused on the way.
+ *
+ * Listings are ended ("delisted") only by a complete snapshot of the same list (the OFAC CSV, an
+ * all-chain address list; never a per-asset list), and a run is refused before it writes when:
+ * - it would delist while rows of the file could not be read (`INCOMPLETE_SNAPSHOT`: a truncated
+ *   or damaged file is not a complete snapshot; `delist: false` adds and updates only);
+ * - it would delist more than {@link massDelistLimit} listings (`MASS_DELIST`) without
+ *   `allowMassDelist`.
+ * A dry run plans the same way and writes nothing.
  */
 import { basename, dirname } from "node:path";
-import type { SanctionsListing } from "@openkyt/core";
+import type { StoreOps } from "@openkyt/core";
 import { openCsvTable } from "./csv-table.js";
 import { unreadable } from "./file-text.js";
 import { requiredColumns } from "./format-registry.js";
 import type { ImportContext } from "./import-context.js";
 import { importRows, type Located, type RowResult, type RowSink } from "./import-rows.js";
+import { massDelistLimit, PREVIEW_SIZE, refusal, refusalOf } from "./import-types.js";
 import { parseTime } from "./row-values.js";
 import {
   addressListDecoder,
@@ -21,8 +30,10 @@ import {
   type SanctionsRow,
 } from "./sanctions-rows.js";
 import {
+  type AddressOutcome,
   type MergedAddress,
   mergeRow,
+  openListings,
   planHistory,
   planSnapshot,
   type SnapshotPlan,
@@ -85,16 +96,80 @@ function collectingSink(finish: (rows: ReadonlyArray<SanctionsRow>) => Promise<v
   };
 }
 
-/** Writes a plan, a batch per transaction, and counts it (rows of one address beyond the first are duplicates). */
-async function applyPlan(ctx: ImportContext, plan: SnapshotPlan, rowCount: number): Promise<void> {
-  const { tally, store } = ctx;
-  for (const outcome of plan.outcomes.values()) tally[outcome]++;
-  tally.duplicates += rowCount - plan.outcomes.size;
-  tally.delisted += plan.delisted;
-  for (let at = 0; at < plan.writes.length; at += ctx.batchSize) {
-    const chunk: SanctionsListing[] = plan.writes.slice(at, at + ctx.batchSize);
-    await store.transaction((tx) => tx.putSanctions(chunk));
+/** Counts a plan into the tally (rows of one address beyond the first are duplicates) and previews it. */
+function countPlan(ctx: ImportContext, plan: SnapshotPlan, rowCount: number): void {
+  const { tally } = ctx;
+  const first: Record<AddressOutcome, string[]> = { added: [], updated: [], relisted: [], unchanged: [] };
+  for (const [address, outcome] of plan.outcomes) {
+    if (outcome === "relisted") {
+      tally.relisted++;
+      tally.updated++;
+    } else tally[outcome]++;
+    if (first[outcome].length < PREVIEW_SIZE) first[outcome].push(address);
   }
+  tally.duplicates += rowCount - plan.outcomes.size;
+  tally.delisted += plan.delistings;
+  const { added, updated, relisted } = first;
+  tally.preview = { added, updated, relisted, delisted: plan.delisted.slice(0, PREVIEW_SIZE) };
+}
+
+/** Why a plan must not be applied, or null. */
+function refusalOfPlan(
+  ctx: ImportContext,
+  listName: string,
+  plan: SnapshotPlan,
+  openBefore: number,
+  snapshot: boolean,
+): Error | null {
+  const { tally, file } = ctx;
+  if (snapshot && plan.delistings > 0 && tally.rejected > 0) {
+    const firstRejection = tally.firstRejection();
+    const example = firstRejection ? ` (line ${firstRejection.line}: ${firstRejection.reason})` : "";
+    return refusal(
+      "INCOMPLETE_SNAPSHOT",
+      file.path,
+      `${tally.rejected} rows could not be read${example}, so the file is not a complete snapshot of "${listName}" ` +
+        `and may not delist; it would delist ${plan.delistings} listings. Nothing was written. Fix the file, ` +
+        "or import it without delisting (--no-delist) to add and update only",
+    );
+  }
+  const limit = massDelistLimit(openBefore);
+  if (plan.delistings > limit && ctx.options.allowMassDelist !== true) {
+    return refusal(
+      "MASS_DELIST",
+      file.path,
+      `this import would delist ${plan.delistings} of the ${openBefore} listings of "${listName}" ` +
+        `(more than ${limit}: 10% of the list, at least 10). Nothing was written. If the file is the ` +
+        "complete, current list, run again with --allow-mass-delist; --dry-run shows what it would delist",
+    );
+  }
+  return null;
+}
+
+/**
+ * Plans against the stored list and applies the plan in one store transaction, unless it is
+ * refused (thrown; a dry run records it instead) or this is a dry run (nothing written).
+ */
+async function settle(
+  ctx: ImportContext,
+  listName: string,
+  rowCount: number,
+  snapshot: boolean,
+  makePlan: (stored: Awaited<ReturnType<StoreOps["listSanctionsOfList"]>>) => SnapshotPlan,
+): Promise<void> {
+  const { tally } = ctx;
+  const run = async (ops: StoreOps) => {
+    const stored = await ops.listSanctionsOfList(listName);
+    const plan = makePlan(stored);
+    countPlan(ctx, plan, rowCount);
+    const refused = refusalOfPlan(ctx, listName, plan, openListings(stored), snapshot);
+    if (refused !== null && !tally.dryRun) throw refused;
+    const code = refusalOf(refused);
+    if (code !== null) tally.refusal = { code, message: refused?.message ?? "" };
+    if (!tally.dryRun && plan.writes.length > 0) await ops.putSanctions(plan.writes);
+  };
+  if (tally.dryRun) await run(ctx.store);
+  else await ctx.store.transaction(run);
 }
 
 /** Imports a sanctions file of `ctx.format`: `ofac-csv`, `ofac-history` or `address-list`. */
@@ -110,9 +185,10 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
     ctx.tally.asOf = asOf;
     const addresses = new Map<string, MergedAddress>();
     for (const row of rows) addresses.set(row.address, mergeRow(addresses.get(row.address), row));
-    const stored = await ctx.store.listSanctionsOfList(listName);
     const delist = ctx.options.delist ?? delistByDefault;
-    await applyPlan(ctx, planSnapshot({ listName, asOf, addresses, stored, delist, present }), rows.length);
+    await settle(ctx, listName, rows.length, true, (stored) =>
+      planSnapshot({ listName, asOf, addresses, stored, delist, present }),
+    );
   };
 
   const run = <R extends { line: number }>(
@@ -132,6 +208,13 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
 
   if (ctx.format === "address-list") {
     const asset = ctx.options.network?.trim().toUpperCase() ?? assetOfFileName(basename(ctx.file.path));
+    if (asset !== null && ctx.options.delist === true) {
+      throw refusal(
+        "PARTIAL_LIST_DELIST",
+        ctx.file.path,
+        `a per-asset list (${asset}) is not a complete snapshot of a list, so it may not delist`,
+      );
+    }
     const decode = addressListDecoder(asset, sanctionsCtx);
     const lines = addressLines(ctx, (comment) => {
       stated ??= /updated/i.test(comment) ? dateIn(comment) : null;
@@ -150,9 +233,6 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
   await run(
     table.records,
     (r) => decode(r.fields, r.line),
-    async (rows) => {
-      const stored = await ctx.store.listSanctionsOfList(listName);
-      await applyPlan(ctx, planHistory({ listName, rows, stored }), rows.length);
-    },
+    (rows) => settle(ctx, listName, rows.length, false, (stored) => planHistory({ listName, rows, stored })),
   );
 }

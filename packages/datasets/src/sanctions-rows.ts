@@ -7,6 +7,7 @@ import { type ColumnIndex, columnIndex, fieldAt } from "./csv-table.js";
 import type { RowResult } from "./import-rows.js";
 import { inferNetwork, networkOfAsset } from "./network-mappings.js";
 import { dayEnd, dayStart, parseDay } from "./row-values.js";
+import { isAddressShaped } from "./sanctions-address-list.js";
 
 /** One sanctioned address as a row of a sanctions file. */
 export interface SanctionsRow {
@@ -19,6 +20,8 @@ export interface SanctionsRow {
   readonly entity: string | null;
   /** History rows: their own period (snapshot rows take the snapshot's date). */
   readonly period: { readonly listedAt: number; readonly delistedAt: number | null } | null;
+  /** The designation date the source gives (start of its day, UTC); null when it gives none. */
+  readonly designatedAt: number | null;
 }
 
 /** What a sanctions decoder reports beside its rows. */
@@ -63,7 +66,7 @@ function assetRow(
   asset: string | null,
   line: number,
   ctx: SanctionsContext,
-): RowResult<Omit<SanctionsRow, "program" | "entity" | "period">> {
+): RowResult<Omit<SanctionsRow, "program" | "entity" | "period" | "designatedAt">> {
   if (raw === "") return { reject: "address is missing" };
   ctx.present.add(raw.toLowerCase());
   if (asset === null) {
@@ -78,29 +81,51 @@ function assetRow(
   return "value" in placed ? { value: { ...placed.value, inferred: false } } : placed;
 }
 
-const OFAC_COLUMNS = ["address", "asset", "sdn_entity", "sdn_programs"] as const;
+const OFAC_COLUMNS = ["address", "asset", "sdn_entity", "sdn_programs", "designated_at"] as const;
 
-/** Decoder of the OFAC-derived CSV (`address,address_lower,asset,sdn_entity,sdn_programs,...`). */
+/** Header names read as the optional designation date column of the OFAC CSV. */
+const DESIGNATION_COLUMNS: ReadonlyArray<string> = ["designated_at", "designation_date", "designated"];
+
+/** The designation date of a row: null when the file has no such column or the field is blank. */
+function designationOf(text: string | undefined): RowResult<number | null> {
+  if (text === undefined || text.trim() === "") return { value: null };
+  const day = parseDay("designated_at", text.trim().slice(0, 10));
+  return day.ok ? { value: dayStart(day.value) } : { reject: day.problem };
+}
+
+/**
+ * Decoder of the OFAC-derived CSV (`address,address_lower,asset,sdn_entity,sdn_programs,...`),
+ * with an optional designation date column (`designated_at`, `designation_date` or
+ * `designated`, YYYY-MM-DD); the shipped OFAC extracts have none.
+ */
 export function ofacCsvDecoder(header: ReadonlyArray<string>, ctx: SanctionsContext) {
-  const at: ColumnIndex<(typeof OFAC_COLUMNS)[number]> = columnIndex(header, OFAC_COLUMNS);
+  const named = header.map((name) => (DESIGNATION_COLUMNS.includes(name) ? "designated_at" : name));
+  const at: ColumnIndex<(typeof OFAC_COLUMNS)[number]> = columnIndex(named, OFAC_COLUMNS);
   return (fields: ReadonlyArray<string>, line: number): RowResult<SanctionsRow> => {
     const raw = fieldAt(fields, at.address)?.trim() ?? "";
     const asset = textOrNull(fieldAt(fields, at.asset));
     if (asset === null) return { reject: "asset is missing" };
     const placed = assetRow(raw, asset, line, ctx);
     if (!("value" in placed)) return placed;
+    const designated = designationOf(fieldAt(fields, at.designated_at));
+    if (!("value" in designated)) return designated;
     const program = textOrNull(fieldAt(fields, at.sdn_programs));
     const entity = textOrNull(fieldAt(fields, at.sdn_entity));
-    return { value: { ...placed.value, program, entity, period: null } };
+    return { value: { ...placed.value, program, entity, period: null, designatedAt: designated.value } };
   };
 }
 
-/** Decoder of one line of an address list; `asset` is the list's asset (null: every chain). */
+/**
+ * Decoder of one line of an address list; `asset` is the list's asset (null: every chain). A line
+ * not shaped like an address is rejected (see sanctions-address-list.ts).
+ */
 export function addressListDecoder(asset: string | null, ctx: SanctionsContext) {
   return (text: string, line: number): RowResult<SanctionsRow> => {
-    const placed = assetRow(text.trim(), asset, line, ctx);
+    const raw = text.trim();
+    if (!isAddressShaped(raw)) return { reject: `"${raw.slice(0, 60)}" is not shaped like an address` };
+    const placed = assetRow(raw, asset, line, ctx);
     return "value" in placed
-      ? { value: { ...placed.value, program: null, entity: null, period: null } }
+      ? { value: { ...placed.value, program: null, entity: null, period: null, designatedAt: null } }
       : placed;
   };
 }
@@ -132,7 +157,7 @@ export function historyDecoder(header: ReadonlyArray<string>, ctx: SanctionsCont
       delistedAt = dayEnd(last.value);
     }
     const period = { listedAt: dayStart(first.value), delistedAt };
-    return { value: { ...placed.value, program: null, entity: null, period } };
+    return { value: { ...placed.value, program: null, entity: null, period, designatedAt: null } };
   };
 }
 

@@ -2,11 +2,15 @@
  * A sanctions snapshot against the listings already stored for its list: what to add, what to
  * update and what the snapshot ended (delisting). Pure functions over plain values.
  *
- * A listing is keyed by (address, list, listedAt). An address of the snapshot that a stored
- * listing already covers at the snapshot's date keeps that listing (its program, entity and
- * network are updated when the snapshot says otherwise); an address with no such listing gets a
- * new one from the snapshot's date. An open listing whose address the snapshot lacks is closed at
- * the snapshot's date, so screening a transfer made before then still counts it.
+ * A listing is keyed by (address, list, listedAt). An address of the snapshot keeps its latest
+ * listing that began on or before the snapshot's date (its program, entity and designation date
+ * are updated when the snapshot says otherwise). When that listing was ended on or after the
+ * snapshot's date (by a later run, a bad one included) and no later listing of the address
+ * exists, the snapshot reopens it: a complete snapshot is the truth about its list on its date,
+ * so re-importing a correct snapshot restores what a wrong one ended ("relisted"). An address
+ * with no such listing gets a new one from the snapshot's date (from its designation date when
+ * the source gives one). An open listing whose address the snapshot lacks is closed at the
+ * snapshot's date, so screening a transfer made before then still counts it.
  */
 import { NETWORK_CODES, type SanctionsListing } from "@openkyt/core";
 import type { SanctionsRow } from "./sanctions-rows.js";
@@ -18,17 +22,31 @@ export interface MergedAddress {
   readonly inferred: boolean;
   readonly programs: ReadonlyArray<string>;
   readonly entities: ReadonlyArray<string>;
+  /** The earliest designation date of its rows, null when none gives one. */
+  readonly designatedAt: number | null;
 }
 
-/** What happened to one address of the snapshot. */
-export type AddressOutcome = "added" | "updated" | "unchanged";
+/** What happened to one address of the snapshot ("relisted": reopened, a kind of update). */
+export type AddressOutcome = "added" | "updated" | "relisted" | "unchanged";
 
 /** The writes a snapshot needs. */
 export interface SnapshotPlan {
   readonly writes: ReadonlyArray<SanctionsListing>;
   readonly outcomes: ReadonlyMap<string, AddressOutcome>;
-  readonly delisted: number;
+  /** Addresses whose listings the plan ends, in list order. */
+  readonly delisted: ReadonlyArray<string>;
+  /** Listings the plan ends (an address may have several). */
+  readonly delistings: number;
 }
+
+/** The listings of a list open (not delisted) now: what the mass-delisting limit is a share of. */
+export function openListings(stored: ReadonlyArray<SanctionsListing>): number {
+  return stored.filter((l) => l.delistedAt === null).length;
+}
+
+/** The earlier of two optional dates. */
+const earliest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b);
 
 const networkRank = (code: string): number => NETWORK_CODES.indexOf(code);
 
@@ -40,7 +58,8 @@ export function mergeRow(known: MergedAddress | undefined, row: SanctionsRow): M
     .filter((p) => p !== "");
   const entities = row.entity === null ? [] : [row.entity];
   if (known === undefined) {
-    return { ...row, programs: [...new Set(programs)].sort(), entities };
+    const { network, address, inferred, designatedAt } = row;
+    return { network, address, inferred, designatedAt, programs: [...new Set(programs)].sort(), entities };
   }
   const keepKnown =
     known.inferred !== row.inferred ? row.inferred : networkRank(known.network) <= networkRank(row.network);
@@ -50,19 +69,22 @@ export function mergeRow(known: MergedAddress | undefined, row: SanctionsRow): M
     inferred: known.inferred && row.inferred,
     programs: [...new Set([...known.programs, ...programs])].sort(),
     entities: [...new Set([...known.entities, ...entities])].sort(),
+    designatedAt: earliest(known.designatedAt, row.designatedAt),
   };
 }
 
 /**
- * A listing's program and entity as the snapshot says them, keeping stored values the snapshot
- * does not give. The network stays: an address names its holder on every network it is valid on,
- * so which of them a listing names does not change what screening finds.
+ * A listing's program, entity and designation date as the snapshot says them, keeping stored
+ * values the snapshot does not give. The network stays: an address names its holder on every
+ * network it is valid on, so which of them a listing names does not change what screening finds.
  */
 function restated(listing: SanctionsListing, merged: MergedAddress): SanctionsListing {
+  const designatedAt = merged.designatedAt ?? listing.designatedAt ?? null;
   return {
     ...listing,
     program: merged.programs.length > 0 ? merged.programs.join(", ") : listing.program,
     entity: merged.entities.length > 0 ? merged.entities.join("; ") : listing.entity,
+    ...(designatedAt === null ? {} : { designatedAt }),
   };
 }
 
@@ -70,12 +92,8 @@ const sameListing = (a: SanctionsListing, b: SanctionsListing): boolean =>
   a.network === b.network &&
   a.program === b.program &&
   a.entity === b.entity &&
-  a.delistedAt === b.delistedAt;
-
-/** True when `listing` holds at `at`. */
-const coversAt = (listing: SanctionsListing, at: number): boolean =>
-  (listing.listedAt === null || listing.listedAt <= at) &&
-  (listing.delistedAt === null || listing.delistedAt > at);
+  a.delistedAt === b.delistedAt &&
+  (a.designatedAt ?? null) === (b.designatedAt ?? null);
 
 /** Stored listings grouped by address. */
 function byAddress(stored: ReadonlyArray<SanctionsListing>): Map<string, SanctionsListing[]> {
@@ -86,6 +104,28 @@ function byAddress(stored: ReadonlyArray<SanctionsListing>): Map<string, Sanctio
     else groups.set(listing.address, [listing]);
   }
   return groups;
+}
+
+const startOf = (listing: SanctionsListing): number => listing.listedAt ?? Number.NEGATIVE_INFINITY;
+
+/**
+ * The stored listing a snapshot dated `asOf` speaks of, and whether it reopens it: the latest
+ * listing begun by `asOf` when it is open, or was ended on or after `asOf` with no later listing
+ * (reopened); else the latest open listing begun after `asOf`; else none.
+ */
+function currentListing(
+  listings: ReadonlyArray<SanctionsListing>,
+  asOf: number,
+): { readonly listing: SanctionsListing; readonly reopen: boolean } | undefined {
+  const begun = listings.filter((l) => startOf(l) <= asOf).sort((a, b) => startOf(b) - startOf(a))[0];
+  const later = listings.filter((l) => startOf(l) > asOf);
+  if (begun !== undefined) {
+    if (begun.delistedAt === null) return { listing: begun, reopen: false };
+    if (begun.delistedAt > asOf && later.length > 0) return { listing: begun, reopen: false };
+    if (begun.delistedAt >= asOf && later.length === 0) return { listing: begun, reopen: true };
+  }
+  const open = later.filter((l) => l.delistedAt === null).sort((a, b) => startOf(b) - startOf(a))[0];
+  return open === undefined ? undefined : { listing: open, reopen: false };
 }
 
 /** The plan of a snapshot of `listName` dated `asOf`. */
@@ -104,35 +144,39 @@ export function planSnapshot(input: {
   const writes: SanctionsListing[] = [];
   const outcomes = new Map<string, AddressOutcome>();
   for (const [address, merged] of input.addresses) {
-    const listings = stored.get(address) ?? [];
-    const current =
-      listings.find((l) => coversAt(l, asOf)) ??
-      listings.filter((l) => l.delistedAt === null).sort((a, b) => (b.listedAt ?? 0) - (a.listedAt ?? 0))[0];
+    const current = currentListing(stored.get(address) ?? [], asOf);
     if (current === undefined) {
-      const fresh = { network: merged.network, address, listName: input.listName, listedAt: asOf };
+      const listedAt =
+        merged.designatedAt !== null && merged.designatedAt < asOf ? merged.designatedAt : asOf;
+      const fresh = { network: merged.network, address, listName: input.listName, listedAt };
       writes.push(restated({ ...fresh, program: null, entity: null, delistedAt: null }, merged));
       outcomes.set(address, "added");
       continue;
     }
-    const next = restated(current, merged);
-    if (sameListing(next, current)) outcomes.set(address, "unchanged");
+    const { listing, reopen } = current;
+    const next = restated(reopen ? { ...listing, delistedAt: null } : listing, merged);
+    if (sameListing(next, listing)) outcomes.set(address, "unchanged");
     else {
       writes.push(next);
-      outcomes.set(address, "updated");
+      outcomes.set(address, reopen ? "relisted" : "updated");
     }
   }
-  let delisted = 0;
+  const delisted: string[] = [];
+  let delistings = 0;
   if (input.delist) {
     for (const [address, listings] of stored) {
       if (input.addresses.has(address) || input.present.has(address.toLowerCase())) continue;
+      let ended = false;
       for (const listing of listings) {
         if (listing.delistedAt !== null || (listing.listedAt !== null && listing.listedAt > asOf)) continue;
         writes.push({ ...listing, delistedAt: asOf });
-        delisted++;
+        delistings++;
+        ended = true;
       }
+      if (ended) delisted.push(address);
     }
   }
-  return { writes, outcomes, delisted };
+  return { writes, outcomes, delisted, delistings };
 }
 
 /**
@@ -147,7 +191,8 @@ export function planHistory(input: {
   const stored = byAddress(input.stored);
   const writes: SanctionsListing[] = [];
   const outcomes = new Map<string, AddressOutcome>();
-  let delisted = 0;
+  const delisted = new Set<string>();
+  let delistings = 0;
   for (const row of input.rows) {
     if (row.period === null || outcomes.has(row.address)) continue;
     const listings = stored.get(row.address) ?? [];
@@ -161,6 +206,7 @@ export function planHistory(input: {
       entity: same?.entity ?? row.entity,
       listedAt,
       delistedAt,
+      ...(same?.designatedAt == null ? {} : { designatedAt: same.designatedAt }),
     };
     if (same === undefined) outcomes.set(row.address, "added");
     else outcomes.set(row.address, sameListing(next, same) ? "unchanged" : "updated");
@@ -169,8 +215,9 @@ export function planHistory(input: {
     for (const other of listings) {
       if (other === same || other.delistedAt !== null || (other.listedAt ?? 0) > delistedAt) continue;
       writes.push({ ...other, delistedAt });
-      delisted++;
+      delistings++;
+      delisted.add(row.address);
     }
   }
-  return { writes, outcomes, delisted };
+  return { writes, outcomes, delisted: [...delisted], delistings };
 }

@@ -1,6 +1,6 @@
 import { isKytError } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
-import { detectFormat, FORMATS, type ImportKind } from "../src/index.js";
+import { detectFormat, FORMATS, type ImportKind, refusalOf } from "../src/index.js";
 import { fixture } from "./import-fixtures.js";
 
 const CASES: ReadonlyArray<readonly [string, ImportKind, string]> = [
@@ -32,8 +32,10 @@ describe("format detection", () => {
   it("refuses a file of another kind, naming the formats it expected", async () => {
     const failure = await detectFormat(fixture("ledger.csv"), "labels").catch((e: unknown) => e);
     expect(isKytError(failure, "VALIDATION_ERROR")).toBe(true);
-    expect((failure as Error).message).toContain("labels/eth-labels");
-    expect((failure as Error).message).toContain("network,tx_hash");
+    expect(refusalOf(failure)).toBe("UNKNOWN_FORMAT");
+    expect((failure as Error).message).toContain("eth-labels (dawsbot/eth-labels CSV");
+    expect((failure as Error).message).toContain('first line is "network,tx_hash');
+    expect((failure as Error).message).toContain("It looks like a ledger file (csv)");
   });
 
   it("lists every format once per kind", () => {

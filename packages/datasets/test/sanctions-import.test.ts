@@ -93,10 +93,13 @@ describe.each(STORES)("sanctions import on the %s store", (_name, createStore) =
       entity: "ISIL KHORASAN PROVINCE (synthetic rename)",
       listedAt: day("2026-08-20"),
     });
-    // Importing the older snapshot again neither reopens nor duplicates anything.
+    // The older snapshot, imported again, is the truth about the list on its date: it lists GONE,
+    // so it reopens the listing the newer one ended (what restores a list after a bad run), and
+    // duplicates nothing.
     const older = await importFile(store, { kind: "sanctions", file: fixture("ofac-sdn-2026-08-20.csv") });
-    expect(older.added).toBe(0);
-    expect(await store.getSanctions([GONE])).toEqual(listings);
+    expect(counts(older)).toMatchObject({ added: 0, updated: 2, delisted: 0 });
+    expect(older.relisted).toBe(1);
+    expect(await store.getSanctions([GONE])).toEqual([{ ...listings[0], delistedAt: null }]);
   });
 
   it("keeps the list name, and an explicit date wins over the file's", async () => {
@@ -139,9 +142,9 @@ describe.each(STORES)("sanctions import on the %s store", (_name, createStore) =
       kind: "sanctions",
       file: fixture("lists-2024-09-27/sanctioned_addresses_USDT.txt"),
     });
-    expect(counts(summary)).toMatchObject({ rowsRead: 6, added: 4, unchanged: 1, skipped: 1, delisted: 0 });
+    expect(counts(summary)).toMatchObject({ rowsRead: 6, added: 4, unchanged: 1, rejected: 1, delisted: 0 });
     expect(summary.asOf).toBe(day("2024-09-27"));
-    expect(summary.skippedBy).toEqual({ "asset USDT: address of no supported network": 1 });
+    expect(summary.rejections[0]?.reason).toBe('"not-an-address" is not shaped like an address');
     const [omni] = await store.getSanctions(["16iWn2J1McqjToYLHSsAyS6En3QA8YQ91H"]);
     const [tron] = await store.getSanctions(["TEAqwfMhXLaomXhZ8KeMhx3njGmQEDnsUR"]);
     expect([omni?.network, tron?.network]).toEqual(["BTC", "TRX"]);

@@ -13,6 +13,7 @@ import { listIndexesMigration } from "./kysely-migration-0005-list-indexes.js";
 import { ledgerKeyMigration } from "./kysely-migration-0006-ledger-key.js";
 import { replayGuardMigration } from "./kysely-migration-0007-replay-guard.js";
 import { webhookStateMigration } from "./kysely-migration-0008-webhook-state.js";
+import { sanctionsDatesMigration } from "./kysely-migration-0009-sanctions-dates.js";
 import { ledgerSeqMigration } from "./kysely-migration-0010-ledger-seq.js";
 import type { Database } from "./kysely-schema.js";
 
@@ -26,6 +27,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0006_ledger_key": ledgerKeyMigration,
   "0007_replay_guard": replayGuardMigration,
   "0008_webhook_state": webhookStateMigration,
+  "0009_sanctions_dates": sanctionsDatesMigration,
   "0010_ledger_seq": ledgerSeqMigration,
 });
 

@@ -29,6 +29,7 @@ export type ReferenceOps = Pick<
 /** A stored listing as a record (the undated marker back to null). */
 function listingOf(r: Selectable<SanctionsListingsTable>): SanctionsListing {
   const listedAt = num(r.listed_at);
+  const designatedAt = numOrNull(r.designated_at);
   return {
     network: r.network,
     address: r.address,
@@ -37,6 +38,8 @@ function listingOf(r: Selectable<SanctionsListingsTable>): SanctionsListing {
     entity: r.entity,
     listedAt: listedAt === UNDATED_LISTING ? null : listedAt,
     delistedAt: numOrNull(r.delisted_at),
+    // An unknown designation date is no field at all (see SanctionsListing.designatedAt).
+    ...(designatedAt === null ? {} : { designatedAt }),
   };
 }
 
@@ -116,6 +119,7 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
                 program: r.program,
                 entity: r.entity,
                 delisted_at: r.delistedAt,
+                designated_at: r.designatedAt ?? null,
               })),
             )
             .onConflict((oc) =>
@@ -124,6 +128,7 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
                 program: eb.ref("excluded.program"),
                 entity: eb.ref("excluded.entity"),
                 delisted_at: eb.ref("excluded.delisted_at"),
+                designated_at: eb.ref("excluded.designated_at"),
               })),
             )
             .execute();

@@ -208,6 +208,8 @@ export interface SanctionsListingsTable {
   program: string | null;
   entity: string | null;
   delisted_at: NullableInt8;
+  /** The designation date the source gives; NULL when it gives none (migration 0009). */
+  designated_at: NullableInt8;
 }
 
 /** `listed_at` of a listing with no known start date. */

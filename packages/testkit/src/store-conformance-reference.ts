@@ -86,6 +86,20 @@ export function referenceConformance(ctx: ConformanceContext): void {
       ]);
       expect(await ctx.store().listSanctionsOfList("nothing")).toEqual([]);
     });
+
+    it("keeps a designation date when given, no field when unknown, and replaces it on upsert", async () => {
+      const designated = listing("0xd", { designatedAt: T0 - 1_000 });
+      const unknown = listing("0xu", { designatedAt: null });
+      expect(await ctx.store().putSanctions([designated, unknown, listing("0xn")])).toBe(3);
+      const got = await ctx.store().listSanctionsOfList(designated.listName);
+      expect(got).toEqual([designated, listing("0xn"), listing("0xu")]);
+      expect(got.map((l) => "designatedAt" in l)).toEqual([true, false, false]);
+      await ctx.store().putSanctions([listing("0xd"), listing("0xu", { designatedAt: T0 - 7 })]);
+      expect(await ctx.store().getSanctions(["0xd", "0xu"])).toEqual(
+        expect.arrayContaining([listing("0xd"), listing("0xu", { designatedAt: T0 - 7 })]),
+      );
+      expect((await ctx.store().getSanctions(["0xd"]))[0]).not.toHaveProperty("designatedAt");
+    });
   });
 
   describe("settings", () => {

@@ -182,6 +182,12 @@ export interface SanctionsListing {
   readonly listedAt: Millis | null;
   /** End of validity; null = still listed. */
   readonly delistedAt: Millis | null;
+  /**
+   * The designation date the list's source gives for this listing. Absent (or null) when the
+   * source gives none: `listedAt` is then the date of the first list snapshot (or history
+   * record) the listing was read from, not a designation date.
+   */
+  readonly designatedAt?: Millis | null;
 }
 
 /** Outcome of a sanctions check. */

@@ -94,7 +94,10 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
       const written = new Set<string>();
       for (const row of rows) {
         const kept = (sanctions.get(row.address) ?? []).filter((l) => !sameListing(l, row));
-        setEntry(journal, sanctions, row.address, [...kept, copy(row)]);
+        // An unknown designation date is kept as no field at all, as the SQL stores read it back.
+        const { designatedAt, ...listing } = row;
+        const stored = designatedAt == null ? listing : { ...listing, designatedAt };
+        setEntry(journal, sanctions, row.address, [...kept, copy(stored)]);
         written.add(keyOf(row.address, row.listName, row.listedAt));
       }
       return written.size;
