@@ -4,7 +4,7 @@
  * "other") with transfers, an unbound and a bound attempt, manual checks, alerts and risks,
  * and the app served in-process (`app.fetch`) with signed requests built by hand.
  */
-import type { Engine, LedgerTransfer } from "@openkyt/core";
+import type { Engine, LedgerTransfer, Store } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { createHarness, type Harness, T0, W } from "@openkyt/testkit";
 import type { Hono } from "hono";
@@ -214,15 +214,43 @@ export interface SecurityWorld {
   close(): Promise<void>;
 }
 
-/** Builds the world; `http` adjusts the app (rate limits are off unless given). */
-export async function createSecurityWorld(http: Partial<HttpAppOptions> = {}): Promise<SecurityWorld> {
+/** Where a world keeps its data: a new, empty store per world, and how to let go of it. */
+export interface WorldStore {
+  /** For the log, e.g. "sqlite" or "postgres". */
+  readonly name: string;
+  create(): Promise<Store>;
+  /** Closes (and drops) a store `create` made; default `store.close()`. */
+  destroy?(store: Store): Promise<void>;
+}
+
+/** The default store of a world: SQLite in memory. */
+export const SQLITE_WORLD_STORE: WorldStore = {
+  name: "sqlite",
+  create: () => createSqliteStore({ filename: ":memory:" }),
+};
+
+/**
+ * Builds the world; `http` adjusts the app (rate limits and the failed-authentication budget
+ * are off unless given); `backing` is the store (default SQLite in memory).
+ */
+export async function createSecurityWorld(
+  http: Partial<HttpAppOptions> = {},
+  backing: WorldStore = SQLITE_WORLD_STORE,
+): Promise<SecurityWorld> {
   let watched: WatchedStore | null = null;
+  let inner: Store | null = null;
   const h = await createHarness(
     {
-      name: "sqlite",
+      name: backing.name,
       createStore: async () => {
-        watched = watchStore(await createSqliteStore({ filename: ":memory:" }));
+        inner = await backing.create();
+        watched = watchStore(inner);
         return watched;
+      },
+      destroyStore: async () => {
+        if (inner === null) return;
+        if (backing.destroy) await backing.destroy(inner);
+        else await inner.close();
       },
     },
     { reportRenderer: stubRenderer },
@@ -232,7 +260,11 @@ export async function createSecurityWorld(http: Partial<HttpAppOptions> = {}): P
   await h.engine.apiKeys.provision(KEYS.acme.keyId, KEYS.acme.secret, "acme");
   await h.engine.apiKeys.provision(KEYS.other.keyId, KEYS.other.secret, "other");
   const data = { acme: await seedAccount(h.engine, "acme"), other: await seedAccount(h.engine, "other") };
-  const app = createHttpApp({ engine: h.engine, limits: { ratePerKey: null }, ...http });
+  const app = createHttpApp({
+    engine: h.engine,
+    limits: { ratePerKey: null, failedAuth: null },
+    ...http,
+  });
   return {
     h,
     store,

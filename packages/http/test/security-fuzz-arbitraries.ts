@@ -14,8 +14,12 @@ import {
   type FuzzBody,
   fieldsOf,
   knownValues,
+  OVERLONG_ESCAPES,
+  percentEncode,
   strangeBody,
   text,
+  unstorableBody,
+  unstorableText,
   valueFor,
 } from "./security-fuzz-bodies.js";
 
@@ -45,6 +49,8 @@ export interface FuzzCase {
   readonly body: FuzzBody;
   readonly auth: AuthMode;
   readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** The statuses the request must get, when the generator knows (otherwise: any but 5xx). */
+  readonly expect?: ReadonlyArray<number>;
 }
 
 /** An id for a `{id}` path: the caller's own, the other account's, random, junk or long. */
@@ -63,6 +69,14 @@ function idArbitrary(mine: AccountData, theirs: AccountData) {
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", "%2F", "%00", "%", "default", "1 OR 1=1", "'") },
     { weight: 1, arbitrary: fc.string({ minLength: 200, maxLength: 400 }).map(encodeURIComponent) },
+    // NUL, unpaired surrogates (as a lax encoder writes them) and overlong forms, inside real ids too.
+    { weight: 2, arbitrary: unstorableText.map(percentEncode) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...ids(mine)), fc.constantFrom("%00", ...OVERLONG_ESCAPES), fc.boolean())
+        .map(([id, bad, first]) => (first ? `${bad}${id}` : `${id}${bad}`)),
+    },
   );
 }
 
@@ -89,6 +103,13 @@ function queryArbitrary(fields: Map<string, unknown[]>, known: Record<string, fc
     for (const [name, value] of list) params.append(String(name), String(value ?? ""));
     return params.toString();
   });
+  // A parameter (the endpoint's, or any) whose value holds NUL, a surrogate or an overlong form.
+  const unstorable = fc
+    .tuple(
+      names.length > 0 ? fc.constantFrom(...names) : fc.constant("client_id"),
+      fc.oneof(unstorableText.map(percentEncode), fc.constantFrom("%00", ...OVERLONG_ESCAPES)),
+    )
+    .map(([name, value]) => `${encodeURIComponent(name)}=${value}`);
   const raw = fc.oneof(
     fc.constantFrom("%", "%zz", "a=%E0%A4%A", "&&&", "=", "page=1&page=2", "page_size=1000000", "a[b]=1"),
     fc.string({ maxLength: 40 }).map(encodeURI),
@@ -97,6 +118,8 @@ function queryArbitrary(fields: Map<string, unknown[]>, known: Record<string, fc
     { weight: 2, arbitrary: fc.constant("") },
     { weight: 6, arbitrary: pairs },
     { weight: 1, arbitrary: raw },
+    { weight: 2, arbitrary: unstorable },
+    { weight: 1, arbitrary: fc.tuple(pairs, unstorable).map(([a, b]) => (a ? `${a}&${b}` : b)) },
   );
 }
 
@@ -197,6 +220,71 @@ const junkPath: fc.Arbitrary<FuzzCase> = fc.record({
   auth: authArbitrary,
   headers: headersArbitrary,
 });
+
+/** The ids of an account that an endpoint's `{id}` names (its own kind first). */
+function ownIds(endpoint: Endpoint, d: AccountData): ReadonlyArray<string> {
+  const p = endpoint.path;
+  if (p.includes("bind-transaction")) return [d.openAttemptId];
+  if (p.startsWith("/v1/transfers/")) return d.transferIds;
+  if (p.startsWith("/v1/manual-checks/")) return d.checkIds;
+  if (p.startsWith("/v1/alerts/")) return d.alertIds;
+  if (p.startsWith("/v1/risk-models/")) return [d.riskModelId];
+  if (p.startsWith("/v1/webhooks/")) return [d.webhookId];
+  return [...d.transferIds];
+}
+
+/**
+ * Requests of the caller's own account, otherwise valid, that each carry one string no store
+ * can hold where the endpoint reads it: a NUL or an unpaired surrogate in a body string (or an
+ * overlong UTF-8 form in the bytes), a NUL in a query value, or a NUL in the path id (inside a
+ * real id). Each must be refused: 400 for the body and query, 404 for the id.
+ */
+export function unstorableCaseArbitrary(mine: AccountData): fc.Arbitrary<FuzzCase> {
+  const cases: fc.Arbitrary<FuzzCase>[] = [];
+  for (const endpoint of ENDPOINTS) {
+    const hasId = endpoint.path.includes("{id}");
+    const ids = ownIds(endpoint, mine);
+    const goodPath = hasId
+      ? fc.constantFrom(...ids).map((id) => endpoint.path.replace("{id}", id))
+      : fc.constant(endpoint.path);
+    const base = { target: fc.constant(endpoint.operationId), method: fc.constant(endpoint.method) };
+    const common = { auth: fc.constant<AuthMode>("valid"), headers: fc.constant([]) };
+    const body = unstorableBody(endpoint, mine);
+    if (body) cases.push(fc.record({ ...base, ...common, path: goodPath, body, expect: fc.constant([400]) }));
+    if (hasId) {
+      const badId = fc
+        .tuple(fc.constantFrom(...ids), fc.nat(), fc.constantFrom("%00", "%00%00"))
+        .map(
+          ([id, at, nul]) => `${id.slice(0, at % (id.length + 1))}${nul}${id.slice(at % (id.length + 1))}`,
+        );
+      cases.push(
+        fc.record({
+          ...base,
+          ...common,
+          path: badId.map((id) => endpoint.path.replace("{id}", id)),
+          body: fc.constant({ kind: "none" as const }),
+          expect: fc.constant([404]),
+        }),
+      );
+    }
+    const names = [...fieldsOf(endpoint.query).keys()];
+    if (names.length > 0 && endpoint.method === "GET") {
+      const query = fc
+        .tuple(fc.constantFrom(...names), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))
+        .map(([name, a, b]) => `${name}=${encodeURIComponent(a)}%00${encodeURIComponent(b)}`);
+      cases.push(
+        fc.record({
+          ...base,
+          ...common,
+          path: fc.tuple(goodPath, query).map(([p, q]) => `${p}?${q}`),
+          body: fc.constant({ kind: "none" as const }),
+          expect: fc.constant([400]),
+        }),
+      );
+    }
+  }
+  return fc.oneof(...cases);
+}
 
 /** Every kind of generated request: each endpoint of the table equally, and paths that match none. */
 export function fuzzCaseArbitrary(mine: AccountData, theirs: AccountData): fc.Arbitrary<FuzzCase> {

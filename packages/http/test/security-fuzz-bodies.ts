@@ -39,8 +39,47 @@ export function fieldsOf(schema: z.ZodType | undefined): Map<string, unknown[]> 
 export const hex = (length: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: length, maxLength: length });
 
-/** Printable text, and some that is not (control characters, unicode, long). */
+/** The characters no store can hold or that are no text: NUL and unpaired surrogates. */
+const UNSTORABLE = ["\0", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uDC00\uD800", "\0\0"];
+
+/** Text with a NUL or an unpaired surrogate somewhere in it (alone, first, inside, last). */
+export const unstorableText = fc
+  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...UNSTORABLE), fc.string({ maxLength: 12 }))
+  .map(([before, bad, after]) => `${before}${bad}${after}`);
+
+/**
+ * Percent-encodes `s` as UTF-8, and an unpaired surrogate as the three bytes a lax encoder
+ * writes for it (ED A0 80 for U+D800: not UTF-8), where encodeURIComponent would throw.
+ */
+export function percentEncode(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp < 0xd800 || cp > 0xdfff) out += encodeURIComponent(ch);
+    else
+      for (const byte of [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)])
+        out += `%${byte.toString(16).toUpperCase()}`;
+  }
+  return out;
+}
+
+/** Percent-encoded bytes that are not UTF-8 but decode to NUL or a surrogate in a lax decoder. */
+export const OVERLONG_ESCAPES = ["%C0%80", "%E0%80%80", "%F0%80%80%80", "%ED%A0%80", "%ED%BF%BF", "%C0%AF"];
+
+/** The raw bytes of those sequences, for bodies. */
+const OVERLONG_BYTES: ReadonlyArray<ReadonlyArray<number>> = [
+  [0xc0, 0x80],
+  [0xe0, 0x80, 0x80],
+  [0xf0, 0x80, 0x80, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xc0, 0xaf],
+  [0x00],
+];
+
+/** Printable text, and some that is not (control characters, unicode, NUL, lone surrogates, long). */
 export const text = fc.oneof(
+  { weight: 2, arbitrary: unstorableText },
   { weight: 4, arbitrary: fc.string({ maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
@@ -233,6 +272,58 @@ function validBodies(mine: AccountData): Readonly<Record<string, fc.Arbitrary<Re
   };
 }
 
+/** The paths of every string inside `value` (object keys and array indexes). */
+function stringPaths(value: unknown, path: ReadonlyArray<string | number> = []): (string | number)[][] {
+  if (typeof value === "string") return [[...path]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...path, i]));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]));
+  return [];
+}
+
+/** A copy of `value` with `edit` applied to the string at `path`. */
+function editAt(value: unknown, path: ReadonlyArray<string | number>, edit: (s: string) => string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return edit(value as string);
+  if (Array.isArray(value)) return value.map((v, i) => (i === head ? editAt(v, rest, edit) : v));
+  const record = value as Record<string, unknown>;
+  return { ...record, [head]: editAt(record[head], rest, edit) };
+}
+
+/** A valid body with a NUL or an unpaired surrogate inserted into one of its strings (nested ones too). */
+function tainted(valid: fc.Arbitrary<Record<string, unknown>>) {
+  return fc.tuple(valid, fc.nat(), fc.nat(), fc.constantFrom(...UNSTORABLE)).map(([body, pick, at, bad]) => {
+    const paths = stringPaths(body);
+    const path = paths[pick % Math.max(1, paths.length)];
+    if (path === undefined) return body;
+    return editAt(
+      body,
+      path,
+      (s) => `${s.slice(0, at % (s.length + 1))}${bad}${s.slice(at % (s.length + 1))}`,
+    );
+  });
+}
+
+const MARK = "\u0001taint\u0001";
+const encoder = new TextEncoder();
+
+/**
+ * A valid body sent as bytes with one of its strings holding an overlong or surrogate UTF-8
+ * sequence (C0 80 is NUL in a lax decoder) or a raw NUL byte: not UTF-8 or not JSON, so 400.
+ */
+function overlongBytes(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<FuzzBody> {
+  return fc.tuple(valid, fc.nat(), fc.constantFrom(...OVERLONG_BYTES)).map(([body, pick, bytes]) => {
+    const paths = stringPaths(body);
+    const path = paths[pick % Math.max(1, paths.length)];
+    const json = JSON.stringify(path === undefined ? body : editAt(body, path, (s) => `${s}${MARK}`));
+    const [head = "", tail = ""] = json.split(JSON.stringify(MARK).slice(1, -1));
+    return {
+      kind: "bytes" as const,
+      bytes: new Uint8Array([...encoder.encode(head), ...bytes, ...encoder.encode(tail)]),
+    };
+  });
+}
+
 /** A valid body with one field replaced by a hostile value, or left out. */
 function mutated(valid: fc.Arbitrary<Record<string, unknown>>, known: Record<string, fc.Arbitrary<unknown>>) {
   return fc.tuple(valid, fc.nat(), fc.boolean()).chain(([body, pick, drop]) => {
@@ -245,6 +336,20 @@ function mutated(valid: fc.Arbitrary<Record<string, unknown>>, known: Record<str
     }
     return valueFor(key, [], known).map((value) => ({ ...body, [key]: value }));
   });
+}
+
+/**
+ * A body of `endpoint` that validation must refuse for its strings alone: a valid body with a
+ * NUL or an unpaired surrogate in one of its strings (as JSON escapes), or with an overlong or
+ * surrogate UTF-8 sequence in one (as bytes). Null for endpoints without a valid body here.
+ */
+export function unstorableBody(endpoint: Endpoint, mine: AccountData): fc.Arbitrary<FuzzBody> | null {
+  const valid = validBodies(mine)[endpoint.operationId];
+  if (!endpoint.body || !valid) return null;
+  return fc.oneof(
+    { weight: 3, arbitrary: tainted(valid).map((value) => ({ kind: "json" as const, value })) },
+    { weight: 1, arbitrary: overlongBytes(valid) },
+  );
 }
 
 /** Every kind of body for `endpoint`. */
@@ -268,6 +373,8 @@ export function bodyArbitrary(
       ? [
           { weight: 4, arbitrary: json(valid) },
           { weight: 3, arbitrary: json(mutated(valid, known)) },
+          { weight: 2, arbitrary: json(tainted(valid)) },
+          { weight: 1, arbitrary: overlongBytes(valid) },
         ]
       : []),
     { weight: 2, arbitrary: json(objectBody(fieldsOf(endpoint.body), known)) },

@@ -2,7 +2,8 @@
  * Running generated requests against the world and checking the properties every answer must
  * have: never a 5xx; a refusal (4xx) is JSON with a `detail` and a `code`; and a refused request
  * leaves the store as it was (no write call at all, or, when a write was tried and rolled back,
- * the same digest before and after). Runs in chunks, each on a fresh world, so the store stays
+ * the same digest before and after); a request the generator knows must be refused (a NUL in a
+ * string it reads) gets the status expected. Runs in chunks, each on a fresh world, so the store stays
  * small; in-process (`app.fetch`) or over real HTTP on 127.0.0.1. Returns a report, never
  * throws on a violation (the test asserts; the nightly script prints).
  */
@@ -14,8 +15,9 @@ import {
   type HandRequest,
   handRequest,
   type SecurityWorld,
+  type WorldStore,
 } from "./security-fixture.js";
-import { type FuzzCase, fuzzCaseArbitrary } from "./security-fuzz-arbitraries.js";
+import { type FuzzCase, fuzzCaseArbitrary, unstorableCaseArbitrary } from "./security-fuzz-arbitraries.js";
 
 /** Options of {@link runFuzz}. */
 export interface FuzzOptions {
@@ -27,6 +29,14 @@ export interface FuzzOptions {
   readonly chunk?: number;
   /** "in-process" (default) or "http" (a real server on 127.0.0.1). */
   readonly transport?: "in-process" | "http";
+  /** The store of each world; default SQLite in memory. */
+  readonly store?: WorldStore;
+  /**
+   * "any" (default): every kind of request. "unstorable": only requests that carry a NUL, an
+   * unpaired surrogate or an overlong form where the endpoint reads a string, each of which
+   * must be refused with the status the generator expects (400, or 404 for a path id).
+   */
+  readonly cases?: "any" | "unstorable";
 }
 
 /** What a run found. */
@@ -92,6 +102,8 @@ async function judge(c: FuzzCase, response: Response): Promise<string | null> {
   const text = await response.text();
   const status = response.status;
   if (status >= 500) return `answered ${status}: ${text.slice(0, 300)}`;
+  if (c.expect && !c.expect.includes(status))
+    return `answered ${status}, expected ${c.expect.join(" or ")}: ${text.slice(0, 300)}`;
   if (status < 400 || c.method === "HEAD") return null;
   if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
     return `${status} is not JSON (${response.headers.get("content-type")})`;
@@ -165,14 +177,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (digested) digestChecks += 1;
   };
   for (let done = 0, round = 0; done < options.runs && failure === null; done += chunk, round += 1) {
-    const world = await createSecurityWorld();
+    const world = await createSecurityWorld({}, options.store);
     const server = options.transport === "http" ? await serveHttp(world.app, { port: 0 }) : null;
     const send = server
       ? (r: Request) => forwardOverHttp(server, r)
       : (r: Request) => Promise.resolve(world.app.fetch(r));
     try {
       const check = worldRunner(world, send);
-      const arbitrary = fuzzCaseArbitrary(world.data.acme, world.data.other);
+      const arbitrary =
+        options.cases === "unstorable"
+          ? unstorableCaseArbitrary(world.data.acme)
+          : fuzzCaseArbitrary(world.data.acme, world.data.other);
       const result = await fc.check(
         fc.asyncProperty(arbitrary, async (c) => {
           const problem = await check(c, tally);
