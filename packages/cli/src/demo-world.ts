@@ -57,6 +57,17 @@ export const DEMO_STORIES: ReadonlyArray<LedgerTransfer> = Object.freeze([
   story(8, A.client, A.hacker, 1, 8),
 ]);
 
+/**
+ * A deposit of the demo ledger that the demo leaves unregistered, for the printed `curl`: story
+ * 4, 50 ETH to `hop2` from `hop1`, whose funds are 40% from a sanctioned address (one hop).
+ */
+export const DEMO_REGISTER_EXAMPLE = Object.freeze({
+  direction: "incoming",
+  network: "ETH",
+  tx_hash: generatedTxHash(9_000_004),
+  output_address: A.hop2,
+});
+
 /** Loads the world into a store; returns how many ledger transfers it holds. */
 export async function loadDemoWorld(store: Store, transfers = 50_000): Promise<number> {
   await importFile(store, {
@@ -126,6 +137,23 @@ export async function screenDemo(api: AccountApi): Promise<DemoItem[]> {
   return items;
 }
 
+const usd = (value: number) => `$${value.toLocaleString("en-US", { maximumFractionDigits: 2 })}`;
+
+/**
+ * A risk's share of the transfer beside the transfer's total: "40.0% of $12,500 = $5,000",
+ * "100.0% of $2,500" (parts left out when unknown: "100.0%" for an address check, which has
+ * no total).
+ */
+export function shareText(share: number | null, value: number | null, total: number | null): string {
+  const parts: string[] = [];
+  if (share !== null) parts.push(`${(share * 100).toFixed(1)}%`);
+  if (share !== null && total !== null) parts.push(`of ${usd(total)}`);
+  // A whole share's value is the total: "100.0% of $2,500" says it once.
+  if (value !== null && !(share === 1 && total !== null))
+    parts.push(share === null ? usd(value) : `= ${usd(value)}`);
+  return parts.length === 0 ? "" : ` ${parts.join(" ")}`;
+}
+
 /** The demo's results as readable lines. */
 export async function describeDemo(api: AccountApi, items: ReadonlyArray<DemoItem>): Promise<string> {
   const lines: string[] = [];
@@ -139,10 +167,10 @@ export async function describeDemo(api: AccountApi, items: ReadonlyArray<DemoIte
       item.label,
       `  risk ${view.risk_level.toUpperCase()} (score ${view.risk_score ?? "-"}), ${status}, id ${item.id}`,
     );
+    const total = "value_in_fiat" in view ? view.value_in_fiat : null;
     for (const r of risks.slice(0, 3)) {
-      const share = r.value_share === null ? "" : ` ${(r.value_share * 100).toFixed(1)}%`;
-      const value = r.value_in_fiat === null ? "" : ` $${r.value_in_fiat.toLocaleString("en-US")}`;
-      lines.push(`  - ${r.risk_level}: ${r.risk_type} ${r.entity_category} (${r.proximity})${share}${value}`);
+      const share = shareText(r.value_share, r.value_in_fiat, total);
+      lines.push(`  - ${r.risk_level}: ${r.risk_type} ${r.entity_category} (${r.proximity})${share}`);
     }
     lines.push("");
   }

@@ -26,11 +26,13 @@ export {
 } from "./db-target.js";
 export {
   DEMO_ADDRESSES,
+  DEMO_REGISTER_EXAMPLE,
   DEMO_STORIES,
   type DemoItem,
   demoDataFile,
   describeDemo,
   loadDemoWorld,
   screenDemo,
+  shareText,
 } from "./demo-world.js";
 export { createCliEngine, lazyPdfRenderer } from "./engine-setup.js";
