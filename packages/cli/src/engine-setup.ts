@@ -1,5 +1,6 @@
 /**
- * The engine of a CLI command: the store, the API key vault key from `OPENKYT_VAULT_KEY`, a
+ * The engine of a CLI command: the store, the API key vault key from `OPENKYT_VAULT_KEY`, whether
+ * webhooks may target private addresses (`OPENKYT_WEBHOOKS_ALLOW_PRIVATE`), a
  * logger, and a PDF renderer that loads @openkyt/pdf on first use (so start-up stays fast and a
  * missing package only affects the PDF routes, which then answer 503 naming it) and renders on
  * its worker thread pool.
@@ -60,6 +61,17 @@ export function lazyPdfRenderer(): ClosableRenderer {
   };
 }
 
+/**
+ * `OPENKYT_WEBHOOKS_ALLOW_PRIVATE`: `1` (or `true`) lets webhooks target loopback, private and
+ * other refused addresses (tests, internal deployments); unset, empty, `0` or `false` refuses them.
+ */
+export function allowPrivateWebhooks(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = (env.OPENKYT_WEBHOOKS_ALLOW_PRIVATE ?? "").trim().toLowerCase();
+  if (value === "1" || value === "true") return true;
+  if (value === "" || value === "0" || value === "false") return false;
+  throw new KytError("VALIDATION_ERROR", "OPENKYT_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0");
+}
+
 /** Builds the engine of a command over an open store (with warm sources when given: `--warm`). */
 export function createCliEngine(
   store: Store,
@@ -72,6 +84,7 @@ export function createCliEngine(
     ...sources,
     store,
     apiKeyVaultKey: env.OPENKYT_VAULT_KEY || undefined,
+    webhooks: { allowPrivateTargets: allowPrivateWebhooks(env) },
     reportRenderer: renderer,
     ...(logger ? { logger } : {}),
   });

@@ -62,6 +62,8 @@ export function workflowMethods(t: Transport) {
     getWebhook: (id: string) => call<WebhookResponse>("GET", `/v1/webhooks/${seg(id)}/`),
     /** DELETE /v1/webhooks/{id}/ */
     deleteWebhook: (id: string) => call<Deleted>("DELETE", `/v1/webhooks/${seg(id)}/`),
+    /** POST /v1/webhooks/{id}/resume/: a paused webhook is `active` again. */
+    resumeWebhook: (id: string) => call<WebhookResponse>("POST", `/v1/webhooks/${seg(id)}/resume/`),
     /** GET /v1/webhooks/{id}/deliveries/: every attempt, newest first. */
     listWebhookDeliveries: (id: string, query: PageParams = {}) =>
       call<Page<WebhookDeliveryResponse>>("GET", `/v1/webhooks/${seg(id)}/deliveries/`, undefined, query),

@@ -1,6 +1,6 @@
 /**
  * Webhook subscriptions beyond the published interface: create (the only answer carrying the
- * signing secret), list, read, delete, and the recorded delivery attempts.
+ * signing secret), list, read, delete, resume a paused one, and the recorded delivery attempts.
  */
 import {
   pageQuerySchema,
@@ -20,7 +20,8 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     operationId: "createWebhook",
     method: "POST",
     path: "/v1/webhooks/",
-    summary: "Subscribes a URL to event types. The answer carries the signing `secret`, shown this once.",
+    summary:
+      "Subscribes a URL to event types. The answer carries the signing `secret`, shown this once. A URL whose host is, or resolves to, a loopback, private, link-local or other reserved address is refused (400 naming `url`) unless the server allows private targets.",
     tag,
     status: 201,
     body: webhookCreateSchema,
@@ -63,6 +64,22 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: async (api, { id, body }) => {
       expectNoBody(body);
       return json(await api.webhooks.remove(id));
+    },
+  },
+  {
+    operationId: "resumeWebhook",
+    method: "POST",
+    path: "/v1/webhooks/{id}/resume/",
+    summary:
+      "Resumes a webhook paused after too many consecutive failed deliveries: it is `active` again with no failure counted (events of the pause are not delivered). An active one is returned unchanged.",
+    tag,
+    status: 200,
+    body: noBodySchema,
+    response: webhookResponseSchema,
+    errors: [404],
+    run: async (api, { id, body }) => {
+      expectNoBody(body);
+      return json(await api.webhooks.resume(id));
     },
   },
   {

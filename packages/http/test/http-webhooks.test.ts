@@ -66,7 +66,14 @@ describe("webhooks over HTTP, delivered to a real receiver", () => {
       engine: {
         clock: systemClock,
         jobs: { pollIntervalMs: 20 },
-        webhooks: { timeoutMs: 300, backoffBaseMs: 50, backoffMaxMs: 200, maxAttempts: 8 },
+        // The receiver listens on 127.0.0.1: allowed explicitly.
+        webhooks: {
+          timeoutMs: 300,
+          backoffBaseMs: 50,
+          backoffMaxMs: 200,
+          maxAttempts: 8,
+          allowPrivateTargets: true,
+        },
       },
     });
     s.h.engine.start();
@@ -217,6 +224,10 @@ describe("webhooks over HTTP, delivered to a real receiver", () => {
       url: hook.url,
       events: ["alert.updated"],
       created_at: hook.created_at,
+      state: "active",
+      paused_at: null,
+      paused_reason: null,
+      consecutive_failures: 0,
     });
     const put = await rawRequest(s.server.url, {
       method: "PUT",

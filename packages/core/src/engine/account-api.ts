@@ -190,7 +190,10 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** GET/POST /v1/risk-models/, GET/PUT/DELETE /v1/risk-models/{id}/ */
     riskModels: riskModelManagement(ctx, accountId),
-    /** POST/GET /v1/webhooks/, GET/DELETE /v1/webhooks/{id}/, GET /v1/webhooks/{id}/deliveries/ */
+    /**
+     * POST/GET /v1/webhooks/, GET/DELETE /v1/webhooks/{id}/, POST /v1/webhooks/{id}/resume/,
+     * GET /v1/webhooks/{id}/deliveries/
+     */
     webhooks: webhookManagement(ctx, accountId),
     /** GET /v1/basics/networks/ */
     async listNetworks(query: unknown = {}) {

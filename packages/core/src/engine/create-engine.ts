@@ -34,7 +34,9 @@ import {
   storeSanctionsSource,
   storeTokenCatalog,
 } from "./store-sources.js";
-import { fetchWebhookSender, webhookDeliveryHandler } from "./webhook-delivery.js";
+import { webhookDeliveryHandler } from "./webhook-delivery.js";
+import { createNodeWebhookSender } from "./webhook-sender.js";
+import { createWebhookTargetPolicy, systemHostLookup } from "./webhook-targets.js";
 
 /** Default tracing limits. */
 export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
@@ -54,7 +56,11 @@ const CHECK_LANE: ReadonlyArray<JobKind> = Object.freeze([
 
 /** Default webhook delivery settings. */
 export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
-  sender: fetchWebhookSender,
+  sender: null,
+  allowPrivateTargets: false,
+  allowedTargetAddresses: [],
+  lookup: systemHostLookup,
+  pauseAfterFailures: 20,
   timeoutMs: 5_000,
   maxAttempts: 8,
   backoffBaseMs: 2_000,
@@ -121,6 +127,14 @@ export function createEngine(config: EngineConfig): Engine {
   let runners: JobRunner[] = [];
   const vault = createSecretVault(config.apiKeyVaultKey);
   const binding = Object.freeze({ ...DEFAULT_BINDING, ...config.binding });
+  const webhooks = { ...DEFAULT_WEBHOOKS, ...config.webhooks };
+  if (!Number.isInteger(webhooks.pauseAfterFailures) || webhooks.pauseAfterFailures < 1)
+    throw new KytError("VALIDATION_ERROR", "webhooks.pauseAfterFailures must be an integer of at least 1");
+  const webhookTargets = createWebhookTargetPolicy({
+    allowPrivate: webhooks.allowPrivateTargets,
+    allowedAddresses: webhooks.allowedTargetAddresses,
+    lookup: webhooks.lookup,
+  });
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(config.chainSource ?? storeChainSource(store), binding.lookupTimeoutMs),
@@ -139,11 +153,11 @@ export function createEngine(config: EngineConfig): Engine {
     jobs: Object.freeze({ ...defaultJobsConfig(), ...config.jobs }),
     events,
     vault,
+    webhookTargets,
     wake: () => {
       for (const r of runners) r.wake();
     },
   });
-  const webhooks = { ...DEFAULT_WEBHOOKS, ...config.webhooks };
   const onFailure = (job: JobRecord, reason: string, final: boolean) =>
     events.emit("job.failed", { jobId: job.id, kind: job.kind, subjectId: job.subjectId, reason, final });
   const checks = createJobRunner({
@@ -176,9 +190,10 @@ export function createEngine(config: EngineConfig): Engine {
     kinds: ["webhook.deliver"],
     handlers: {
       "webhook.deliver": webhookDeliveryHandler(ctx, {
-        sender: webhooks.sender,
+        sender: webhooks.sender ?? createNodeWebhookSender(webhookTargets),
         vault,
         timeoutMs: webhooks.timeoutMs,
+        pauseAfterFailures: webhooks.pauseAfterFailures,
       }),
     },
     onFailure,

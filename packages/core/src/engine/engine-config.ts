@@ -17,6 +17,7 @@ import type {
   TokenCatalog,
 } from "../index.js";
 import type { WebhookSender } from "./webhook-delivery.js";
+import type { HostLookup } from "./webhook-targets.js";
 
 /** Tracing limits (see docs/risk-model.md). */
 export interface TracingConfig {
@@ -59,8 +60,22 @@ export interface JobsConfig {
 
 /** Webhook delivery. */
 export interface WebhooksConfig {
-  /** Sends the POSTs; default: the global fetch. */
-  readonly sender: WebhookSender;
+  /**
+   * Sends the POSTs; default (null): the Node sender (`createNodeWebhookSender`), which connects
+   * only to targets the policy below allows.
+   */
+  readonly sender: WebhookSender | null;
+  /**
+   * Allow targets in loopback, private, link-local and other refused ranges (tests and internal
+   * deployments; the CLI sets it from `OPENKYT_WEBHOOKS_ALLOW_PRIVATE=1`). Default false.
+   */
+  readonly allowPrivateTargets: boolean;
+  /** Exact addresses allowed although their range is refused; default none. */
+  readonly allowedTargetAddresses: ReadonlyArray<string>;
+  /** Resolves webhook host names (at creation and at each delivery); default: the system resolver. */
+  readonly lookup: HostLookup;
+  /** Consecutive failed deliveries after which a webhook is paused; default 20. */
+  readonly pauseAfterFailures: number;
   /** Time a receiver has to answer; default 5 s. */
   readonly timeoutMs: number;
   /** Attempts before an event is given up for a webhook; default 8. */

@@ -14,6 +14,7 @@ import type { Store } from "../ports/store.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
 import type { SecretVault } from "./secret-vault.js";
+import type { WebhookTargetPolicy } from "./webhook-targets.js";
 
 /** The engine's collaborators and settings. */
 export interface EngineContext {
@@ -35,6 +36,8 @@ export interface EngineContext {
   readonly events: EventEmitter<EngineEvents>;
   /** Seals and opens API and webhook secrets. */
   readonly vault: SecretVault;
+  /** Where webhooks may be delivered (checked when one is created, and by the sender). */
+  readonly webhookTargets: WebhookTargetPolicy;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
 }

@@ -26,4 +26,16 @@ export {
   type WarmLedgerOptions,
 } from "./warm-ledger.js";
 export { createWarmSources, type WarmSources, type WarmSourcesOptions } from "./warm-sources.js";
-export { fetchWebhookSender, type WebhookSender, webhookSignature } from "./webhook-delivery.js";
+export { type WebhookSender, type WebhookSendResult, webhookSignature } from "./webhook-delivery.js";
+export { createNodeWebhookSender } from "./webhook-sender.js";
+export {
+  createWebhookTargetPolicy,
+  type HostLookup,
+  type ResolvedAddress,
+  refusedAddressRange,
+  systemHostLookup,
+  TARGET_REFUSED,
+  type TargetVerdict,
+  type WebhookTargetPolicy,
+  type WebhookTargetPolicyOptions,
+} from "./webhook-targets.js";

@@ -1,8 +1,11 @@
 /**
  * Delivering outbox events: a POST of `{id, type, created_at, data}` signed with HMAC-SHA256
- * over `timestamp.body`, each attempt recorded; a non-2xx answer, a timeout or a refused
- * connection is retried with backoff by the job runner's webhook lane, apart from the checks,
- * so a dead endpoint slows nothing else down.
+ * over `timestamp.body`, each attempt recorded; a non-2xx answer (3xx included: redirects are
+ * not followed), a timeout or a refused connection is retried with backoff by the job runner's
+ * webhook lane, apart from the checks, so a dead endpoint slows nothing else down. A target the
+ * policy refuses is recorded as "target refused by policy" with no status or time. After
+ * `pauseAfterFailures` consecutive failures the webhook is paused: no new delivery is queued
+ * and pending ones end without a request, until the account resumes it.
  */
 import { createHmac } from "node:crypto";
 import type { JobRecord } from "../domain/records.js";
@@ -10,32 +13,27 @@ import { describeError, KytError } from "../errors.js";
 import type { EngineContext } from "./engine-context.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 import type { SecretVault } from "./secret-vault.js";
+import { TARGET_REFUSED } from "./webhook-targets.js";
 
-/** Sends one HTTP POST; the default uses the global fetch. */
+/** What a send came to: the receiver's answer, or a target the policy refused (nothing was sent). */
+export type WebhookSendResult =
+  | { readonly kind: "answered"; readonly status: number }
+  | { readonly kind: "refused"; readonly reason: string };
+
+/**
+ * Sends one HTTP POST. An implementation connects only to addresses the webhook target policy
+ * allows, resolving a name once per delivery and connecting to the addresses it checked (no
+ * second resolution), and follows no redirect; the default is `createNodeWebhookSender`.
+ */
 export interface WebhookSender {
-  /** Resolves with the status of the answer; rejects on timeout or network failure. */
+  /** Resolves with the answer's status or the refusal; rejects on timeout or network failure. */
   post(
     url: string,
     headers: Readonly<Record<string, string>>,
     body: string,
     timeoutMs: number,
-  ): Promise<{ status: number }>;
+  ): Promise<WebhookSendResult>;
 }
-
-/** The global fetch as a sender (redirects are not followed: a receiver answers itself). */
-export const fetchWebhookSender: WebhookSender = Object.freeze({
-  async post(url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { ...headers },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await response.body?.cancel().catch(() => undefined);
-    return { status: response.status };
-  },
-});
 
 /** The signature header value: `t=<unix ms>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
@@ -48,13 +46,16 @@ export interface WebhookDeliveryDeps {
   readonly sender: WebhookSender;
   readonly vault: SecretVault;
   readonly timeoutMs: number;
+  /** Consecutive failed deliveries that pause a webhook. */
+  readonly pauseAfterFailures: number;
 }
 
 async function deliver(ctx: EngineContext, deps: WebhookDeliveryDeps, job: JobRecord): Promise<JobOutcome> {
   const eventId = String(job.payload.eventId ?? "");
   const webhook = await ctx.store.getWebhook(String(job.payload.webhookId ?? ""));
   const event = await ctx.store.getWebhookEvent(eventId);
-  if (!webhook || webhook.deletedAt !== null || !event) return { kind: "done" };
+  // A paused webhook's pending deliveries end here, without a request.
+  if (!webhook || webhook.deletedAt !== null || webhook.state !== "active" || !event) return { kind: "done" };
   const body = JSON.stringify({
     id: event.id,
     type: event.type,
@@ -72,25 +73,49 @@ async function deliver(ctx: EngineContext, deps: WebhookDeliveryDeps, job: JobRe
   const started = performance.now();
   let status: number | null = null;
   let error: string | null = null;
+  let refused = false;
   try {
-    status = (await deps.sender.post(webhook.url, headers, body, deps.timeoutMs)).status;
-    if (status < 200 || status > 299) error = `the receiver answered ${status}`;
+    const result = await deps.sender.post(webhook.url, headers, body, deps.timeoutMs);
+    if (result.kind === "refused") {
+      refused = true;
+      error = TARGET_REFUSED;
+      ctx.logger.warn({ webhookId: webhook.id, reason: result.reason }, "webhook target refused by policy");
+    } else {
+      status = result.status;
+      if (status < 200 || status > 299) error = `the receiver answered ${status}`;
+    }
   } catch (e) {
     error = describeError(e);
   }
-  await ctx.store.appendWebhookDelivery({
-    id: ctx.ids.next(),
-    webhookId: webhook.id,
-    eventId: event.id,
-    attempt: job.attempts,
-    at: ctx.clock.now(),
-    ok: error === null,
-    statusCode: status,
-    error,
-    durationMs: Math.round(performance.now() - started),
+  const durationMs = refused ? 0 : Math.round(performance.now() - started);
+  const at = ctx.clock.now();
+  const noted = await ctx.store.transaction(async (tx) => {
+    // A refused target shows the account nothing of the network: no status, no error text, no time.
+    await tx.appendWebhookDelivery({
+      id: ctx.ids.next(),
+      webhookId: webhook.id,
+      eventId: event.id,
+      attempt: job.attempts,
+      at,
+      ok: error === null,
+      statusCode: status,
+      error,
+      durationMs,
+    });
+    return tx.noteWebhookDelivery(webhook.id, {
+      ok: error === null,
+      at,
+      pauseAfter: deps.pauseAfterFailures,
+      reason: `${deps.pauseAfterFailures} consecutive failed deliveries`,
+    });
   });
-  if (error !== null) throw new KytError("INTERNAL_ERROR", `webhook ${webhook.id}: ${error}`);
-  return { kind: "done" };
+  if (error === null) return { kind: "done" };
+  if (noted?.state === "paused") {
+    if (noted.pausedAt === at)
+      ctx.logger.warn({ webhookId: webhook.id, reason: noted.pausedReason }, "webhook paused");
+    return { kind: "done" };
+  }
+  throw new KytError("INTERNAL_ERROR", `webhook ${webhook.id}: ${error}`);
 }
 
 /** Creates the handler of `webhook.deliver` jobs. */

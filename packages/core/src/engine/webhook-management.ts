@@ -1,6 +1,9 @@
-/** Managing an account's webhooks: subscribe (the secret is shown once), list, delete, and read delivery attempts. */
+/**
+ * Managing an account's webhooks: subscribe (the secret is shown once; a target the policy
+ * refuses is a 400 naming `url`), list, delete, resume a paused one, and read delivery attempts.
+ */
 import type { WebhookRecord } from "../domain/records.js";
-import { notFound } from "../errors.js";
+import { fieldError, notFound } from "../errors.js";
 import {
   pageQuerySchema,
   parseInput,
@@ -20,10 +23,30 @@ export function webhookManagement(ctx: EngineContext, accountId: string) {
       throw notFound("webhook", id);
     return webhook;
   };
+  /**
+   * Refuses a URL whose host is a refused address, or a name resolving to one (a name that does
+   * not resolve now is accepted: every delivery checks again).
+   */
+  const checkTarget = async (url: string): Promise<void> => {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch {
+      throw fieldError("url", "must be an http or https URL");
+    }
+    const verdict = await ctx.webhookTargets.checkHost(hostname);
+    if (verdict.kind !== "refused") return;
+    throw fieldError(
+      "url",
+      "target refused by policy: the host is, or resolves to, a loopback, private, link-local or other " +
+        "reserved address (see docs/security.md)",
+    );
+  };
   return Object.freeze({
     /** POST /v1/webhooks/: the answer carries the signing secret, the only time it is shown. */
     async create(body: unknown) {
       const input = parseInput(webhookCreateSchema, body, "webhook");
+      await checkTarget(input.url);
       const id = ctx.ids.next();
       const secret = `whsec_${randomToken(40)}`;
       const record: WebhookRecord = {
@@ -55,6 +78,16 @@ export function webhookManagement(ctx: EngineContext, accountId: string) {
       await load(id);
       await ctx.store.deleteWebhook(id, ctx.clock.now());
       return { id, deleted: true };
+    },
+    /**
+     * POST /v1/webhooks/{id}/resume/: a paused webhook is active again, its failure count reset
+     * (events that happened while it was paused are not delivered). Resuming an active one
+     * changes nothing.
+     */
+    async resume(id: string) {
+      await load(id);
+      await ctx.store.resumeWebhook(id);
+      return presentWebhook(await load(id));
     },
     /** GET /v1/webhooks/{id}/deliveries/: newest first, paginated. */
     async deliveries(id: string, query: unknown = {}) {

@@ -61,6 +61,10 @@ export function presentWebhook(w: WebhookRecord, secret?: string): WebhookRespon
     url: w.url,
     events: [...w.events],
     created_at: formatOffsetTimestamp(w.createdAt),
+    state: w.state,
+    paused_at: w.pausedAt === null ? null : formatOffsetTimestamp(w.pausedAt),
+    paused_reason: w.pausedReason,
+    consecutive_failures: w.consecutiveFailures,
     ...(secret === undefined ? {} : { secret }),
   };
 }

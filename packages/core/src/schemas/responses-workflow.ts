@@ -1,7 +1,7 @@
 /** Response objects of the additions beyond the published interface. */
 import { z } from "zod";
 import { ALERT_STATUSES, RULE_RISK_LEVELS } from "../domain/enums.js";
-import { WEBHOOK_EVENT_TYPES } from "../domain/records.js";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_STATES } from "../domain/records.js";
 import { alertDetailResponseSchema, riskRuleResponseSchema } from "./responses-alerts.js";
 
 /** An alert with its workflow fields (the answer of PATCH and the bulk change). */
@@ -47,6 +47,14 @@ export const webhookResponseSchema = z
     url: z.string(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     created_at: z.string(),
+    state: z
+      .enum(WEBHOOK_STATES)
+      .describe(
+        "`active`, or `paused` after too many consecutive failed deliveries (nothing is delivered until resumed).",
+      ),
+    paused_at: z.string().nullable().describe("When it was paused; null while active."),
+    paused_reason: z.string().nullable().describe("Why it was paused; null while active."),
+    consecutive_failures: z.number().int().describe("Failed deliveries since the last successful one."),
     secret: z.string().optional().describe("The signing secret: in the creation answer only."),
   })
   .describe("A webhook subscription.");

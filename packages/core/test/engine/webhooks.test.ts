@@ -73,7 +73,14 @@ describe("webhooks", () => {
     engine = createEngine({
       store: createMemoryStore(),
       jobs: { pollIntervalMs: 20 },
-      webhooks: { timeoutMs: 300, backoffBaseMs: 50, backoffMaxMs: 200, maxAttempts: 6 },
+      // The receivers of these tests listen on 127.0.0.1: allowed explicitly.
+      webhooks: {
+        timeoutMs: 300,
+        backoffBaseMs: 50,
+        backoffMaxMs: 200,
+        maxAttempts: 6,
+        allowPrivateTargets: true,
+      },
     });
     await loadWorld(engine);
     const acme = engine.forAccount("acme");
@@ -115,7 +122,7 @@ describe("webhooks", () => {
     engine = createEngine({
       store: createMemoryStore(),
       jobs: { pollIntervalMs: 20 },
-      webhooks: { timeoutMs: 1_000, backoffBaseMs: 100, maxAttempts: 3 },
+      webhooks: { timeoutMs: 1_000, backoffBaseMs: 100, maxAttempts: 3, allowPrivateTargets: true },
     });
     await loadWorld(engine);
     const acme = engine.forAccount("acme");
@@ -139,7 +146,7 @@ describe("webhooks", () => {
   });
 
   it("refuses bad subscriptions and keeps accounts apart", async () => {
-    engine = createEngine({ store: createMemoryStore() });
+    engine = createEngine({ store: createMemoryStore(), webhooks: { allowPrivateTargets: true } });
     const acme = engine.forAccount("acme");
     for (const body of [
       { url: "ftp://x.test/", events: ["alert.created"] },
