@@ -41,7 +41,7 @@ export function kyselyReplayOps(ctx: KyselyContext): ReplayOps {
     if (ctx.skipLocked) expired = expired.forUpdate().skipLocked();
     await db
       .deleteFrom("request_signatures")
-      .where(({ refTuple }) => refTuple("key_id", "digest"), "in", expired)
+      .where(({ refTuple }) => refTuple("key_id", "digest"), "in", expired.$asTuple("key_id", "digest"))
       .execute();
   }
 
