@@ -240,3 +240,107 @@ describe("webhooks over HTTP, delivered to a real receiver", () => {
     expect(await rejection(s.acme.listWebhookDeliveries(hook.id))).toMatchObject({ status: 404 });
   });
 });
+
+describe("webhook targets and pausing over HTTP (private targets refused, the default)", () => {
+  let s: Served;
+  // A stub DNS (the external component): hooks.example answers a public address first, then
+  // loopback (a rebinding DNS server); internal.example answers a private address.
+  const answers: Record<string, string[]> = { "hooks.example": ["93.184.216.34", "127.0.0.1"] };
+  beforeAll(async () => {
+    s = await serve({
+      engine: {
+        webhooks: {
+          maxAttempts: 1,
+          lookup: async (name) => {
+            const address =
+              name === "internal.example" ? "10.0.0.7" : (answers[name]?.shift() ?? "93.184.216.34");
+            return [{ address, family: 4 }];
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it.each([
+    "http://127.1:8080/",
+    "http://2130706433/",
+    "http://0x7f000001/",
+    "http://0177.0.0.1/",
+    "http://[::1]/",
+    "http://localhost./",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "https://internal.example/hook",
+  ])("POST /v1/webhooks/ with %s: 400 naming url", async (url) => {
+    const error = await rejection(s.acme.createWebhook({ url, events: ["alert.created"] }));
+    expect(error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+    expect(Object.keys((error as { errors: object }).errors)).toEqual(["url"]);
+  });
+
+  it("a target refused at delivery (DNS rebinding) is listed without status, error detail or duration", async () => {
+    const hook = await s.acme.createWebhook({
+      url: "https://hooks.example/openkyt",
+      events: ["manual_check.completed"],
+    });
+    await s.acme.checkAddress({ network: "ETH", address: W.mixer });
+    await s.h.engine.drain();
+    const page = expectWire(
+      pageSchema(webhookDeliveryResponseSchema),
+      await s.acme.listWebhookDeliveries(hook.id),
+    );
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({
+      ok: false,
+      status_code: null,
+      error: "target refused by policy",
+      duration_ms: 0,
+    });
+  });
+
+  it("a paused webhook shows its state and reason, and POST /v1/webhooks/{id}/resume/ resumes it", async () => {
+    const hook = await s.acme.createWebhook({ url: "https://93.184.216.34/h", events: ["alert.created"] });
+    expect(hook).toMatchObject({
+      state: "active",
+      paused_at: null,
+      paused_reason: null,
+      consecutive_failures: 0,
+    });
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5);
+    await s.h.store.noteWebhookDelivery(hook.id, {
+      ok: false,
+      at,
+      pauseAfter: 1,
+      reason: "1 consecutive failed deliveries",
+    });
+    const paused = expectWire(webhookResponseSchema, await s.acme.getWebhook(hook.id));
+    expect(paused).toMatchObject({
+      state: "paused",
+      paused_reason: "1 consecutive failed deliveries",
+      consecutive_failures: 1,
+    });
+    expect(Date.parse(paused.paused_at ?? "")).toBe(at);
+    expect(await rejection(s.other.resumeWebhook(hook.id))).toMatchObject({ status: 404 });
+    const withBody = await rawRequest(s.server.url, {
+      method: "POST",
+      path: `/v1/webhooks/${hook.id}/resume/`,
+      body: '{"state":"active"}',
+    });
+    expect(withBody.status).toBe(400); // resume takes no body
+    const resumed = expectWire(webhookResponseSchema, await s.acme.resumeWebhook(hook.id));
+    expect(resumed).toMatchObject({
+      state: "active",
+      paused_at: null,
+      paused_reason: null,
+      consecutive_failures: 0,
+    });
+    expect(await s.acme.resumeWebhook(hook.id)).toEqual(resumed);
+    const doc = (await (await fetch(`${s.server.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    expect(doc.paths["/v1/webhooks/{id}/resume/"]?.post?.operationId).toBe("resumeWebhook");
+  });
+});
