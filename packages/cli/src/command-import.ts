@@ -1,13 +1,25 @@
 /**
  * `openkyt import KIND FILE`: streams a sanctions list, address labels, a ledger, tokens or
  * prices into the store, with progress and a final summary (bad rows listed with file, line and
- * reason; the good rows kept).
+ * reason; skip reasons by count; the good rows kept). A refused import (a file of no known
+ * format, a sanctions run that would delist from an incomplete file or delist too much) writes
+ * nothing and exits 2, as a dry run that a real run would refuse does.
  */
-import { FORMATS, IMPORT_KINDS, type ImportOptions, importFile, isImportKind } from "@openkyt/datasets";
+import {
+  FORMATS,
+  IMPORT_KINDS,
+  type ImportOptions,
+  importFile,
+  isImportKind,
+  MASS_DELIST_FLOOR,
+  MASS_DELIST_SHARE,
+  refusalOf,
+} from "@openkyt/datasets";
 import { parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
 import { progressReporter } from "./import-progress.js";
+import { summaryText } from "./import-summary-text.js";
 
 const formatsOf = (kind: string) =>
   FORMATS.filter((f) => f.kind === kind)
@@ -18,7 +30,8 @@ const formatsOf = (kind: string) =>
 export const importCommand: CliCommand = {
   name: "import",
   summary: "import sanctions, labels, a ledger, tokens or prices from a file",
-  usage: `usage: openkyt import KIND FILE [--format F] [--network N] [--token T] [--list NAME] [--as-of DATE] [--db ...] [--json]
+  usage: `usage: openkyt import KIND FILE [--format F] [--network N] [--token T] [--list NAME] [--as-of DATE]
+                           [--dry-run] [--allow-mass-delist] [--no-delist] [--db ...] [--json]
 
   KIND        ${IMPORT_KINDS.join(" | ")}
   --format    the file's format (recognised from its header when left out):
@@ -27,7 +40,16 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
   --token     the token of a price file
   --list      the sanctions list's name (default "OFAC SDN")
   --as-of     the snapshot date of a sanctions list (YYYY-MM-DD)
-  --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db`,
+  --dry-run   sanctions: read and plan, write nothing; print what would be added, changed and delisted
+  --allow-mass-delist
+              sanctions: apply a run that delists more than ${MASS_DELIST_SHARE * 100}% of the list (at least ${MASS_DELIST_FLOOR});
+              without it such a run is refused and writes nothing
+  --no-delist sanctions: add and update only, delist nothing (a complete list with unreadable rows)
+  --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+
+  A file of no known format is refused (exit 2) with its first line quoted. A sanctions list
+  delists only from a complete snapshot of the same list (the OFAC CSV, an all-chain address
+  list) with no unreadable row; every sanctions import is one transaction. See docs/data.md.`,
   async run(argv, io) {
     const args = parseCommandArgs(
       argv,
@@ -38,12 +60,19 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         token: { type: "string" },
         list: { type: "string" },
         "as-of": { type: "string" },
+        "dry-run": { type: "boolean" },
+        "allow-mass-delist": { type: "boolean" },
+        "no-delist": { type: "boolean" },
       },
       2,
     );
     const [kind, file] = args.positionals;
     if (!kind || !isImportKind(kind)) throw new UsageError(`KIND must be one of ${IMPORT_KINDS.join(", ")}`);
     if (!file) throw new UsageError("FILE is required");
+    const flag = (name: string) => args.values[name] === true;
+    for (const name of ["dry-run", "allow-mass-delist", "no-delist"]) {
+      if (flag(name) && kind !== "sanctions") throw new UsageError(`--${name} is for sanctions imports only`);
+    }
     const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
     const progress = progressReporter(io.stderr, {
       tty: Boolean(process.stderr.isTTY) && !args.values.json,
@@ -62,24 +91,26 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         ...optional("token", "token"),
         ...optional("list", "listName"),
         ...optional("as-of", "asOf"),
+        ...(flag("dry-run") ? { dryRun: true } : {}),
+        ...(flag("allow-mass-delist") ? { allowMassDelist: true } : {}),
+        ...(flag("no-delist") ? { delist: false } : {}),
         onProgress: (p) => progress.update(p),
         // The command opened the store for this import alone.
         exclusiveStore: true,
-      } as ImportOptions).finally(() => progress.done()); // an error starts on a line of its own
-      if (args.values.json) {
-        io.stdout(`${JSON.stringify(summary)}\n`);
-      } else {
-        const s = summary;
-        io.stdout(
-          `${kind} ${file}: ${s.rowsRead} rows read, ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ` +
-            `${s.duplicates} duplicates, ${s.skipped} skipped, ${s.rejected} rejected` +
-            `${s.delisted ? `, ${s.delisted} delisted` : ""} in ${Math.round(s.durationMs)} ms ` +
-            `(reading ${Math.round(s.readingMs)} ms, finishing ${Math.round(s.durationMs - s.readingMs)} ms)\n`,
-        );
-        for (const problem of s.rejections)
-          io.stdout(`  rejected ${problem.file}:${problem.line}: ${problem.reason}\n`);
+      } as ImportOptions)
+        .catch((error: unknown) => {
+          if (refusalOf(error) === null) throw error;
+          return error as Error;
+        })
+        .finally(() => progress.done()); // an error starts on a line of its own
+      if (summary instanceof Error) {
+        // Refused before anything was written: bad input, as a usage error is.
+        io.stderr(`openkyt import: refused: ${summary.message}\n`);
+        return EXIT.USAGE;
       }
-      return EXIT.OK;
+      if (args.values.json) io.stdout(`${JSON.stringify(summary)}\n`);
+      else io.stdout(summaryText(kind, file, summary));
+      return summary.refusal === null ? EXIT.OK : EXIT.USAGE;
     } finally {
       await store.close();
     }
