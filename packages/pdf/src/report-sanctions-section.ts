@@ -1,8 +1,11 @@
 /**
  * The sanctions check: the address looked up and, when it is listed, every listing with its
- * list, program, entity and validity; "no listing" otherwise.
+ * list, program, entity and validity; "no listing" otherwise. A listing's start is its
+ * designation date when the list's source gives one ("since DATE (designated)"); otherwise only
+ * the list snapshot it was first read from is known, and the report says so ("in list snapshot
+ * of DATE") rather than pass the snapshot's date off as a designation date.
  */
-import type { CheckState, SanctionsResult } from "@openkyt/core";
+import type { CheckState, SanctionsListing, SanctionsResult } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
 import { facts, paragraph, ruledTable, section } from "./report-blocks.js";
 import { checkLine } from "./report-checks.js";
@@ -16,12 +19,25 @@ export interface SanctionsInput {
   readonly at: string | null;
 }
 
+/** A date as YYYY-MM-DD when it is a day's start (UTC), else with its time. */
+function dayOrTime(ms: number): string {
+  return ms % 86_400_000 === 0 ? new Date(ms).toISOString().slice(0, 10) : formatEpoch(ms);
+}
+
+/** When a listing began, and what that date is. */
+export function listedText(l: SanctionsListing): string {
+  if (l.designatedAt !== undefined && l.designatedAt !== null)
+    return `since ${dayOrTime(l.designatedAt)} (designated)`;
+  if (l.listedAt === null) return "from the start of the list";
+  return `in list snapshot of ${dayOrTime(l.listedAt)}`;
+}
+
 function listingsTable(s: SanctionsResult): Content {
   const rows = s.listings.map((l): TableCell[] => [
     { text: l.listName, bold: true },
     { text: l.program ?? UNKNOWN },
     { text: l.entity ?? UNKNOWN },
-    { text: l.listedAt === null ? "from the start of the list" : formatEpoch(l.listedAt) },
+    { text: listedText(l) },
     { text: l.delistedAt === null ? "still listed" : formatEpoch(l.delistedAt) },
   ]);
   return ruledTable(
@@ -29,7 +45,7 @@ function listingsTable(s: SanctionsResult): Content {
       { title: "List", width: 90 },
       { title: "Program", width: 70 },
       { title: "Entity", width: "*" },
-      { title: "Listed since", width: 95 },
+      { title: "Listed", width: 95 },
       { title: "Delisted", width: 95 },
     ],
     rows,
