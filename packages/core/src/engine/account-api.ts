@@ -9,6 +9,7 @@ import type { ManualCheckRecord, TransferRecord } from "../domain/records.js";
 import { KytError, notFound } from "../errors.js";
 import {
   alertListQuerySchema,
+  lookupId,
   manualCheckListQuerySchema,
   pageQuerySchema,
   parseInput,
@@ -23,6 +24,7 @@ import {
   presentToken,
   presentTransfer,
   presentTransferExposure,
+  textProblem,
   tokenListQuerySchema,
 } from "../schemas/index.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
@@ -53,6 +55,8 @@ export function accountApi(ctx: EngineContext, accountId: string) {
   if (typeof accountId !== "string" || accountId.length === 0) {
     throw new KytError("VALIDATION_ERROR", "accountId must be a non-empty string");
   }
+  const accountProblem = textProblem(accountId);
+  if (accountProblem !== null) throw new KytError("VALIDATION_ERROR", `accountId ${accountProblem}`);
   const waitForTransfer = (t: TransferRecord, ms: number) =>
     waitUntil(ctx, ms, () => loadTransfer(ctx.store, accountId, t.id), transferSettled, t);
   const waitForCheck = (c: ManualCheckRecord, ms: number) =>
@@ -164,7 +168,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** GET /v1/alerts/{id}/ */
     async getAlert(id: string) {
-      const alert = await ctx.store.getAlert(id);
+      const alert = await ctx.store.getAlert(lookupId("alert", id));
       if (!alert || alert.accountId !== accountId) throw notFound("alert", id);
       return presentAlert(alert, await ctx.store.getTransfer(alert.transferId), { single: true });
     },

@@ -11,6 +11,7 @@ import {
   type AlertUpdateInput,
   alertBulkUpdateSchema,
   alertUpdateSchema,
+  lookupId,
   parseInput,
   presentAlertWorkflow,
 } from "../schemas/index.js";
@@ -24,7 +25,7 @@ export interface Actor {
 
 /** Loads an alert of the account inside `tx`, or NOT_FOUND. */
 async function loadAlert(tx: StoreOps, accountId: string, id: string): Promise<AlertRecord> {
-  const alert = await tx.getAlert(id);
+  const alert = await tx.getAlert(lookupId("alert", id));
   if (!alert || alert.accountId !== accountId) throw notFound("alert", id);
   return alert;
 }

@@ -2,7 +2,7 @@
 import type { CheckStatus, ManualCheckRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
 import type { StoreOps } from "../ports/store.js";
-import { checkAddressSchema, checkTransferSchema, parseInput } from "../schemas/index.js";
+import { checkAddressSchema, checkTransferSchema, lookupId, parseInput } from "../schemas/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { newJob } from "./job-factory.js";
 import { resolveRiskModel, resolveToken } from "./model-resolution.js";
@@ -13,7 +13,7 @@ export async function loadManualCheck(
   accountId: string,
   id: string,
 ): Promise<ManualCheckRecord> {
-  const check = await store.getManualCheck(id);
+  const check = await store.getManualCheck(lookupId("manual check", id));
   if (!check || check.accountId !== accountId) throw notFound("manual check", id);
   return check;
 }

@@ -9,6 +9,7 @@ import { fieldError, KytError, notFound } from "../errors.js";
 import type { StoreOps } from "../ports/store.js";
 import { validateRiskModel } from "../risk/index.js";
 import {
+  lookupId,
   parseInput,
   presentRiskModel,
   type RiskModelBodyInput,
@@ -97,7 +98,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
     /** GET /v1/risk-models/{id}/ */
     async get(id: string) {
       if (isBuiltin(ctx, id)) return present(ctx.defaultModel, null);
-      const versions = (await ctx.store.listRiskModelVersions(accountId, id)).filter(
+      const versions = (await ctx.store.listRiskModelVersions(accountId, lookupId("risk model", id))).filter(
         (m) => m.deletedAt === null,
       );
       const latest = versions[versions.length - 1];
@@ -131,7 +132,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       const rules = await rulesOf(ctx, accountId, input);
       const now = ctx.clock.now();
       const model = await ctx.store.transaction(async (tx) => {
-        const current = await tx.getRiskModel(accountId, id);
+        const current = await tx.getRiskModel(accountId, lookupId("risk model", id));
         if (!current) throw notFound("risk model", id);
         const next: RiskModel = { id, name: input.name, version: current.version + 1, rules };
         checkModel(next);
@@ -148,7 +149,8 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       if (isBuiltin(ctx, id))
         throw new KytError("ILLEGAL_TRANSITION", "the built-in risk model cannot be deleted");
       await ctx.store.transaction(async (tx) => {
-        if (!(await tx.deleteRiskModel(accountId, id, ctx.clock.now()))) throw notFound("risk model", id);
+        if (!(await tx.deleteRiskModel(accountId, lookupId("risk model", id), ctx.clock.now())))
+          throw notFound("risk model", id);
         if ((await accountDefaultModelId(tx, accountId)) === id) await setDefault(tx, null);
       });
       return { id, deleted: true };

@@ -9,6 +9,7 @@ import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
 import type { StoreOps } from "../ports/store.js";
 import {
   bindTransactionSchema,
+  lookupId,
   normalizeBindInput,
   parseInput,
   presentTransfer,
@@ -28,7 +29,7 @@ export const ATTEMPT_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterp
 
 /** Loads a transfer of the account, or NOT_FOUND (also for another account's transfer). */
 export async function loadTransfer(store: StoreOps, accountId: string, id: string): Promise<TransferRecord> {
-  const transfer = await store.getTransfer(id);
+  const transfer = await store.getTransfer(lookupId("transfer", id));
   if (!transfer || transfer.accountId !== accountId) throw notFound("transfer", id);
   return transfer;
 }

@@ -5,6 +5,7 @@
 import type { WebhookRecord } from "../domain/records.js";
 import { fieldError, notFound } from "../errors.js";
 import {
+  lookupId,
   pageQuerySchema,
   parseInput,
   presentPage,
@@ -18,7 +19,7 @@ import type { EngineContext } from "./engine-context.js";
 /** The webhook operations of one account. */
 export function webhookManagement(ctx: EngineContext, accountId: string) {
   const load = async (id: string): Promise<WebhookRecord> => {
-    const webhook = await ctx.store.getWebhook(id);
+    const webhook = await ctx.store.getWebhook(lookupId("webhook", id));
     if (!webhook || webhook.accountId !== accountId || webhook.deletedAt !== null)
       throw notFound("webhook", id);
     return webhook;

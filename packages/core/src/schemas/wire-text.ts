@@ -7,6 +7,7 @@
  * {@link wireString}, and path ids are checked with {@link isStorableText}.
  */
 import { z } from "zod";
+import { notFound } from "../errors.js";
 
 /** NUL, or a surrogate code unit that is not half of a pair (with `u`, a pair is one code point). */
 const UNSTORABLE = /[\0\p{Cs}]/u;
@@ -23,6 +24,15 @@ export function textProblem(text: string): string | null {
 /** True when `text` holds no NUL and no unpaired surrogate (see {@link textProblem}). */
 export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
+}
+
+/**
+ * `id` when a store can hold it; otherwise NOT_FOUND for `kind`, like any unknown id: an id with
+ * a NUL or an unpaired surrogate names nothing, so the store is not asked (Postgres would fail).
+ */
+export function lookupId(kind: string, id: string): string {
+  if (!isStorableText(id)) throw notFound(kind, JSON.stringify(id));
+  return id;
 }
 
 /**
