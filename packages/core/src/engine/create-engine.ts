@@ -134,6 +134,7 @@ export function createEngine(config: EngineConfig): Engine {
     allowPrivate: webhooks.allowPrivateTargets,
     allowedAddresses: webhooks.allowedTargetAddresses,
     lookup: webhooks.lookup,
+    lookupTimeoutMs: webhooks.timeoutMs,
   });
   const ctx: EngineContext = Object.freeze({
     store,

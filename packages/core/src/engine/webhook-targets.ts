@@ -131,6 +131,21 @@ export interface WebhookTargetPolicyOptions {
   readonly allowedAddresses?: ReadonlyArray<string>;
   /** Resolves names; default the system resolver. */
   readonly lookup?: HostLookup;
+  /** Longest a resolution may take before the name counts as unresolved; default 5 s. */
+  readonly lookupTimeoutMs?: number;
+}
+
+/** `lookup(name)`, rejected when it takes longer than `ms`. */
+async function boundedLookup(lookup: HostLookup, name: string, ms: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`resolving ${name} took longer than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([lookup(name), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Decides where webhooks may be delivered. */
@@ -150,6 +165,7 @@ export interface WebhookTargetPolicy {
 export function createWebhookTargetPolicy(options: WebhookTargetPolicyOptions = {}): WebhookTargetPolicy {
   const allowPrivate = options.allowPrivate ?? false;
   const lookup = options.lookup ?? systemHostLookup;
+  const lookupTimeoutMs = options.lookupTimeoutMs ?? 5_000;
   const allowed = new Set((options.allowedAddresses ?? []).map((a) => unbracket(a).toLowerCase()));
   const refusedAddress = (address: string): string | null => {
     if (allowPrivate) return null;
@@ -172,7 +188,7 @@ export function createWebhookTargetPolicy(options: WebhookTargetPolicyOptions = 
       if (!allowPrivate && isLocalhostName(bare)) return { kind: "refused", reason: "loopback (localhost)" };
       let addresses: ReadonlyArray<ResolvedAddress>;
       try {
-        addresses = await lookup(bare);
+        addresses = await boundedLookup(lookup, bare, lookupTimeoutMs);
       } catch (error) {
         return { kind: "unresolved", error };
       }

@@ -278,3 +278,15 @@ describe("webhook targets: checked again at each delivery", () => {
     });
   });
 });
+
+describe("webhook targets: a resolver that hangs", () => {
+  it("counts as unresolved after the lookup timeout: accepted at creation, never connected at delivery", async () => {
+    const hanging: HostLookup = () => new Promise(() => {});
+    const policy = createWebhookTargetPolicy({ lookup: hanging, lookupTimeoutMs: 50 });
+    const started = Date.now();
+    expect(await policy.checkHost("slow.example")).toMatchObject({ kind: "unresolved" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const sender = createNodeWebhookSender(policy);
+    await expect(sender.post("http://slow.example/", {}, "{}", 2_000)).rejects.toThrow(/longer than 50 ms/);
+  });
+});
