@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: "Too many requests.",
   REPLAY_GUARD_FULL: "The replay guard holds as many signed requests as it may; retry later.",
   PAYLOAD_TOO_LARGE: "The request body is too large.",
+  REQUEST_ABORTED: "The client closed the connection before sending the whole request body.",
   INTERNAL_ERROR: "An unexpected failure.",
 } as const;
 

@@ -2,13 +2,24 @@
  * Reads a request body as raw bytes, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE
  * before reading it when Content-Length says so, else as soon as the stream passes the limit.
  * Two sources: a fetch `Request` (the app mounted anywhere), and node's own request object when
- * the app is served by @hono/node-server (no web stream is built around it then).
+ * the app is served by @hono/node-server (no web stream is built around it then). A client that
+ * closes the connection or errs before its body is complete is REQUEST_ABORTED (a 400 the client
+ * will not read, logged at info like any 4xx): an expected outcome, not a server failure.
  */
 import type { IncomingMessage } from "node:http";
 import { KytError } from "@openkyt/core";
 
 function tooLarge(limit: number): KytError {
   return new KytError("PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`);
+}
+
+/** The error of a body the client stopped sending (`cause`: the stream's error, if any). */
+export function requestAborted(cause?: unknown): KytError {
+  return new KytError(
+    "REQUEST_ABORTED",
+    "the client closed the connection before sending the whole request body",
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** Refuses a request whose Content-Length (the header's value, if any) is past `limit`. */
@@ -36,7 +47,13 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      throw requestAborted(error);
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -85,12 +102,12 @@ export function readIncomingBytes(incoming: IncomingMessage, limit: number): Pro
     };
     const onError = (error: Error) => {
       stop();
-      reject(error);
+      reject(requestAborted(error));
     };
     const onClose = () => {
       stop();
       if (incoming.complete) onEnd();
-      else reject(new Error("the client closed the connection before sending the whole body"));
+      else reject(requestAborted());
     };
     incoming.on("data", onData);
     incoming.on("end", onEnd);

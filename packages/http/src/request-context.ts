@@ -2,11 +2,15 @@
  * Per-request context: a request id (the client's X-Request-Id when it is a plain token of at
  * most 128 characters, else a new UUID), echoed in the response; a logger bound to it; one log
  * line per request with method, path (no query), status, duration, key id and account. Secrets,
- * signatures and bodies are never logged.
+ * signatures and bodies are never logged; the path and key id are capped (see log-fields.ts).
+ * A request refused with a 4xx (an aborted body included) logs at info with the error's code,
+ * a 5xx at error.
  */
+import { isKytError } from "@openkyt/core";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env.js";
+import { logValue } from "./log-fields.js";
 import { nodeIncoming, readHeader } from "./node-incoming.js";
 
 /** The request id header, read and written. */
@@ -74,11 +78,13 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       {
         requestId,
         method: c.req.method,
-        path: new URL(c.req.url).pathname,
+        path: logValue(new URL(c.req.url).pathname),
         status,
         ms: Math.round((now() - started) * 10) / 10,
-        keyId: c.get("keyId"),
+        keyId: logValue(c.get("keyId")),
         account: c.get("accountId"),
+        // Which refusal it was (UNAUTHORIZED, RATE_LIMITED, REQUEST_ABORTED, ...), when one.
+        code: isKytError(c.error) ? c.error.code : undefined,
       },
       "request",
     );
