@@ -6,8 +6,8 @@
  */
 import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
 import { parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
-import { parseCommandArgs, portOption, stringOption } from "./cli-args.js";
-import { type CliCommand, EXIT } from "./cli-command.js";
+import { type ParsedArgs, parseCommandArgs, portOption, stringOption } from "./cli-args.js";
+import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
 
@@ -18,13 +18,34 @@ const OPTIONS = {
   "no-workers": { type: "boolean" },
   "log-level": { type: "string" },
   warm: { type: "boolean" },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
 } as const;
+
+/** A connection cap from its flag, else its environment variable, else undefined (the default). */
+function capOption(
+  args: ParsedArgs,
+  name: string,
+  env: string | undefined,
+  envName: string,
+): number | undefined {
+  const flag = stringOption(args, name);
+  const raw = flag ?? env;
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d+$/.test(raw)) {
+    throw new UsageError(
+      `${flag === undefined ? envName : `--${name}`} must be a whole number (0: no cap), got ${raw}`,
+    );
+  }
+  return Number(raw);
+}
 
 /** The serve command. */
 export const serveCommand: CliCommand = {
   name: "serve",
   summary: "serve the KYT interface over HTTP (and run the job runner)",
-  usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info] [--json]
+  usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
+                     [--max-connections N] [--max-connections-per-address N] [--json]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --port        port to listen on (0: any free port); default 8080
@@ -34,6 +55,10 @@ export const serveCommand: CliCommand = {
                 million transfers) and cache labels and sanctions; rows imported meanwhile are
                 traced within 1 s, labels and listings within 30 s
   --log-level   pino level of the request log on stderr; default info
+  --max-connections  most open connections in all (0: no cap); default $OPENKYT_MAX_CONNECTIONS,
+                then 1,000 (less when the open-file limit is low)
+  --max-connections-per-address  most open connections from one address (an IPv6 /64; 0: no cap);
+                default $OPENKYT_MAX_CONNECTIONS_PER_ADDRESS, then 100. Behind a proxy, raise it or set 0
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
                OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.`,
@@ -42,6 +67,18 @@ export const serveCommand: CliCommand = {
     const port = portOption(args, "port", 8080);
     const host = stringOption(args, "host") ?? "127.0.0.1";
     const workers = args.values["no-workers"] !== true;
+    const maxConnections = capOption(
+      args,
+      "max-connections",
+      io.env.OPENKYT_MAX_CONNECTIONS,
+      "OPENKYT_MAX_CONNECTIONS",
+    );
+    const maxConnectionsPerAddress = capOption(
+      args,
+      "max-connections-per-address",
+      io.env.OPENKYT_MAX_CONNECTIONS_PER_ADDRESS,
+      "OPENKYT_MAX_CONNECTIONS_PER_ADDRESS",
+    );
     const envKeys = parseApiKeysEnv(io.env.OPENKYT_API_KEYS);
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
@@ -57,7 +94,13 @@ export const serveCommand: CliCommand = {
       );
       if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
       await provisionEnvKeys(engine, envKeys);
-      const server = await serveHttp(createHttpApp({ engine, logger }), { host, port });
+      const server = await serveHttp(createHttpApp({ engine, logger }), {
+        host,
+        port,
+        logger,
+        ...(maxConnections === undefined ? {} : { maxConnections }),
+        ...(maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress }),
+      });
       if (workers) engine.start();
       // Listen for signals before telling anyone where we listen: a supervisor may stop us at once.
       const stopped = io.untilSignal();

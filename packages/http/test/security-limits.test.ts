@@ -32,6 +32,9 @@ describe("resource limits: bodies, headers, queries, slow clients and bursts", (
       headersTimeoutMs: 600,
       requestTimeoutMs: 1_200,
       timeoutCheckIntervalMs: 100,
+      // The burst below opens 600 connections from 127.0.0.1 at once (security-connections.test.ts
+      // tests the per-address cap).
+      maxConnectionsPerAddress: 2_000,
     });
   });
   afterAll(async () => {
