@@ -3,6 +3,8 @@
  * and API-SIGNATURE headers (names case-insensitive), a timestamp within the window in both
  * directions, a live key, a signature over one of the forms the client may have signed, and
  * no replay of a signed non-GET request. Outcomes are values; nothing is changed on failure.
+ * The headers, timestamp and key are checked before the body is read (`precheck`), the
+ * signature after (`checkSignature`).
  */
 import { KytError, type ReplayGuardPort } from "@openkyt/core";
 import { matchesAnySignature, type SignedParts, targetCandidates } from "./auth-signature.js";
@@ -17,6 +19,22 @@ export interface AuthRequest {
   readonly header: (name: string) => string | undefined;
   readonly raw: Uint8Array;
   readonly parsed: ParsedBody;
+}
+
+/** What a signature check reads besides the headers: method, targets and body. */
+export type SignedRequest = Pick<AuthRequest, "method" | "targets" | "raw" | "parsed">;
+
+/** A request whose headers, timestamp and key passed, its signature not yet checked. */
+export interface Prechecked {
+  readonly ok: true;
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly secret: string;
+  /** API-TIMESTAMP as sent. */
+  readonly stamp: string;
+  readonly timestamp: number;
+  /** API-SIGNATURE as sent. */
+  readonly signature: string;
 }
 
 /** An authenticated request, not yet admitted against replay. */
@@ -65,24 +83,46 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 const refuse = (detail: string, keyId?: string): Refused => ({ ok: false, detail, keyId });
 
+/**
+ * The one detail of an unknown key, a revoked key and a bad signature: the answer does not tell
+ * whether a key id exists.
+ */
+export const BAD_SIGNATURE = "the request signature is not valid for this API key";
+
+/**
+ * The signed forms of a request, lazily and most likely first: the raw body under each target
+ * before the other body forms are even built, so a client that signs what it sends costs one
+ * HMAC and no re-serialisation.
+ */
+function* signatureCandidates(pre: Prechecked, req: SignedRequest): Generator<SignedParts> {
+  const targets = targetCandidates(req.targets);
+  const first = req.raw.length === 0 ? null : req.raw;
+  for (const target of targets) yield { method: req.method, target, timestamp: pre.stamp, body: first };
+  for (const body of signedBodyForms(req.raw, req.parsed).slice(1)) {
+    for (const target of targets) yield { method: req.method, target, timestamp: pre.stamp, body };
+  }
+}
+
 /** Checks the signed headers of requests. */
 export function createAuthenticator(options: AuthenticatorOptions) {
   const { keys, windowMs, replay } = options;
   const resolveOptions = { maxAgeMs: options.keyMaxAgeMs ?? 0 };
-  return Object.freeze({
-    /** Verifies the headers, timestamp, key and signature of a request at time `now`. */
-    async verify(req: AuthRequest, now: number): Promise<Verified | Refused> {
-      const keyId = req.header("api-key-id")?.trim();
-      const stamp = req.header("api-timestamp")?.trim();
-      const signature = req.header("api-signature")?.trim();
+  const api = Object.freeze({
+    /**
+     * Checks what can be checked before the body is read: the headers, the timestamp and the
+     * key. A refusal of an unknown or revoked key has the same detail as a bad signature.
+     */
+    async precheck(header: AuthRequest["header"], now: number): Promise<Prechecked | Refused> {
+      const keyId = header("api-key-id")?.trim();
+      const stamp = header("api-timestamp")?.trim();
+      const signature = header("api-signature")?.trim();
       if (!keyId || !stamp || !signature) {
         const missing = [
           keyId ? null : "API-KEY-ID",
           stamp ? null : "API-TIMESTAMP",
           signature ? null : "API-SIGNATURE",
         ].filter((h) => h !== null);
-        const legacy =
-          req.header("x-api-key-secret") !== undefined ? " (X-API-KEY-SECRET is not accepted)" : "";
+        const legacy = header("x-api-key-secret") !== undefined ? " (X-API-KEY-SECRET is not accepted)" : "";
         return refuse(`missing authentication header(s): ${missing.join(", ")}${legacy}`, keyId);
       }
       if (!TIMESTAMP.test(stamp)) return refuse("API-TIMESTAMP must be the time in milliseconds", keyId);
@@ -100,27 +140,41 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         // A store failure or a secret the vault cannot open is the server's fault, not the client's.
         throw new KytError("INTERNAL_ERROR", "API key resolution failed", { cause: error });
       }
-      if (!key) return refuse("unknown or revoked API key", keyId);
-      const candidates: SignedParts[] = [];
-      for (const target of targetCandidates(req.targets)) {
-        for (const body of signedBodyForms(req.raw, req.parsed)) {
-          candidates.push({ method: req.method, target, timestamp: stamp, body });
-        }
-      }
-      if (!matchesAnySignature(key.secret, signature, candidates)) {
-        return refuse("the signature does not match the request", keyId);
-      }
-      // The replay guard keys on the digest, not on the text: the same digest may be written
-      // without its `=` or with other values in the last character's unused bits.
-      const canonical = Buffer.from(signature, "base64").toString("base64");
+      if (!key) return refuse(BAD_SIGNATURE, keyId);
       return {
         ok: true,
         keyId,
         accountId: key.accountId,
-        signature: canonical,
+        secret: key.secret,
+        stamp,
         timestamp,
+        signature,
+      };
+    },
+    /**
+     * Checks the signature of a prechecked request over its body: the forms are tried most
+     * likely first and the first match ends the search (a refusal tries each distinct form once).
+     */
+    checkSignature(pre: Prechecked, req: SignedRequest): Verified | Refused {
+      if (!matchesAnySignature(pre.secret, pre.signature, signatureCandidates(pre, req))) {
+        return refuse(BAD_SIGNATURE, pre.keyId);
+      }
+      // The replay guard keys on the digest, not on the text: the same digest may be written
+      // without its `=` or with other values in the last character's unused bits.
+      const canonical = Buffer.from(pre.signature, "base64").toString("base64");
+      return {
+        ok: true,
+        keyId: pre.keyId,
+        accountId: pre.accountId,
+        signature: canonical,
+        timestamp: pre.timestamp,
         method: req.method,
       };
+    },
+    /** Verifies the headers, timestamp, key and signature of a request at time `now`. */
+    async verify(req: AuthRequest, now: number): Promise<Verified | Refused> {
+      const pre = await api.precheck(req.header, now);
+      return pre.ok ? api.checkSignature(pre, req) : pre;
     },
     /**
      * Admits a verified request: a non-GET request whose signature was admitted before within
@@ -145,6 +199,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return refuse("this signed request was already received (replay)", request.keyId);
     },
   });
+  return api;
 }
 
 /** The request authenticator. */

@@ -1,7 +1,7 @@
 /**
  * The interface's request signature: base64(HMAC-SHA256(secret, METHOD \n PATH?QUERY \n
- * TIMESTAMP [\n BODY])), and the constant-time check of a presented signature against every
- * form of the request a client may have signed.
+ * TIMESTAMP [\n BODY])), and the constant-time check of a presented signature against the
+ * forms of the request a client may have signed.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -33,22 +33,34 @@ export function computeSignature(secret: string, parts: SignedParts): string {
 const BASE64_DIGEST = /^[A-Za-z0-9+/]{43}=?$/;
 
 /**
- * True when `presented` (the API-SIGNATURE value) is the signature of one of `candidates`.
- * Every candidate is compared, each with `timingSafeEqual` on 32-byte buffers.
+ * True when `presented` (the API-SIGNATURE value) is the signature of one of `candidates`,
+ * each compared with `timingSafeEqual` on 32-byte buffers. The search stops at the first match
+ * (which form matched tells nothing to whoever holds the secret); a candidate equal to one
+ * already tried (same method, target, timestamp and body bytes) is not computed again.
  */
 export function matchesAnySignature(
   secret: string,
   presented: string,
-  candidates: ReadonlyArray<SignedParts>,
+  candidates: Iterable<SignedParts>,
 ): boolean {
   if (!BASE64_DIGEST.test(presented)) return false;
   const given = Buffer.from(presented, "base64");
   if (given.length !== 32) return false;
-  let matched = false;
+  const tried: SignedParts[] = [];
   for (const parts of candidates) {
-    if (timingSafeEqual(given, signatureDigest(secret, parts))) matched = true;
+    if (tried.some((t) => sameParts(t, parts))) continue;
+    tried.push(parts);
+    if (timingSafeEqual(given, signatureDigest(secret, parts))) return true;
   }
-  return matched;
+  return false;
+}
+
+function sameParts(a: SignedParts, b: SignedParts): boolean {
+  if (a.method !== b.method || a.target !== b.target || a.timestamp !== b.timestamp) return false;
+  if (a.body === null || b.body === null) return a.body === b.body;
+  if (a.body === b.body) return true;
+  if (a.body.byteLength !== b.body.byteLength) return false;
+  return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength).equals(b.body);
 }
 
 /**

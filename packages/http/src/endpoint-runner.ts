@@ -1,20 +1,25 @@
 /**
- * Runs one endpoint for a request: read the body (size limit), authenticate, rate-limit,
- * admit against replay, then parse the JSON and query and call the account operation. Every
- * failure is a KytError the app's error handler answers; nothing runs before authentication
- * succeeds, so a refused request changes nothing.
+ * Runs one endpoint for a request: refuse a source or key past its budget of failed
+ * authentications (429), check the headers, timestamp and key before reading the body, read
+ * the body (size limit), check the signature, rate-limit, admit against replay, then parse the
+ * JSON and query and call the account operation. Every failure is a KytError the app's error
+ * handler answers; nothing runs before authentication succeeds, so a refused request changes
+ * nothing. A body left unread by a refusal is drained (bounded) or cut by @hono/node-server.
  */
 
 import type { IncomingMessage } from "node:http";
 import { type AccountApi, type Clock, type Engine, isStorableText, KytError } from "@openkyt/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
-import type { Authenticator } from "./auth-check.js";
+import type { Authenticator, Refused } from "./auth-check.js";
+import type { AuthFailureBudget, FailureSubject } from "./auth-failures.js";
 import { parseBody } from "./body-forms.js";
 import { checkDeclaredLength, readBodyBytes, readIncomingBytes } from "./body-reader.js";
 import type { Endpoint, EndpointResult } from "./endpoint-types.js";
+import { logValue } from "./log-fields.js";
 import { nodeIncoming, readHeader } from "./node-incoming.js";
-import type { RateLimiter } from "./rate-limiter.js";
+import type { RateLimiter, RateVerdict } from "./rate-limiter.js";
+import { limitAddress } from "./remote-address.js";
 import { REQUEST_ID_HEADER } from "./request-context.js";
 
 /** What the runner needs. */
@@ -23,6 +28,8 @@ export interface EndpointRunnerDeps {
   readonly accounts: (accountId: string) => AccountApi;
   readonly auth: Authenticator;
   readonly limiter: RateLimiter | null;
+  /** The budget of failed authentications per source and key; null: none. */
+  readonly failures: AuthFailureBudget | null;
   readonly clock: Clock;
   readonly bodyBytes: number;
 }
@@ -61,11 +68,33 @@ function readBody(
   return incoming ? readIncomingBytes(incoming, limit) : readBodyBytes(c.req.raw, limit);
 }
 
-/** The request target as sent (node's raw request line when available) and as the URL parser saw it. */
+/** A `.` or `..` path segment, also percent-encoded (the URL parser resolves both). */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * The request target as sent (node's raw request line when available) and as the URL parser saw
+ * it. A raw path with dot segments is refused (400) before authentication: no client of the
+ * interface sends one, and each extra form of the target multiplies the signatures to check.
+ */
 function requestTargets(incoming: IncomingMessage | undefined, url: URL): string[] {
   const raw = incoming?.url;
   const parsed = `${url.pathname}${url.search}`;
-  return typeof raw === "string" && raw.startsWith("/") && raw !== parsed ? [raw, parsed] : [parsed];
+  if (typeof raw !== "string" || !raw.startsWith("/") || raw === parsed) return [parsed];
+  const q = raw.indexOf("?");
+  if (DOT_SEGMENT.test(q === -1 ? raw : raw.slice(0, q))) {
+    throw new KytError("VALIDATION_ERROR", "the request path must not contain '.' or '..' segments", {
+      errors: { path: ["must not contain '.' or '..' segments"] },
+    });
+  }
+  return [raw, parsed];
+}
+
+/** The 429 of a source or key past its budget of failed authentications. */
+function tooManyFailures(verdict: RateVerdict, what: string): void {
+  if (verdict.ok) return;
+  throw new KytError("RATE_LIMITED", `too many failed authentications ${what}; retry later`, {
+    details: { retryAfterMs: verdict.retryAfterMs },
+  });
 }
 
 /**
@@ -126,23 +155,30 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const log = c.get("log");
     const incoming = nodeIncoming(c);
+    const url = new URL(c.req.url);
+    const targets = requestTargets(incoming, url);
+    const now = deps.clock.now();
+    const header = (name: string) => readHeader(c, incoming, name);
+    checkDeclaredLength(header("content-length"), deps.bodyBytes);
+    const source: FailureSubject = {
+      address: incoming ? limitAddress(incoming.socket?.remoteAddress) : undefined,
+    };
+    const refuse = (refused: Refused, subject: FailureSubject): never => {
+      deps.failures?.record(subject, now);
+      c.set("keyId", refused.keyId);
+      log.warn({ keyId: logValue(refused.keyId), reason: refused.detail }, "authentication refused");
+      throw new KytError("UNAUTHORIZED", refused.detail);
+    };
+    if (deps.failures) tooManyFailures(deps.failures.checkSource(source, now), "from this address");
+    const pre = await deps.auth.precheck(header, now);
+    if (!pre.ok) return refuse(pre, source);
+    c.set("keyId", pre.keyId);
+    const keyed: FailureSubject = { address: source.address, keyId: pre.keyId };
+    if (deps.failures) tooManyFailures(deps.failures.checkKey(keyed, now), "for this API key");
     const raw = await readBody(c, incoming, deps.bodyBytes);
     const parsed = parseBody(raw);
-    const url = new URL(c.req.url);
-    const now = deps.clock.now();
-    const request = {
-      method: c.req.method,
-      targets: requestTargets(incoming, url),
-      header: (name: string) => readHeader(c, incoming, name),
-      raw,
-      parsed,
-    };
-    const verified = await deps.auth.verify(request, now);
-    if (!verified.ok) {
-      c.set("keyId", verified.keyId);
-      log.warn({ keyId: verified.keyId, reason: verified.detail }, "authentication refused");
-      throw new KytError("UNAUTHORIZED", verified.detail);
-    }
+    const verified = deps.auth.checkSignature(pre, { method: c.req.method, targets, raw, parsed });
+    if (!verified.ok) return refuse(verified, keyed);
     c.set("keyId", verified.keyId);
     c.set("accountId", verified.accountId);
     const rate = deps.limiter?.take(verified.keyId, now) ?? { ok: true as const };
@@ -152,10 +188,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       });
     }
     const replayed = await deps.auth.admit(verified, now);
-    if (replayed) {
-      log.warn({ keyId: verified.keyId, reason: replayed.detail }, "authentication refused");
-      throw new KytError("UNAUTHORIZED", replayed.detail);
-    }
+    if (replayed) return refuse(replayed, keyed);
     if (parsed.kind === "malformed") {
       throw new KytError("VALIDATION_ERROR", parsed.problem, {
         errors: { non_field_errors: [parsed.problem] },

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Logger, pino } from "pino";
 import type { AppEnv } from "./app-env.js";
 import { createAuthenticator } from "./auth-check.js";
+import { type AuthFailureLimit, createAuthFailureBudget } from "./auth-failures.js";
 import { accountApis, endpointHandler } from "./endpoint-runner.js";
 import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
@@ -42,6 +43,13 @@ export interface HttpLimitOptions {
   readonly bodyBytes?: number;
   /** Per-key token bucket; default 50 requests/s with bursts of 100; null disables it. */
   readonly ratePerKey?: RateLimit | null;
+  /**
+   * Budget of failed authentications, per source address (an IPv6 /64) and per existing key id;
+   * default 10/s with bursts of 20; null disables it. Past it, requests are refused with 429 and
+   * Retry-After before their body is read or any HMAC computed. Behind a proxy every client has
+   * the proxy's address: disable it there, or give it room for every client's mistakes.
+   */
+  readonly failedAuth?: AuthFailureLimit | null;
 }
 
 /** Options of {@link createHttpApp}. */
@@ -63,6 +71,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   keyCacheMs: 0,
   bodyBytes: 64 * 1024,
   ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
+  failedAuth: Object.freeze({ perSecond: 10, burst: 20 }),
 });
 
 /** Builds the app. */
@@ -72,11 +81,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const windowMs = options.auth?.windowMs ?? HTTP_DEFAULTS.windowMs;
   const ratePerKey =
     options.limits?.ratePerKey === undefined ? HTTP_DEFAULTS.ratePerKey : options.limits.ratePerKey;
+  const failedAuth =
+    options.limits?.failedAuth === undefined ? HTTP_DEFAULTS.failedAuth : options.limits.failedAuth;
   const deps = {
     accounts: accountApis(options.engine),
     clock,
     bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,
     limiter: ratePerKey === null ? null : createRateLimiter(ratePerKey),
+    failures: failedAuth === null ? null : createAuthFailureBudget(failedAuth),
     auth: createAuthenticator({
       keys: options.engine.apiKeys,
       windowMs,

@@ -4,6 +4,7 @@
  */
 export type { AppEnv, AppVariables } from "./app-env.js";
 export { type Authenticator, type AuthRequest, createAuthenticator, type KeyResolver } from "./auth-check.js";
+export { type AuthFailureBudget, type AuthFailureLimit, createAuthFailureBudget } from "./auth-failures.js";
 export { computeSignature, type SignedParts, signatureDigest, targetCandidates } from "./auth-signature.js";
 export {
   escapeNonAscii,
@@ -12,6 +13,13 @@ export {
   signedBodyForms,
   stripJsonWhitespace,
 } from "./body-forms.js";
+export {
+  type ConnectionLimiter,
+  type ConnectionLimits,
+  type ConnectionLog,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  defaultMaxConnections,
+} from "./connection-limits.js";
 export { ENDPOINTS, honoPath } from "./endpoint-table.js";
 export {
   deletedResponseSchema,
@@ -37,6 +45,7 @@ export {
 } from "./http-errors.js";
 export { createHttpLogger, type HttpLoggerOptions } from "./http-logger.js";
 export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from "./http-server.js";
+export { LOG_VALUE_MAX, logValue } from "./log-fields.js";
 export { openApiDocument } from "./openapi-document.js";
 export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
 export { createRateLimiter, type RateLimit, type RateLimiter } from "./rate-limiter.js";

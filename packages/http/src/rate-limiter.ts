@@ -1,15 +1,16 @@
 /**
- * A token bucket per API key: `burst` requests at once, refilled at `perSecond`. A refused
- * request learns how long until a token is back (the Retry-After header). Buckets live in
- * memory; a bucket that has refilled completely is the same as no bucket and is dropped when
- * the map grows.
+ * A token bucket per key: `burst` takes at once, refilled at `perSecond`. A refused take
+ * learns how long until a token is back (the Retry-After header). Buckets live in memory; a
+ * bucket that has refilled completely is the same as no bucket and is dropped when the map
+ * grows; past {@link RATE_BUCKETS_MAX} live buckets the oldest are dropped (forgiven), so keys a
+ * client makes up (addresses, key ids) cannot grow the map without bound.
  */
 
 /** Per-key rate. */
 export interface RateLimit {
-  /** Sustained requests per second. */
+  /** Sustained takes per second. */
   readonly perSecond: number;
-  /** Requests allowed at once. */
+  /** Takes allowed at once. */
   readonly burst: number;
 }
 
@@ -20,6 +21,10 @@ export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly
 export interface RateLimiter {
   /** Takes one token for `key` at time `now` (ms). */
   take(key: string, now: number): RateVerdict;
+  /** Whether `key` has a token at `now`, without taking it. */
+  peek(key: string, now: number): RateVerdict;
+  /** True when `key` has all its tokens at `now` (nothing taken lately). */
+  untouched(key: string, now: number): boolean;
 }
 
 interface Bucket {
@@ -27,7 +32,8 @@ interface Bucket {
   at: number;
 }
 
-const PRUNE_ABOVE = 10_000;
+/** Most buckets kept; past it, refilled buckets are dropped, then the oldest. */
+export const RATE_BUCKETS_MAX = 10_000;
 
 /** Creates a limiter; `perSecond` and `burst` must be positive. */
 export function createRateLimiter(limit: RateLimit): RateLimiter {
@@ -37,9 +43,15 @@ export function createRateLimiter(limit: RateLimit): RateLimiter {
   const buckets = new Map<string, Bucket>();
   const refill = (b: Bucket, now: number) =>
     Math.min(limit.burst, b.tokens + (Math.max(0, now - b.at) * limit.perSecond) / 1000);
+  const wait = (tokens: number) => Math.ceil(((1 - tokens) * 1000) / limit.perSecond);
 
   function prune(now: number): void {
     for (const [key, b] of buckets) if (refill(b, now) >= limit.burst) buckets.delete(key);
+    // Still full of live buckets: drop the oldest tenth, so the next prune is 1,000 new keys away.
+    for (const key of buckets.keys()) {
+      if (buckets.size < RATE_BUCKETS_MAX * 0.9) break;
+      buckets.delete(key);
+    }
   }
 
   return {
@@ -48,11 +60,20 @@ export function createRateLimiter(limit: RateLimit): RateLimiter {
       const tokens = refill(b, now);
       if (tokens < 1) {
         buckets.set(key, { tokens, at: now });
-        return { ok: false, retryAfterMs: Math.ceil(((1 - tokens) * 1000) / limit.perSecond) };
+        return { ok: false, retryAfterMs: wait(tokens) };
       }
-      if (!buckets.has(key) && buckets.size >= PRUNE_ABOVE) prune(now);
+      if (!buckets.has(key) && buckets.size >= RATE_BUCKETS_MAX) prune(now);
       buckets.set(key, { tokens: tokens - 1, at: now });
       return { ok: true };
+    },
+    peek(key, now) {
+      const b = buckets.get(key);
+      const tokens = b === undefined ? limit.burst : refill(b, now);
+      return tokens >= 1 ? { ok: true } : { ok: false, retryAfterMs: wait(tokens) };
+    },
+    untouched(key, now) {
+      const b = buckets.get(key);
+      return b === undefined || refill(b, now) >= limit.burst;
     },
   };
 }

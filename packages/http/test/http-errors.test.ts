@@ -1,8 +1,8 @@
-import type { KytHttpError } from "@openkyt/client";
+import { type KytHttpError, signRequest } from "@openkyt/client";
 import { errorBodySchema } from "@openkyt/core";
 import { TX, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejection, type Served, serve } from "./http-harness.js";
+import { KEYS, rejection, type Served, serve } from "./http-harness.js";
 import { type RawAnswer, rawRequest } from "./raw-request.js";
 import { expectWire } from "./wire-expect.js";
 
@@ -182,9 +182,18 @@ describe("limits", () => {
       });
       expectError(big, 413, "PAYLOAD_TOO_LARGE");
       const chunks = new TextEncoder().encode(body);
-      const streamed = await fetch(`${s.server.url}/v1/transfers/register-attempt/`, {
+      const timestamp = String(Date.now());
+      const path = "/v1/transfers/register-attempt/";
+      // Signed: an unsigned body is refused (401) before it is read, whatever its size.
+      const signature = signRequest({ secret: KEYS.acme.secret, method: "POST", path, timestamp, body });
+      const streamed = await fetch(`${s.server.url}${path}`, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
+        headers: {
+          "Content-Type": "application/json",
+          "API-KEY-ID": KEYS.acme.keyId,
+          "API-TIMESTAMP": timestamp,
+          "API-SIGNATURE": signature,
+        },
         body: new ReadableStream({
           start(controller) {
             controller.enqueue(chunks);

@@ -48,7 +48,11 @@ export async function serve(
   );
   await h.engine.apiKeys.provision(KEYS.acme.keyId, KEYS.acme.secret, "acme");
   await h.engine.apiKeys.provision(KEYS.other.keyId, KEYS.other.secret, "other");
-  const app = createHttpApp({ engine: h.engine, limits: { ratePerKey: null }, ...options.http });
+  const app = createHttpApp({
+    engine: h.engine,
+    limits: { ratePerKey: null, failedAuth: null },
+    ...options.http,
+  });
   const server = await serveHttp(app, { port: 0 });
   const client = (overrides: Partial<KytClientOptions>) =>
     createKytClient({ baseUrl: server.url, ...KEYS.acme, clock: options.clientClock, ...overrides });

@@ -71,7 +71,7 @@ describe("the app served by node-server reads node's request directly", () => {
       ]),
     ]);
     expect(answer.status).toBe(401);
-    expect(JSON.parse(answer.body).detail).toBe("unknown or revoked API key");
+    expect(JSON.parse(answer.body).detail).toBe("the request signature is not valid for this API key");
     expect(answer.headers["x-request-id"], "an id with ', ' in it is not a plain token").toMatch(
       /^[0-9a-f-]{36}$/,
     );

@@ -170,7 +170,7 @@ describe("access control: every endpoint, called with the other account's ids an
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({
         code: "UNAUTHORIZED",
-        detail: "unknown or revoked API key",
+        detail: "the request signature is not valid for this API key",
       });
       cases += 1;
     }
