@@ -26,11 +26,16 @@ engine.events.on("alert.created", (alert) =>
 // 2. Reference data: sanctions, labels, the ledger and prices.
 const loaded = await loadDemoWorld(store);
 
-// 3. Screening: register transfers and checks as the published interface has them, run the jobs.
+// 3. Screening: the job runner binds and checks in the background while transfers and checks
+// are registered as the published interface has them; drain() returns when all of it is done.
+engine.start();
 const api = engine.forAccount("example");
 const items = await screenDemo(api);
 await engine.drain();
 
 console.log(`\n${loaded.toLocaleString("en-US")} ledger transfers in ${file}\n`);
 console.log(await describeDemo(api, items));
+
+// 4. Exit: stop the job runner (it would keep the process alive), then close the store.
+await engine.stop();
 await store.close();
