@@ -5,6 +5,7 @@
  *   npm run bench            the full run (1M-transfer ledger; building it takes a few minutes once)
  *   npm run bench -- --quick the CI run (small sizes; fails only if a benchmark breaks, never on speed)
  *   npm run bench -- --only tracing,rules
+ *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -37,6 +38,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   { name: "memory", args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)] },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
+  { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
 ];
 
 function format(n: number): string {
