@@ -7,6 +7,7 @@
  * before reading answers (default 1, as ordinary clients do).
  *
  *   node --conditions=source --import tsx bench/src/http/http-bench.ts [--quick] [--pipelining N]
+ *     [--replay-guard auto|memory|store]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { loadavg } from "node:os";
@@ -115,10 +116,10 @@ function optionValue(name: string, fallback: number): number {
 
 let counter = 0;
 /** The figures of one full run. */
-export async function benchHttp(quick: boolean, pipelining = 1): Promise<Figure[]> {
+export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "auto"): Promise<Figure[]> {
   const seconds = quick ? 2 : 8;
   const bare = await startServer("bare");
-  const kyt = await startServer("openkyt");
+  const kyt = await startServer("openkyt", ["0", replayGuard]);
   const cachedKeys = await startServer("openkyt", ["1000"]);
   try {
     const getPath = `/v1/transfers/${kyt.transferId}/`;
@@ -184,6 +185,14 @@ export async function benchHttp(quick: boolean, pipelining = 1): Promise<Figure[
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
-    JSON.stringify(await benchHttp(process.argv.includes("--quick"), optionValue("--pipelining", 1))),
+    JSON.stringify(
+      await benchHttp(
+        process.argv.includes("--quick"),
+        optionValue("--pipelining", 1),
+        process.argv.includes("--replay-guard")
+          ? String(process.argv[process.argv.indexOf("--replay-guard") + 1])
+          : "auto",
+      ),
+    ),
   );
 }

@@ -1,7 +1,8 @@
 /**
- * The server side of the HTTP benchmark, in its own process: `openkyt [KEY_CACHE_MS]` (the HTTP
- * adapter over an engine on a SQLite file holding the test world, one provisioned key, the rate
- * limit lifted, `auth.keyCacheMs` as given, default 0) or `bare` (node:http answering a fixed
+ * The server side of the HTTP benchmark, in its own process: `openkyt [KEY_CACHE_MS
+ * [REPLAY_GUARD]]` (the HTTP adapter over an engine on a SQLite file holding the test world, one
+ * provisioned key, the rate limit lifted, `auth.keyCacheMs` as given, default 0, and the replay
+ * guard as given: `auto`, the default, is the memory guard on SQLite) or `bare` (node:http answering a fixed
  * JSON body). Prints `{"port": N, "transferId": "..."}`, then answers each `cpu` line on stdin
  * with the process's CPU time so far (`{"cpuMs": N}`).
  */
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createEngine } from "@openkyt/core";
-import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
+import { createHttpApp, createHttpLogger, type ReplayGuardKind, serveHttp } from "@openkyt/http";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { loadWorld, TX, W } from "@openkyt/testkit";
 
@@ -60,7 +61,10 @@ if (kind === "bare") {
     engine,
     logger: createHttpLogger({ level: "silent" }),
     limits: { ratePerKey: null },
-    auth: { keyCacheMs: Number(process.argv[3] ?? 0) },
+    auth: {
+      keyCacheMs: Number(process.argv[3] ?? 0),
+      replay: { guard: (process.argv[4] ?? "auto") as ReplayGuardKind },
+    },
   });
   const server = await serveHttp(app, { host: "127.0.0.1", port: 0 });
   console.log(JSON.stringify({ port: server.port, transferId: transfer.id }));
