@@ -20,6 +20,7 @@ const OPTIONS = {
   warm: { type: "boolean" },
   "max-connections": { type: "string" },
   "max-connections-per-address": { type: "string" },
+  "failed-auth-limit": { type: "string" },
 } as const;
 
 /** A connection cap from its flag, else its environment variable, else undefined (the default). */
@@ -34,7 +35,7 @@ function capOption(
   if (raw === undefined || raw === "") return undefined;
   if (!/^\d+$/.test(raw)) {
     throw new UsageError(
-      `${flag === undefined ? envName : `--${name}`} must be a whole number (0: no cap), got ${raw}`,
+      `${flag === undefined ? envName : `--${name}`} must be a whole number (0: off), got ${raw}`,
     );
   }
   return Number(raw);
@@ -45,7 +46,7 @@ export const serveCommand: CliCommand = {
   name: "serve",
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
-                     [--max-connections N] [--max-connections-per-address N] [--json]
+                     [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--json]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --port        port to listen on (0: any free port); default 8080
@@ -59,6 +60,9 @@ export const serveCommand: CliCommand = {
                 then 1,000 (less when the open-file limit is low)
   --max-connections-per-address  most open connections from one address (an IPv6 /64; 0: no cap);
                 default $OPENKYT_MAX_CONNECTIONS_PER_ADDRESS, then 100. Behind a proxy, raise it or set 0
+  --failed-auth-limit  failed authentications per second per address and per key, bursts of twice
+                that, then 429 (0: no budget); default $OPENKYT_FAILED_AUTH_LIMIT, then 10. Behind a
+                proxy every client has its address: raise it or set 0
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
                OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.`,
@@ -72,6 +76,12 @@ export const serveCommand: CliCommand = {
       "max-connections",
       io.env.OPENKYT_MAX_CONNECTIONS,
       "OPENKYT_MAX_CONNECTIONS",
+    );
+    const failedAuthLimit = capOption(
+      args,
+      "failed-auth-limit",
+      io.env.OPENKYT_FAILED_AUTH_LIMIT,
+      "OPENKYT_FAILED_AUTH_LIMIT",
     );
     const maxConnectionsPerAddress = capOption(
       args,
@@ -94,7 +104,14 @@ export const serveCommand: CliCommand = {
       );
       if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
       await provisionEnvKeys(engine, envKeys);
-      const server = await serveHttp(createHttpApp({ engine, logger }), {
+      const failedAuth =
+        failedAuthLimit === undefined
+          ? {}
+          : {
+              failedAuth:
+                failedAuthLimit === 0 ? null : { perSecond: failedAuthLimit, burst: 2 * failedAuthLimit },
+            };
+      const server = await serveHttp(createHttpApp({ engine, logger, limits: failedAuth }), {
         host,
         port,
         logger,
