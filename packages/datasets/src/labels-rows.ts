@@ -13,6 +13,7 @@ import {
   TAGPACK_CURRENCIES,
   TOKEN_ASSETS,
 } from "./network-mappings.js";
+import { freeTextProblem } from "./row-values.js";
 
 /** `source` of attributions from dawsbot/eth-labels. */
 export const ETH_LABELS_SOURCE = "dawsbot/eth-labels";
@@ -33,6 +34,8 @@ function attribution(
   if (raw === "") return { reject: "address is missing" };
   const check = checkAddress(network, raw);
   if (!check.ok) return { reject: `address "${raw}": ${check.problem}` };
+  const unstorable = freeTextProblem({ entity_name: entityName, source });
+  if (unstorable !== null) return { reject: unstorable };
   return { value: { network, address: check.value, entityName, entityCategory, source } };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Field values of imported rows: amounts, times and days, each parsed to a value or to the
- * reason it is not one (no exceptions on the hot path).
+ * reason it is not one (no exceptions on the hot path); and the check of free text.
  */
+import { textProblem } from "@openkyt/core";
 
 /** A parsed value or why the text is not one. */
 export type Parsed<T> =
@@ -146,4 +147,20 @@ export function parseOptionalAmount(name: string, text: string | undefined): Par
 /** An optional non-negative integer: empty means null. */
 export function parseOptionalCount(name: string, text: string | undefined): Parsed<number | null> {
   return text === undefined || text === "" || text.trim() === "" ? ok(null) : parseCount(name, text);
+}
+
+/**
+ * Why a row's free text (names, labels, programs: text copied from the file without a format
+ * check) cannot be stored, naming the first field at fault: a NUL (Postgres text cannot hold
+ * it) or an unpaired surrogate (a JSON or YAML escape); null when every value can. Null values
+ * are absent fields. The rule is core's `textProblem`, the one the wire schemas use.
+ */
+export function freeTextProblem(fields: Readonly<Record<string, string | null>>): string | null {
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === null || value === undefined) continue;
+    const problem = textProblem(value);
+    if (problem !== null) return `${name} ${problem}`;
+  }
+  return null;
 }

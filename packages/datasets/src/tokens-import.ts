@@ -9,7 +9,7 @@ import { requiredColumns } from "./format-registry.js";
 import type { ImportContext } from "./import-context.js";
 import { importRows, type Located, type RowResult, type RowSink } from "./import-rows.js";
 import { ETHEREUM_LISTS_CHAINS, networkCode } from "./network-mappings.js";
-import { parseCount } from "./row-values.js";
+import { freeTextProblem, parseCount } from "./row-values.js";
 
 const TOKEN_COLUMNS = ["network", "token_id", "chain", "address", "symbol", "decimals", "name"] as const;
 
@@ -28,6 +28,8 @@ function token(
   const decimals = parseCount("decimals", rawDecimals);
   if (!decimals.ok) return { reject: decimals.problem };
   if (decimals.value > 36) return { reject: `decimals ${decimals.value} is more than 36` };
+  const unstorable = freeTextProblem({ symbol, name });
+  if (unstorable !== null) return { reject: unstorable };
   return {
     value: { network, tokenId: id.value, symbol, decimals: decimals.value, name: name === "" ? null : name },
   };
