@@ -1,12 +1,21 @@
 /**
  * The bind job: asks the chain source for the transfer's transaction and, when found, enriches
- * the transfer (occurred_at, addresses, amount, value) and queues its checks, in one
- * transaction. Not found yet: asked again until the binding window ends, then not_found.
+ * the transfer (occurred_at, addresses, amount, value) and screens it, in one transaction. Not
+ * found yet: asked again until the binding window ends, then not_found.
+ *
+ * Binding and checking are one pass: the checks of a transfer about to be bound are computed
+ * right after the lookup (reads only), and the bind, the results, the risks, the alerts and the
+ * outbox events are written together, with one write of the transfer row and no check job.
+ * When the checks cannot run (they threw) the bind is written alone and a check job queued, as
+ * a registration with `force_recheck` would, so the check is retried with backoff.
  */
-import type { JobRecord, LedgerTransfer, TransferRecord } from "../domain/records.js";
+import type { JobRecord, LedgerTransfer, RiskModel, TransferRecord } from "../domain/records.js";
+import { describeError } from "../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
 import type { StoreOps } from "../ports/store.js";
 import { presentTransfer } from "../schemas/index.js";
+import type { CheckResults } from "./check-computation.js";
+import { emitWritten, runChecks, startedChecks, type Written, writeResults } from "./check-job.js";
 import { unqueueChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
 import { newJob } from "./job-factory.js";
@@ -95,15 +104,10 @@ async function enrich(ctx: EngineContext, row: LedgerTransfer): Promise<FoundTra
   return { row, value, symbol: token?.symbol ?? null };
 }
 
-/** Writes the found transaction onto the transfer and queues its checks, in `tx`. */
-async function writeBind(
-  ctx: EngineContext,
-  tx: StoreOps,
-  job: JobRecord,
-  found: FoundTransfer,
-): Promise<TransferRecord | null> {
+/** `transfer` bound to the found transaction at `now` (in memory). */
+function boundTransfer(transfer: TransferRecord, found: FoundTransfer, now: number): TransferRecord {
   const { row, value } = found;
-  const next = await leaveBinding(ctx, tx, job, (transfer, now) => ({
+  return {
     ...transfer,
     txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, "bound"),
     occurredAt: row.occurredAt,
@@ -114,39 +118,114 @@ async function writeBind(
     tokenSymbol: found.symbol ?? transfer.tokenSymbol,
     lastError: null,
     updatedAt: now,
-  }));
-  if (next && !next.disableAutoCheck) {
-    await tx.enqueueJob(newJob(ctx, "transfer.check", next.accountId, next.id, { checks: [...ALL_CHECKS] }));
-  }
-  return next;
+  };
 }
 
-/** The events of a bound transfer, after its transaction committed. */
-function emitBound(ctx: EngineContext, bound: TransferRecord): void {
-  ctx.events.emit("transfer.status_changed", bound, "binding");
-  ctx.events.emit("transfer.bound", bound);
+/** The checks of a transfer about to be bound, computed before anything is written. */
+interface Precomputed {
+  readonly results: CheckResults;
+  readonly model: RiskModel;
+}
+
+/** What a bind wrote: the bound transfer and, when its checks ran in the same pass, their results. */
+interface BindWritten {
+  readonly bound: TransferRecord;
+  readonly checked: Written | null;
+}
+
+/**
+ * Writes the found transaction onto the transfer, in `tx`, and then either the results of its
+ * checks (`checks` given: the transfer row is written once, bound and checked) or a check job
+ * (auto-checked transfers whose checks did not run yet). Null when the transfer is no longer
+ * binding.
+ */
+async function writeBind(
+  ctx: EngineContext,
+  tx: StoreOps,
+  job: JobRecord,
+  found: FoundTransfer,
+  checks: Precomputed | null = null,
+): Promise<BindWritten | null> {
+  if (checks) {
+    const transfer = await tx.getTransfer(job.subjectId);
+    if (transfer?.txStatus !== "binding") return null;
+    const now = ctx.clock.now();
+    const bound = boundTransfer(transfer, found, now);
+    await recordEvent(ctx, tx, bound.accountId, "transfer.status_changed", {
+      transfer: presentTransfer(bound),
+      from: "binding",
+    });
+    const started = startedChecks(bound, ALL_CHECKS, now);
+    const checked = await writeResults(ctx, tx, started, ALL_CHECKS, checks.results, checks.model);
+    return { bound, checked };
+  }
+  const bound = await leaveBinding(ctx, tx, job, (transfer, now) => boundTransfer(transfer, found, now));
+  if (bound && !bound.disableAutoCheck) {
+    await tx.enqueueJob(
+      newJob(ctx, "transfer.check", bound.accountId, bound.id, { checks: [...ALL_CHECKS] }),
+    );
+  }
+  return bound ? { bound, checked: null } : null;
+}
+
+/**
+ * The checks of `transfer` as it will be once bound to `found`, run now (reads only); null when
+ * it is not checked automatically or a check threw (the bind then queues a check job instead).
+ */
+async function precompute(
+  ctx: EngineContext,
+  transfer: TransferRecord,
+  found: FoundTransfer,
+  models: Map<string, Promise<RiskModel>>,
+): Promise<Precomputed | null> {
+  if (transfer.disableAutoCheck) return null;
+  const now = ctx.clock.now();
+  const started = startedChecks(boundTransfer(transfer, found, now), ALL_CHECKS, now);
+  try {
+    return await runChecks(ctx, started, ALL_CHECKS, models);
+  } catch (error) {
+    ctx.logger.warn(
+      { transferId: transfer.id, reason: describeError(error) },
+      "checks failed while binding; a check job will retry them",
+    );
+    return null;
+  }
+}
+
+/** The events of a bound (and maybe checked) transfer, after its transaction committed. */
+function emitBound(ctx: EngineContext, written: BindWritten): void {
+  ctx.events.emit("transfer.status_changed", written.bound, "binding");
+  ctx.events.emit("transfer.bound", written.bound);
+  if (written.checked) emitWritten(ctx, ALL_CHECKS, written.checked);
+  else if (!written.bound.disableAutoCheck) ctx.wake();
 }
 
 /** What a lookup decided for one bind job, before anything is written. */
 type BindStep =
   | { readonly kind: "skip" }
-  | { readonly kind: "bind"; readonly found: FoundTransfer }
+  | { readonly kind: "bind"; readonly found: FoundTransfer; readonly checks: Precomputed | null }
   | { readonly kind: "end"; readonly reason: string }
   | { readonly kind: "later"; readonly outcome: JobOutcome };
 
-/** Asks the chain source about a binding transfer and decides the job's step (reads only). */
+/**
+ * Asks the chain source about a binding transfer and decides the job's step; a transfer found
+ * on chain has its checks run already (reads only).
+ */
 async function decide(
   ctx: EngineContext,
   job: JobRecord,
   transfer: TransferRecord | null,
+  models: Map<string, Promise<RiskModel>>,
 ): Promise<BindStep> {
   if (transfer?.txStatus !== "binding" || !transfer.txHash) return { kind: "skip" };
   const lookup = await ctx.chain.lookup(transfer.network, transfer.txHash);
   if (lookup.kind === "found") {
     const row = matchChainTransfer(transfer, lookup.transfers);
-    return row
-      ? { kind: "bind", found: await enrich(ctx, row) }
-      : { kind: "end", reason: "the transaction has no transfer of this token to this output address" };
+    if (!row) {
+      return { kind: "end", reason: "the transaction has no transfer of this token to this output address" };
+    }
+    const found = await enrich(ctx, row);
+    return { kind: "bind", found, checks: await precompute(ctx, transfer, found, models) };
   }
   if (lookup.kind === "failed") {
     return { kind: "end", reason: `the transaction failed on chain: ${lookup.reason}` };
@@ -174,15 +253,12 @@ async function decide(
 export function bindJobHandler(ctx: EngineContext): JobHandler {
   return {
     async run(job): Promise<JobOutcome> {
-      const step = await decide(ctx, job, await ctx.store.getTransfer(job.subjectId));
+      const step = await decide(ctx, job, await ctx.store.getTransfer(job.subjectId), new Map());
       if (step.kind === "later") return step.outcome;
       if (step.kind === "end") await endBinding(ctx, job, "not_found", step.reason);
       if (step.kind === "bind") {
-        const bound = await ctx.store.transaction((tx) => writeBind(ctx, tx, job, step.found));
-        if (bound) {
-          emitBound(ctx, bound);
-          ctx.wake();
-        }
+        const written = await ctx.store.transaction((tx) => writeBind(ctx, tx, job, step.found, step.checks));
+        if (written) emitBound(ctx, written);
       }
       return { kind: "done" };
     },
@@ -195,47 +271,45 @@ export function bindJobHandler(ctx: EngineContext): JobHandler {
       const transfers = new Map(
         (await ctx.store.getTransfers(jobs.map((j) => j.subjectId))).map((t) => [t.id, t]),
       );
+      const models = new Map<string, Promise<RiskModel>>();
       const steps = await Promise.all(
         jobs.map(async (job): Promise<BindStep | { kind: "failed"; error: unknown }> => {
           try {
-            return await decide(ctx, job, transfers.get(job.subjectId) ?? null);
+            return await decide(ctx, job, transfers.get(job.subjectId) ?? null, models);
           } catch (error) {
             return { kind: "failed", error };
           }
         }),
       );
       const changed = await ctx.store.transaction(async (tx) => {
-        const out: Array<{ transfer: TransferRecord; bound: boolean } | null> = [];
+        const out: Array<{ bound: BindWritten } | { ended: TransferRecord } | null> = [];
         for (const [i, job] of jobs.entries()) {
           const step = steps[i];
-          let next: TransferRecord | null = null;
-          if (step?.kind === "bind") next = await writeBind(ctx, tx, job, step.found);
-          else if (step?.kind === "end") next = await writeEndBinding(ctx, tx, job, "not_found", step.reason);
-          else if (step?.kind !== "skip") {
+          let done: { bound: BindWritten } | { ended: TransferRecord } | null = null;
+          if (step?.kind === "bind") {
+            const bound = await writeBind(ctx, tx, job, step.found, step.checks);
+            done = bound ? { bound } : null;
+          } else if (step?.kind === "end") {
+            const ended = await writeEndBinding(ctx, tx, job, "not_found", step.reason);
+            done = ended ? { ended } : null;
+          } else if (step?.kind !== "skip") {
             out.push(null);
             continue;
           }
           await tx.completeJob(job.id, ctx.jobs.workerId);
-          out.push(next ? { transfer: next, bound: step.kind === "bind" } : null);
+          out.push(done);
         }
         return out;
       });
-      let anyBound = false;
-      const outcomes = jobs.map((_job, i): BatchJobOutcome => {
+      return jobs.map((_job, i): BatchJobOutcome => {
         const step = steps[i];
         if (step?.kind === "failed") return step;
         if (step?.kind === "later") return step.outcome;
         const done = changed[i];
-        if (done?.bound) {
-          emitBound(ctx, done.transfer);
-          anyBound = true;
-        } else if (done) {
-          ctx.events.emit("transfer.status_changed", done.transfer, "binding");
-        }
+        if (done && "bound" in done) emitBound(ctx, done.bound);
+        else if (done) ctx.events.emit("transfer.status_changed", done.ended, "binding");
         return { kind: "completed" };
       });
-      if (anyBound) ctx.wake();
-      return outcomes;
     },
     async giveUp(job, reason) {
       await endBinding(ctx, job, "error", `binding kept failing (chain source or store): ${reason}`);

@@ -44,8 +44,12 @@ function finish(
   );
 }
 
-/** Writes the results of one run. Returns the new transfer, risks and alerts. */
-async function writeResults(
+/**
+ * Writes the results of one run over `transfer` (its checks `kinds` in state checking): risks,
+ * the transfer row once, new alerts with their history, and the outbox events, in `tx`.
+ * Returns the new transfer, risks and alerts.
+ */
+export async function writeResults(
   ctx: EngineContext,
   tx: StoreOps,
   transfer: TransferRecord,
@@ -129,19 +133,32 @@ async function writeResults(
   return { transfer: next, risks, alerts };
 }
 
+/** `transfer` with its queued checks among `kinds` moved to checking at `now` (in memory). */
+export function startedChecks(
+  transfer: TransferRecord,
+  kinds: ReadonlyArray<CheckKind>,
+  now: number,
+): TransferRecord {
+  const queued = kinds.filter((kind) => transfer.checks[kind].state === "queued");
+  return queued.length === 0
+    ? transfer
+    : { ...transfer, checks: moveChecks(transfer.checks, queued, "checking", now) };
+}
+
 /** Moves the job's queued checks to checking, in the caller's transaction; null when the transfer is gone. */
 async function startChecks(ctx: EngineContext, tx: StoreOps, job: JobRecord): Promise<TransferRecord | null> {
   const transfer = await tx.getTransfer(job.subjectId);
   if (!transfer) return null;
-  const queued = jobChecks(job).filter((kind) => transfer.checks[kind].state === "queued");
-  if (queued.length === 0) return transfer;
-  const next = { ...transfer, checks: moveChecks(transfer.checks, queued, "checking", ctx.clock.now()) };
-  await tx.updateTransfer(next);
+  const next = startedChecks(transfer, jobChecks(job), ctx.clock.now());
+  if (next !== transfer) await tx.updateTransfer(next);
   return next;
 }
 
-/** The checks of a started transfer, run against the engine's sources (reads only). */
-async function runChecks(
+/**
+ * The checks of a started transfer, run against the engine's sources (reads only). `models`
+ * memoises the risk model per account and model id across the transfers of one batch.
+ */
+export async function runChecks(
   ctx: EngineContext,
   started: TransferRecord,
   kinds: ReadonlyArray<CheckKind>,
@@ -169,10 +186,11 @@ async function runChecks(
   return { results, model: await model };
 }
 
-type Written = Awaited<ReturnType<typeof writeResults>>;
+/** What {@link writeResults} wrote. */
+export type Written = Awaited<ReturnType<typeof writeResults>>;
 
 /** The events of a written run, after its transaction committed. */
-function emitWritten(ctx: EngineContext, kinds: ReadonlyArray<CheckKind>, written: Written): void {
+export function emitWritten(ctx: EngineContext, kinds: ReadonlyArray<CheckKind>, written: Written): void {
   for (const kind of kinds) ctx.events.emit("check.completed", written.transfer, kind);
   for (const risk of written.risks) ctx.events.emit("risk.detected", risk);
   for (const alert of written.alerts) ctx.events.emit("alert.created", alert);
