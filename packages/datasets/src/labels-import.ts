@@ -51,6 +51,9 @@ async function storedOf(tx: StoreOps, rows: Iterable<Attribution>): Promise<Map<
 /** The sink writing attributions, with or without precedence. */
 function attributionSink(ctx: ImportContext, precedence: boolean): RowSink<Attribution> {
   const { tally } = ctx;
+  // Keys written by earlier batches of this file: a row of one of them is a duplicate, not
+  // "unchanged" against what this same import stored (a first import reports no unchanged rows).
+  const seen = new Set<string>();
   return {
     async write(batch: ReadonlyArray<Located<Attribution>>) {
       const folded = new Map<string, Attribution>();
@@ -65,6 +68,12 @@ function attributionSink(ctx: ImportContext, precedence: boolean): RowSink<Attri
         const writes: Attribution[] = [];
         for (const [key, row] of folded) {
           const before = stored.get(key);
+          if (seen.has(key)) {
+            tally.duplicates++;
+            if (before === undefined || !keepsStored(before, row, precedence)) writes.push(row);
+            continue;
+          }
+          seen.add(key);
           if (before !== undefined && keepsStored(before, row, precedence)) {
             tally.unchanged++;
             continue;

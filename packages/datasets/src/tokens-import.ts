@@ -62,6 +62,8 @@ const sameToken = (a: TokenInfo, b: TokenInfo): boolean =>
 /** The sink of tokens: last row of a key wins; only new or changed tokens are written. */
 function tokenSink(ctx: ImportContext): RowSink<TokenInfo> {
   const { tally } = ctx;
+  // Keys of earlier batches of this file: their rows are duplicates, never "unchanged".
+  const seen = new Set<string>();
   return {
     async write(batch: ReadonlyArray<Located<TokenInfo>>) {
       const folded = new Map<string, TokenInfo>();
@@ -72,8 +74,14 @@ function tokenSink(ctx: ImportContext): RowSink<TokenInfo> {
       }
       await ctx.store.transaction(async (tx) => {
         const writes: TokenInfo[] = [];
-        for (const row of folded.values()) {
+        for (const [key, row] of folded) {
           const before = await tx.getToken(row.network, row.tokenId);
+          if (seen.has(key)) {
+            tally.duplicates++;
+            if (before === null || !sameToken(before, row)) writes.push(row);
+            continue;
+          }
+          seen.add(key);
           if (before !== null && sameToken(before, row)) {
             tally.unchanged++;
             continue;

@@ -68,12 +68,15 @@ describe.each(STORES)("labels import on the %s store", (_name, createStore) => {
       const other = await createStore();
       try {
         const first = await importFile(other, { kind: "labels", file: reversed, batchSize: 1 });
-        expect(first.updated).toBeGreaterThan(0);
+        // Rows of an address met in an earlier batch are duplicates, even when they replace it.
+        expect(counts(first)).toMatchObject({ updated: 0, unchanged: 0 });
+        expect(first.duplicates).toBeGreaterThan(0);
         expect(await other.getAttributions("ETH", [SUEX, TORNADO_DAI])).toEqual(
           expect.arrayContaining(expected),
         );
         const again = await importFile(other, { kind: "labels", file: reversed, batchSize: 1 });
-        expect(counts(again)).toMatchObject({ added: 0, updated: 0, unchanged: 9 });
+        expect(counts(again)).toMatchObject({ added: 0, updated: 0, unchanged: first.added });
+        expect(again.duplicates).toBe(first.duplicates);
       } finally {
         await other.close();
       }

@@ -234,9 +234,21 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
   it("fails cleanly on a missing file, a wrong header or an empty file, writing nothing", async () => {
     const attempts = [
       { file: fixture("no-such-file.csv"), code: "NOT_FOUND", message: "file not found" },
-      { file: fixture("wrong-header.csv"), code: "VALIDATION_ERROR", message: "not a known ledger format" },
-      { file: fixture("empty.csv"), code: "VALIDATION_ERROR", message: "not a known ledger format" },
-      { file: fixture("labels.csv"), code: "VALIDATION_ERROR", message: "not a known ledger format" },
+      {
+        file: fixture("wrong-header.csv"),
+        code: "VALIDATION_ERROR",
+        message: "not a ledger file of a known format",
+      },
+      {
+        file: fixture("empty.csv"),
+        code: "VALIDATION_ERROR",
+        message: "not a ledger file of a known format",
+      },
+      {
+        file: fixture("labels.csv"),
+        code: "VALIDATION_ERROR",
+        message: "not a ledger file of a known format",
+      },
     ];
     for (const attempt of attempts) {
       const failure = await importFile(store, { kind: "ledger", file: attempt.file }).catch(
