@@ -64,7 +64,12 @@ function runProcess(
       clearTimeout(timer);
       const ms = Date.now() - started;
       if (timedOut) {
-        reject(new Error(`${options.what} did not finish within ${options.timeoutMs} ms:\n${tail(output)}`));
+        reject(
+          new Error(
+            `${options.what} did not finish within ${options.timeoutMs} ms (a server? mark it ` +
+              `<!-- doc-test: server --> or skip it with a reason):\n${tail(output)}`,
+          ),
+        );
       } else if (code !== 0) {
         reject(new Error(`${options.what} exited with ${code ?? signal}:\n${tail(output)}`));
       } else {

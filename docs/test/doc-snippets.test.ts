@@ -113,7 +113,8 @@ describe("the documentation's code blocks", () => {
         it(where(block), { timeout: BLOCK_MS + 15_000 }, async () => {
           const record = (outcome: Outcome, note: string) => outcomes.push({ block, outcome, note });
           try {
-            if (action.kind === "unclassified") throw new Error(`${where(block)}: ${action.problem}`);
+            if (action.kind === "unclassified")
+              throw new Error(`${block.file}:${block.line} ${action.problem}`);
             if (!sandbox) throw new Error("no sandbox");
             const code = withPort(withoutSetup(block.code, scripts), port);
             let run: BlockRun | null = null;
@@ -127,7 +128,8 @@ describe("the documentation's code blocks", () => {
             }
             record("ran", `${run.ms} ms: ${firstLines(run.output)}`);
           } catch (error) {
-            record("failed", error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error));
+            const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+            record("failed", message.replace(`${block.file}:${block.line} `, ""));
             throw error;
           }
         });
