@@ -1,7 +1,7 @@
 /**
  * The dispatch table of the `openkyt` binary. A new command is one entry here (and its file).
  * Each entry imports its module only when that command runs or shows its usage: the binary's
- * start-up (`--help`, `--version`) loads none of them (docs/benchmarks.md, the `cli` figures).
+ * start-up (`--help`, `--version`) loads none of them (measured by `npm run bench -- --only cli`).
  */
 import type { CliCommand, CliCommands, LazyCliCommand } from "./cli-command.js";
 

@@ -58,6 +58,27 @@ describe("what the CLI loads", () => {
     expect(run.files.filter((f) => TEST_TOOLING.test(f))).toEqual([]);
   });
 
+  it("the CLI's runtime dependencies, through every @openkyt package they name, hold no test runner", async () => {
+    const seen = new Map<string, string[]>();
+    const visit = async (dir: string): Promise<void> => {
+      const pkg = JSON.parse(await readFile(join(PACKAGES, dir, "package.json"), "utf8")) as {
+        name: string;
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      if (seen.has(pkg.name)) return;
+      const names = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+      seen.set(pkg.name, names);
+      for (const name of names) if (name.startsWith("@openkyt/")) await visit(name.slice("@openkyt/".length));
+    };
+    await visit("cli");
+    expect([...seen.keys()]).toContain("@openkyt/ledger-generator");
+    const runtime = [...seen.values()].flat();
+    for (const tool of ["vitest", "vite", "@vitest/runner", "@openkyt/testkit", "fast-check", "tsx"]) {
+      expect(runtime, tool).not.toContain(tool);
+    }
+  });
+
   it("the trace sees vitest where it is loaded: testkit's index", async () => {
     const testkit = join(PACKAGES, "testkit/src/index.ts");
     const script = `await import(${JSON.stringify(testkit)}); console.log("loaded");`;
