@@ -3,7 +3,7 @@
  * store's table (a file in WAL mode, as `openkyt serve` opens it) and, when a server answers at
  * OPENKYT_BENCH_PG_URL, the Postgres store's table. Reports CPU ms and wall ms per admission,
  * sequential (one request at a time) and 32 at once. What `auto` chooses rests on this: see
- * docs/security.md.
+ * docs/benchmarks.md ("The replay guard").
  *
  *   node --conditions=source --import tsx bench/src/http/replay-guard-bench.ts [--count N]
  */
