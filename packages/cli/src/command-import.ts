@@ -42,8 +42,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
   --as-of     the snapshot date of a sanctions list (YYYY-MM-DD)
   --dry-run   sanctions: read and plan, write nothing; print what would be added, changed and delisted
   --allow-mass-delist
-              sanctions: apply a run that delists more than ${MASS_DELIST_SHARE * 100}% of the list (at least ${MASS_DELIST_FLOOR});
-              without it such a run is refused and writes nothing
+              sanctions: apply a run that delists more than ${MASS_DELIST_SHARE * 100}% of the list's listings
+              (up to ${MASS_DELIST_FLOOR} always pass); without it such a run is refused and writes nothing
   --no-delist sanctions: add and update only, delist nothing (a complete list with unreadable rows)
   --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
 
