@@ -9,6 +9,11 @@ import type { Store, StoreOps } from "@openkyt/core";
 
 /** Methods of the port that only read. Everything else (and every new method) counts as a write. */
 const READ = /^(get|list|find|ledger|next|capabilities$|close$)/;
+/**
+ * Writes of state no account can observe and the digest does not cover: the replay guard's
+ * record of each signed request (on Postgres, a row per request, refused ones included).
+ */
+const UNOBSERVED = new Set(["admitRequestSignature"]);
 
 /** A store whose writes are counted. */
 export interface WatchedStore extends Store {
@@ -25,7 +30,7 @@ function countingOps<T extends object>(inner: T, count: () => void, wrapTx: bool
         return <R>(fn: (tx: StoreOps) => Promise<R>) =>
           (value as Store["transaction"]).call(target, (tx) => fn(countingOps(tx, count, false)));
       }
-      if (READ.test(prop)) return value.bind(target);
+      if (READ.test(prop) || UNOBSERVED.has(prop)) return value.bind(target);
       return (...args: unknown[]) => {
         count();
         return (value as (...a: unknown[]) => unknown).apply(target, args);
