@@ -10,6 +10,7 @@ import type {
   bindTransactionSchema,
   checkAddressSchema,
   checkTransferSchema,
+  ErrorBody,
   ManualCheckResponse,
   registerAttemptSchema,
   registerTransferSchema,
@@ -46,6 +47,21 @@ type WireInput<S> = S extends { _zod: { input: infer I } } ? I : never;
 
 /** Body of POST /v1/transfers/register/. */
 export type RegisterTransferBody = WireInput<typeof registerTransferSchema>;
+/** One item of the answer of POST /v1/transfers/register-batch/, in the order sent. */
+export type BatchRegistrationItem =
+  | {
+      readonly index: number;
+      readonly status: 201;
+      /** True when the transfer was created now, false when it was registered before. */
+      readonly created: boolean;
+      readonly transfer: TransferResponse;
+    }
+  | {
+      readonly index: number;
+      /** The status the item alone would have had (400, 404, 409). */
+      readonly status: number;
+      readonly error: ErrorBody;
+    };
 /** Body of POST /v1/transfers/register-attempt/. */
 export type RegisterAttemptBody = WireInput<typeof registerAttemptSchema>;
 /** Body of POST /v1/transfers/{id}/bind-transaction/. */

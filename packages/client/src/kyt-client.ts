@@ -21,6 +21,7 @@ import { manualCheckSettled, pollUntil, transferSettled } from "./client-polling
 import { type Answer, createTransport, type SendOptions, type TransportOptions } from "./client-transport.js";
 import type {
   AlertListQuery,
+  BatchRegistrationItem,
   BindTransactionBody,
   CheckAddressBody,
   CheckTransferBody,
@@ -65,6 +66,12 @@ export function createKytClient(options: KytClientOptions) {
     /** POST /v1/transfers/register/ (201; an already registered transfer comes back as it is). */
     registerTransfer: (body: RegisterTransferBody, options?: CreationOptions) =>
       post<TransferResponse>("/v1/transfers/register/", body, options),
+    /**
+     * POST /v1/transfers/register-batch/: up to 1,000 registrations in one request, answered
+     * item by item in order; the valid items are stored even when others are refused.
+     */
+    registerTransfers: async (transfers: ReadonlyArray<RegisterTransferBody>) =>
+      (await post<{ items: BatchRegistrationItem[] }>("/v1/transfers/register-batch/", { transfers })).items,
     /** POST /v1/transfers/register-attempt/ (201). */
     registerAttempt: (body: RegisterAttemptBody, options?: CreationOptions) =>
       post<TransferResponse>("/v1/transfers/register-attempt/", body, options),

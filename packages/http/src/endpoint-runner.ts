@@ -32,6 +32,8 @@ export interface EndpointRunnerDeps {
   readonly failures: AuthFailureBudget | null;
   readonly clock: Clock;
   readonly bodyBytes: number;
+  /** Largest body of a batch endpoint (`bodyLimit: "batch"`). */
+  readonly batchBodyBytes: number;
 }
 
 /**
@@ -159,7 +161,8 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
     const targets = requestTargets(incoming, url);
     const now = deps.clock.now();
     const header = (name: string) => readHeader(c, incoming, name);
-    checkDeclaredLength(header("content-length"), deps.bodyBytes);
+    const bodyBytes = endpoint.bodyLimit === "batch" ? deps.batchBodyBytes : deps.bodyBytes;
+    checkDeclaredLength(header("content-length"), bodyBytes);
     const source: FailureSubject = {
       address: incoming ? limitAddress(incoming.socket?.remoteAddress) : undefined,
     };
@@ -175,7 +178,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
     c.set("keyId", pre.keyId);
     const keyed: FailureSubject = { address: source.address, keyId: pre.keyId };
     if (deps.failures) tooManyFailures(deps.failures.checkKey(keyed, now), "for this API key");
-    const raw = await readBody(c, incoming, deps.bodyBytes);
+    const raw = await readBody(c, incoming, bodyBytes);
     const parsed = parseBody(raw);
     const verified = deps.auth.checkSignature(pre, { method: c.req.method, targets, raw, parsed });
     if (!verified.ok) return refuse(verified, keyed);

@@ -43,6 +43,11 @@ export interface Endpoint {
   readonly query?: z.ZodType;
   /** Response schema, or "pdf" for application/pdf bytes. */
   readonly response: z.ZodType | "pdf";
+  /**
+   * The body limit that applies: `default` (the app's `limits.bodyBytes`) or `batch` (the larger
+   * `limits.batchBodyBytes`, for endpoints that take many items). Default `default`.
+   */
+  readonly bodyLimit?: "default" | "batch";
   /** Error statuses the endpoint can answer besides 400/401/413/429/500. */
   readonly errors: ReadonlyArray<404 | 409 | 503>;
   readonly run: (api: AccountApi, input: EndpointInput) => Promise<EndpointResult>;

@@ -2,6 +2,8 @@
 import {
   addressExposureResponseSchema,
   bindTransactionSchema,
+  MAX_BATCH_REGISTRATIONS,
+  parseInput,
   registerAttemptSchema,
   registerTransferSchema,
   riskResponseSchema,
@@ -20,6 +22,7 @@ import {
   waitOf,
   waitQuerySchema,
 } from "./endpoint-types.js";
+import { answerError } from "./http-errors.js";
 
 /** Response header of register: "true" when the transfer was created, "false" when it existed. */
 export const CREATED_HEADER = "OpenKYT-Created";
@@ -40,6 +43,55 @@ const pdfEndpoint = (segment: string, withRisks: boolean): Endpoint => ({
   run: async (api, { id }) => pdf(await api.transferReport(id, { withRisks })),
 });
 
+/** The body of a batch registration: the transfers, each a body of `POST /v1/transfers/register/`. */
+const registerBatchSchema = z
+  .strictObject({
+    transfers: z
+      .array(registerTransferSchema)
+      .min(1)
+      .max(MAX_BATCH_REGISTRATIONS)
+      .describe(
+        `1 to ${MAX_BATCH_REGISTRATIONS.toLocaleString("en-US")} transfers, each a body of POST /v1/transfers/register/.`,
+      ),
+  })
+  .describe("Transfers to register together.");
+
+/** The envelope as the runner checks it: each item is validated on its own by the engine. */
+const registerBatchEnvelope = z.strictObject({ transfers: z.array(z.unknown()) });
+
+/** One item of a batch registration's answer. */
+const batchItemSchema = z.union([
+  z
+    .strictObject({
+      index: z.number().int().describe("Position of the item in `transfers`."),
+      status: z.literal(201),
+      created: z.boolean().describe("True when the transfer was created now, false when it existed."),
+      transfer: transferResponseSchema,
+    })
+    .describe("A registered transfer (as from POST /v1/transfers/register/)."),
+  z
+    .strictObject({
+      index: z.number().int(),
+      status: z.number().int().describe("The status the item alone would have had (400, 404, 409)."),
+      error: z.strictObject({
+        detail: z.string(),
+        code: z.string(),
+        errors: z.record(z.string(), z.array(z.string())),
+      }),
+    })
+    .describe("A refused item: nothing of it was stored."),
+]);
+
+/** The per-item answer of a batch, as JSON. */
+function batchItem(
+  result: { ok: true; created: boolean; transfer: unknown } | { ok: false; error: unknown },
+  index: number,
+) {
+  if (result.ok) return { index, status: 201, created: result.created, transfer: result.transfer };
+  const { status, body } = answerError(result.error, "batch");
+  return { index, status, error: body };
+}
+
 /** The transfer endpoints, static paths first. */
 export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
@@ -59,6 +111,29 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: async (api, { body, query }) => {
       const { transfer, created } = await api.registerTransfer(body, waitOf(query));
       return { kind: "json", status: 201, body: transfer, headers: { [CREATED_HEADER]: String(created) } };
+    },
+  },
+  {
+    operationId: "registerTransfers",
+    method: "POST",
+    path: "/v1/transfers/register-batch/",
+    summary:
+      `Registers up to ${MAX_BATCH_REGISTRATIONS.toLocaleString("en-US")} full transfers at once (beyond the published interface, ` +
+      "for ingestion pipelines). Each item is answered in order with its own status: 201 with the transfer " +
+      "(created now or known before, as the single registration) or the error the item alone would get. " +
+      "The valid items are stored, together and durably, even when others are refused.",
+    tag,
+    status: 200,
+    body: registerBatchSchema,
+    bodyLimit: "batch",
+    response: z
+      .strictObject({ items: z.array(batchItemSchema) })
+      .describe("One answer per item, in the order sent."),
+    errors: [],
+    run: async (api, { body }) => {
+      const { transfers } = parseInput(registerBatchEnvelope, body, "register-batch");
+      const results = await api.registerTransfers(transfers);
+      return json({ items: results.map(batchItem) });
     },
   },
   {

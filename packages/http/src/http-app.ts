@@ -41,6 +41,8 @@ export interface HttpAuthOptions {
 export interface HttpLimitOptions {
   /** Largest request body in bytes; default 64 KiB. */
   readonly bodyBytes?: number;
+  /** Largest body of a batch endpoint (`POST /v1/transfers/register-batch/`); default 1 MiB. */
+  readonly batchBodyBytes?: number;
   /** Per-key token bucket; default 50 requests/s with bursts of 100; null disables it. */
   readonly ratePerKey?: RateLimit | null;
   /**
@@ -70,6 +72,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   windowMs: 5 * 60_000,
   keyCacheMs: 0,
   bodyBytes: 64 * 1024,
+  batchBodyBytes: 1024 * 1024,
   ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
   failedAuth: Object.freeze({ perSecond: 10, burst: 20 }),
 });
@@ -87,6 +90,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     accounts: accountApis(options.engine),
     clock,
     bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,
+    batchBodyBytes: options.limits?.batchBodyBytes ?? HTTP_DEFAULTS.batchBodyBytes,
     limiter: ratePerKey === null ? null : createRateLimiter(ratePerKey),
     failures: failedAuth === null ? null : createAuthFailureBudget(failedAuth),
     auth: createAuthenticator({

@@ -34,6 +34,58 @@ export function runTransferLifecycleScenarios(factory: StoreFactory): void {
       await h.close();
     });
 
+    it("batch registration: valid items stored together and screened, refused ones answered in place", async () => {
+      const items = [
+        deposit(),
+        deposit({ direction: "sideways" }),
+        deposit({ tx_hash: TX.mixerDeposit, client_id: "client-2" }),
+        deposit(),
+        deposit({ tx_hash: TX.exchangeDeposit, risk_model: "no-such-model" }),
+      ];
+      const results = await h.acme.registerTransfers(items);
+      expect(results.map((r) => r.ok)).toEqual([true, false, true, true, false]);
+      const [first, badDirection, mixer, again, badModel] = results;
+      if (!first?.ok || !mixer?.ok || !again?.ok) throw new Error("expected registrations");
+      expect([first.created, mixer.created, again.created]).toEqual([true, true, false]);
+      // The same transfer twice in one batch is one transfer.
+      expect(again.transfer.id).toBe(first.transfer.id);
+      expect(first.transfer).toMatchObject({ tx_status: "binding", client_id: "client-1" });
+      for (const [refused, field] of [
+        [badDirection, "direction"],
+        [badModel, "risk_model"],
+      ] as const) {
+        if (refused?.ok !== false) throw new Error("expected a refusal");
+        expect(isKytError(refused.error, "VALIDATION_ERROR")).toBe(true);
+        expect(Object.keys(refused.error.errors)).toContain(field);
+      }
+      expect((await h.acme.listTransfers({})).total_items).toBe(2);
+      await h.engine.drain();
+      expect(await h.acme.getTransfer(first.transfer.id)).toMatchObject({
+        tx_status: "bound",
+        risk_level: "severe",
+      });
+      expect(await h.acme.getTransfer(mixer.transfer.id)).toMatchObject({
+        tx_status: "bound",
+        risk_level: "medium",
+      });
+      // Idempotent like the single registration: known transfers come back, not created.
+      const repeated = await h.acme.registerTransfers([items[2], items[0]]);
+      expect(repeated.map((r) => (r.ok ? [r.created, r.transfer.id] : null))).toEqual([
+        [false, mixer.transfer.id],
+        [false, first.transfer.id],
+      ]);
+      expect((await h.acme.listTransfers({})).total_items).toBe(2);
+    });
+
+    it("batch registration: the list itself must hold 1 to 1,000 items", async () => {
+      for (const bodies of [[], Array.from({ length: 1_001 }, () => deposit()), "not a list", undefined]) {
+        const error = await h.acme.registerTransfers(bodies).catch((e: unknown) => e);
+        expect(isKytError(error, "VALIDATION_ERROR")).toBe(true);
+        expect(isKytError(error) && Object.keys(error.errors)).toEqual(["transfers"]);
+      }
+      expect((await h.acme.listTransfers({})).total_items).toBe(0);
+    });
+
     it("full transfer: registered as binding with checks queued, then bound, enriched and checked", async () => {
       const { transfer, created } = await h.acme.registerTransfer(
         deposit({ output_address: W.client.toUpperCase().replace("0X", "0x") }),

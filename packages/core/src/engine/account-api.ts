@@ -33,7 +33,13 @@ import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { riskModelManagement } from "./risk-model-management.js";
 import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
-import { bindTransaction, loadTransfer, registerAttempt, registerTransfer } from "./transfer-registration.js";
+import {
+  bindTransaction,
+  loadTransfer,
+  registerAttempt,
+  registerTransfer,
+  registerTransfers,
+} from "./transfer-registration.js";
 import {
   manualCheckSettled,
   transferSettled,
@@ -70,6 +76,21 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       ctx.wake();
       const final = await waitForTransfer(transfer, ms);
       return { transfer: presentTransfer(final), created };
+    },
+    /**
+     * POST /v1/transfers/register-batch/: up to 1,000 registrations at once, answered item by
+     * item in order (the transfer and whether it was created now, or why the item was refused);
+     * the valid ones are durable when this resolves, even when others were refused.
+     */
+    async registerTransfers(bodies: unknown) {
+      const results = await registerTransfers(ctx, accountId, bodies);
+      for (const r of results) if (r.ok && r.created) ctx.events.emit("transfer.registered", r.transfer);
+      ctx.wake();
+      return results.map((r) =>
+        r.ok
+          ? { ok: true as const, created: r.created, transfer: presentTransfer(r.transfer) }
+          : { ok: false as const, error: r.error },
+      );
     },
     /** POST /v1/transfers/register-attempt/ */
     async registerAttempt(body: unknown, options?: WaitOptions) {

@@ -18,6 +18,7 @@ export type { RenderedReport } from "./report-assembly.js";
 export { type SealOutcome, sealStoredSecrets } from "./secret-sealing.js";
 export { createSecretVault, SEAL_COMMAND, type SecretVault } from "./secret-vault.js";
 export * from "./store-sources.js";
+export { type BatchRegistration, MAX_BATCH_REGISTRATIONS } from "./transfer-registration.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./wait-for-result.js";
 export {
   createWarmLedger,

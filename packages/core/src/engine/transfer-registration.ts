@@ -77,6 +77,175 @@ export interface Registration {
   readonly created: boolean;
 }
 
+/** One item of a batch registration: its registration, or why it was refused. */
+export type BatchRegistration =
+  | ({ readonly ok: true } & Registration)
+  | { readonly ok: false; readonly error: KytError };
+
+/** Most transfers one batch registration takes. */
+export const MAX_BATCH_REGISTRATIONS = 1_000;
+
+/** A registration body, validated, with its token and risk model resolved. */
+interface ResolvedRegistration {
+  readonly input: ReturnType<typeof parseRegistration>;
+  readonly tokenId: string;
+  readonly tokenSymbol: string | null;
+  readonly modelId: string | null;
+}
+
+/** The fields that make two registrations the same transfer. */
+type TransferIdentity = Parameters<StoreOps["findTransfer"]>[0];
+
+const parseRegistration = (body: unknown) => parseInput(registerTransferSchema, body, "register");
+
+/** A new full transfer of `accountId`, binding, with its checks queued unless disabled. */
+function newTransferRecord(
+  ctx: EngineContext,
+  accountId: string,
+  item: ResolvedRegistration,
+  now: number,
+): TransferRecord {
+  const { input } = item;
+  return {
+    id: ctx.ids.next(),
+    accountId,
+    clientId: input.clientId ?? null,
+    attemptId: null,
+    registeredAt: now,
+    network: input.network,
+    tokenId: item.tokenId,
+    tokenSymbol: item.tokenSymbol,
+    direction: input.direction,
+    txStatus: "binding",
+    txHash: input.txHash,
+    occurredAt: null,
+    inputAddress: null,
+    outputAddress: input.outputAddress,
+    amount: null,
+    valueInFiat: null,
+    riskLevel: "undefined",
+    riskScore: null,
+    riskModelId: item.modelId,
+    riskModelVersion: null,
+    checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
+    disableAutoCheck: input.disableAutoCheck,
+    exposure: null,
+    counterparty: null,
+    sanctions: null,
+    counterpartyName: null,
+    counterpartyCategory: null,
+    lastError: null,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Validates one body and resolves its token and risk model; the refusal as a value. Lookups
+ * are memoised in `memo` across the items of a batch (they read reference data only).
+ */
+async function resolveRegistration(
+  ctx: EngineContext,
+  accountId: string,
+  body: unknown,
+  memo: Map<string, Promise<unknown>>,
+): Promise<ResolvedRegistration | KytError> {
+  const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let hit = memo.get(key) as Promise<T> | undefined;
+    if (!hit) {
+      hit = load();
+      memo.set(key, hit);
+    }
+    return hit;
+  };
+  try {
+    const input = parseRegistration(body);
+    // The token first, then the model: an item wrong in both is refused for its token.
+    const token = await once(`token\u0000${input.network}\u0000${input.tokenId}`, () =>
+      resolveToken(ctx, input.network, input.tokenId),
+    );
+    const model = await once(`model\u0000${input.riskModel ?? ""}`, () =>
+      resolveRiskModel(ctx, accountId, input.riskModel),
+    );
+    return { input, tokenId: token.tokenId, tokenSymbol: token.tokenSymbol, modelId: model.modelId };
+  } catch (error) {
+    if (isKytError(error)) return error;
+    throw error;
+  }
+}
+
+/** The identity of a resolved registration, and the same as one text (for a batch's duplicates). */
+function identityOf(
+  accountId: string,
+  item: ResolvedRegistration,
+): { identity: TransferIdentity; key: string } {
+  const { input } = item;
+  const identity = {
+    accountId,
+    network: input.network,
+    txHash: input.txHash,
+    tokenId: item.tokenId,
+    outputAddress: input.outputAddress,
+    direction: input.direction,
+  };
+  return { identity, key: Object.values(identity).join("\u0000") };
+}
+
+/**
+ * Writes resolved registrations in one transaction: each known transfer is answered (and
+ * checked again with force_recheck), each new one inserted with its bind job. An item naming
+ * the same transfer as an earlier item of the batch gets that item's transfer, not created.
+ */
+async function writeRegistrations(
+  ctx: EngineContext,
+  accountId: string,
+  items: ReadonlyArray<ResolvedRegistration>,
+): Promise<Registration[]> {
+  return ctx.store.transaction(async (tx) => {
+    const out: Registration[] = [];
+    const inBatch = new Map<string, TransferRecord>();
+    for (const item of items) {
+      const { identity, key } = identityOf(accountId, item);
+      const earlier = inBatch.get(key);
+      if (earlier) {
+        out.push({ transfer: earlier, created: false });
+        continue;
+      }
+      const existing = await tx.findTransfer(identity);
+      let registration: Registration;
+      if (existing) {
+        registration = {
+          transfer: await recheckExisting(ctx, tx, existing, item.input.forceRecheck),
+          created: false,
+        };
+      } else {
+        const now = ctx.clock.now();
+        const transfer = newTransferRecord(ctx, accountId, item, now);
+        await tx.insertTransfer(transfer);
+        await tx.enqueueJob(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
+        registration = { transfer, created: true };
+      }
+      inBatch.set(key, registration.transfer);
+      out.push(registration);
+    }
+    return out;
+  });
+}
+
+/** `writeRegistrations`, once more when a concurrent registration of one of them won an insert. */
+async function writeRegistrationsRetried(
+  ctx: EngineContext,
+  accountId: string,
+  items: ReadonlyArray<ResolvedRegistration>,
+): Promise<Registration[]> {
+  try {
+    return await writeRegistrations(ctx, accountId, items);
+  } catch (error) {
+    // A concurrent registration of the same transfer won the insert: the second try finds it.
+    if (isKytError(error, "CONFLICT")) return await writeRegistrations(ctx, accountId, items);
+    throw error;
+  }
+}
+
 /**
  * Registers a full transfer. The same (account, network, tx_hash, token_id, output_address,
  * direction) returns the existing transfer, checked again only with force_recheck.
@@ -86,65 +255,39 @@ export async function registerTransfer(
   accountId: string,
   body: unknown,
 ): Promise<Registration> {
-  const input = parseInput(registerTransferSchema, body, "register");
-  const { tokenId, tokenSymbol } = await resolveToken(ctx, input.network, input.tokenId);
-  const { modelId } = await resolveRiskModel(ctx, accountId, input.riskModel);
-  const identity = {
-    accountId,
-    network: input.network,
-    txHash: input.txHash,
-    tokenId,
-    outputAddress: input.outputAddress,
-    direction: input.direction,
-  };
-  const attempt = () =>
-    ctx.store.transaction(async (tx): Promise<Registration> => {
-      const existing = await tx.findTransfer(identity);
-      if (existing)
-        return { transfer: await recheckExisting(ctx, tx, existing, input.forceRecheck), created: false };
-      const now = ctx.clock.now();
-      const transfer: TransferRecord = {
-        id: ctx.ids.next(),
-        accountId,
-        clientId: input.clientId ?? null,
-        attemptId: null,
-        registeredAt: now,
-        network: input.network,
-        tokenId,
-        tokenSymbol,
-        direction: input.direction,
-        txStatus: "binding",
-        txHash: input.txHash,
-        occurredAt: null,
-        inputAddress: null,
-        outputAddress: input.outputAddress,
-        amount: null,
-        valueInFiat: null,
-        riskLevel: "undefined",
-        riskScore: null,
-        riskModelId: modelId,
-        riskModelVersion: null,
-        checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
-        disableAutoCheck: input.disableAutoCheck,
-        exposure: null,
-        counterparty: null,
-        sanctions: null,
-        counterpartyName: null,
-        counterpartyCategory: null,
-        lastError: null,
-        updatedAt: now,
-      };
-      await tx.insertTransfer(transfer);
-      await tx.enqueueJob(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
-      return { transfer, created: true };
-    });
-  try {
-    return await attempt();
-  } catch (error) {
-    // A concurrent registration of the same transfer won the insert: return that one.
-    if (isKytError(error, "CONFLICT")) return await attempt();
-    throw error;
+  const item = await resolveRegistration(ctx, accountId, body, new Map());
+  if (item instanceof KytError) throw item;
+  const [registration] = await writeRegistrationsRetried(ctx, accountId, [item]);
+  return registration as Registration;
+}
+
+/**
+ * Registers up to {@link MAX_BATCH_REGISTRATIONS} full transfers, as an ingestion pipeline
+ * sends them: each item is validated on its own and answered in order; the valid ones are
+ * written together in one transaction (durable when this resolves), even when others are
+ * refused. Each item is idempotent like {@link registerTransfer}. VALIDATION_ERROR naming
+ * `transfers` when `bodies` is not a list of 1 to 1,000 items.
+ */
+export async function registerTransfers(
+  ctx: EngineContext,
+  accountId: string,
+  bodies: unknown,
+): Promise<BatchRegistration[]> {
+  if (!Array.isArray(bodies) || bodies.length === 0 || bodies.length > MAX_BATCH_REGISTRATIONS) {
+    throw fieldError(
+      "transfers",
+      `must be a list of 1 to ${MAX_BATCH_REGISTRATIONS.toLocaleString("en-US")} transfers to register`,
+    );
   }
+  const memo = new Map<string, Promise<unknown>>();
+  const resolved = await Promise.all(bodies.map((body) => resolveRegistration(ctx, accountId, body, memo)));
+  const valid = resolved.filter((item): item is ResolvedRegistration => !(item instanceof KytError));
+  const written = valid.length > 0 ? await writeRegistrationsRetried(ctx, accountId, valid) : [];
+  let next = 0;
+  return resolved.map((item): BatchRegistration => {
+    if (item instanceof KytError) return { ok: false, error: item };
+    return { ok: true, ...(written[next++] as Registration) };
+  });
 }
 
 /** force_recheck on a known transfer: bound -> checks again; not_found/error -> binds again. */
