@@ -30,7 +30,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   413: "The request body is too large.",
   429: "Rate limited; see Retry-After.",
   500: "Unexpected failure; the detail names the request id.",
-  503: "A collaborator is not configured (e.g. no PDF renderer).",
+  503: "A collaborator is not configured (e.g. no PDF renderer), or (REPLAY_GUARD_FULL) the replay guard is full: send the request again after Retry-After.",
 };
 
 function queryParameters(schema: z.ZodType): JsonObject[] {
@@ -58,7 +58,9 @@ function operation(endpoint: Endpoint): JsonObject {
           content: { "application/json": { schema: jsonSchema(endpoint.response, "output") } },
         };
   const responses: JsonObject = { [String(endpoint.status)]: success };
-  for (const status of [400, 401, ...endpoint.errors, 413, 429, 500]) {
+  // A signed non-GET request is recorded against replay first: a full guard answers 503.
+  const replay = endpoint.method === "GET" || endpoint.errors.includes(503) ? [] : [503];
+  for (const status of [400, 401, ...endpoint.errors, 413, 429, 500, ...replay]) {
     responses[String(status)] = errorResponse(ERROR_DESCRIPTIONS[status] ?? "Error.");
   }
   return {
