@@ -161,15 +161,16 @@ async function settle(
   const run = async (ops: StoreOps) => {
     const stored = await ops.listSanctionsOfList(listName);
     const plan = makePlan(stored);
-    countPlan(ctx, plan, rowCount);
     const refused = refusalOfPlan(ctx, listName, plan, openListings(stored), snapshot);
     if (refused !== null && !tally.dryRun) throw refused;
-    const code = refusalOf(refused);
-    if (code !== null) tally.refusal = { code, message: refused?.message ?? "" };
     if (!tally.dryRun && plan.writes.length > 0) await ops.putSanctions(plan.writes);
+    return { plan, refused };
   };
-  if (tally.dryRun) await run(ctx.store);
-  else await ctx.store.transaction(run);
+  // Counted once the transaction is over, so that nothing is counted twice or for a failed run.
+  const { plan, refused } = tally.dryRun ? await run(ctx.store) : await ctx.store.transaction(run);
+  countPlan(ctx, plan, rowCount);
+  const code = refusalOf(refused);
+  if (code !== null) tally.refusal = { code, message: refused?.message ?? "" };
 }
 
 /** Imports a sanctions file of `ctx.format`: `ofac-csv`, `ofac-history` or `address-list`. */
