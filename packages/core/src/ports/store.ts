@@ -131,7 +131,10 @@ export interface TokenFilter {
 
 /** What differs between stores, as flags (never `instanceof` checks). */
 export interface StoreCapabilities {
-  /** Several processes may claim jobs from this store at once. */
+  /**
+   * Several processes may use this store at once: they claim jobs from it, and the HTTP adapter
+   * keeps its replay guard in it (`admitRequestSignature`) so that every process refuses a replay.
+   */
   readonly multiProcess: boolean;
   /** Human name of the backend, for logs. */
   readonly dialect: string;
