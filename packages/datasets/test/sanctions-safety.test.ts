@@ -230,6 +230,40 @@ describe.each(STORES)("sanctions imports that cannot lose a list, on the %s stor
   });
 });
 
+describe.each(STORES)("designation dates on the %s store", (_name, createStore) => {
+  it("keeps a source's designation date, starts the listing there, and keeps it when a later file has none", async () => {
+    const store = await createStore();
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-designated-"));
+    try {
+      const header = "address,address_lower,asset,sdn_entity,sdn_programs,designated_at";
+      const row = `${LAZARUS},${LAZARUS},ETH,LAZARUS GROUP,DPRK3`;
+      const dated = join(dir, "sdn-2026-08-20.csv");
+      await writeFile(dated, `${header}\n${row},2022-04-14\n0x${"b".repeat(40)},,ETH,X,Y,\n`);
+      const first = await importFile(store, { kind: "sanctions", file: dated });
+      expect(first).toMatchObject({ added: 2, rejected: 0 });
+      const [listing] = await store.getSanctions([LAZARUS]);
+      expect(listing).toMatchObject({ designatedAt: day("2022-04-14"), listedAt: day("2022-04-14") });
+      const [undated] = await store.getSanctions([`0x${"b".repeat(40)}`]);
+      expect(undated).not.toHaveProperty("designatedAt");
+      expect(undated?.listedAt).toBe(day("2026-08-20"));
+      const plain = join(dir, "sdn-2026-09-01.csv");
+      await writeFile(
+        plain,
+        `address,address_lower,asset,sdn_entity,sdn_programs\n${row}\n0x${"b".repeat(40)},,ETH,X,Y\n`,
+      );
+      expect(await importFile(store, { kind: "sanctions", file: plain })).toMatchObject({ unchanged: 2 });
+      expect(await store.getSanctions([LAZARUS])).toEqual([listing]);
+      const bad = join(dir, "sdn-bad.csv");
+      await writeFile(bad, `${header}\n${row},14/04/2022\n`);
+      const rejected = await importFile(store, { kind: "sanctions", file: bad, delist: false });
+      expect(rejected.rejections[0]?.reason).toContain("designated_at");
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("quoting a first line", () => {
   it("shows bytes that are not printable text as escapes, and cuts long lines", () => {
     expect(quotedFirstLine(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a]))).toBe('"\\x89PNG\\r"');
