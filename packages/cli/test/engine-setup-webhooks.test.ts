@@ -15,7 +15,12 @@ describe("OPENKYT_WEBHOOKS_ALLOW_PRIVATE", () => {
         "http://127.0.0.1:8787/hook",
       );
     }
-    for (const env of [{}, { OPENKYT_WEBHOOKS_ALLOW_PRIVATE: "" }, { OPENKYT_WEBHOOKS_ALLOW_PRIVATE: "0" }]) {
+    const refusing: Array<Record<string, string>> = [
+      {},
+      { OPENKYT_WEBHOOKS_ALLOW_PRIVATE: "" },
+      { OPENKYT_WEBHOOKS_ALLOW_PRIVATE: "0" },
+    ];
+    for (const env of refusing) {
       const error = await create(env).catch((e: unknown) => e);
       expect(isKytError(error, "VALIDATION_ERROR") && Object.keys(error.errors)).toEqual(["url"]);
     }
