@@ -117,6 +117,15 @@ await withTestPostgres("the in-process API with unstorable strings on Postgres",
       }
     });
 
+    it("API keys (the CLI's `keys` commands): a NUL in an account or key id is refused or unknown", async () => {
+      for (const bad of ["\0", "acme\0", "\uD800"]) {
+        expect(await outcome(() => h.engine.apiKeys.create(bad))).toBe("VALIDATION_ERROR");
+        expect(await h.engine.apiKeys.list(bad)).toEqual([]);
+        expect(await h.engine.apiKeys.revoke(`key-${bad}-0001`)).toBe(false);
+        expect(await h.engine.apiKeys.resolve(`key-${bad}-0001`)).toBeNull();
+      }
+    });
+
     it("an account id with a NUL or a lone surrogate is refused before anything is read", async () => {
       for (const account of ["\0", "acme\0", "\uD800"]) {
         expect(await outcome(async () => h.engine.forAccount(account).listTransfers())).toBe(

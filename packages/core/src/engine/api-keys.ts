@@ -165,6 +165,8 @@ export function apiKeyService(
     },
     /** The keys of an account, oldest first, without secrets. */
     async list(accountId: string): Promise<ApiKeyInfo[]> {
+      // No key belongs to a name `create` refuses (a NUL would also fail a Postgres query).
+      if (!ACCOUNT.test(accountId)) return [];
       return (await store.listApiKeys(accountId)).map(info);
     },
     /**
@@ -173,6 +175,7 @@ export function apiKeyService(
      * key they accepted with `maxAgeMs` gets that old).
      */
     async revoke(id: string): Promise<boolean> {
+      if (!KEY_ID.test(id)) return false;
       generation += 1;
       memory.delete(id);
       try {
