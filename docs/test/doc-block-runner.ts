@@ -4,8 +4,9 @@
  * for the failure message.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { DocBlock } from "./doc-blocks.js";
 import type { Sandbox } from "./doc-sandbox.js";
 
@@ -198,4 +199,37 @@ export async function startServer(
     throw error;
   }
   return server;
+}
+
+/**
+ * Type-checks the TypeScript programs as a user's strict project would (the repository's
+ * compiler options, workspace packages through their "source" condition): resolves with the
+ * compiler's time, rejects with its errors.
+ */
+export function typeCheckPrograms(
+  blocks: ReadonlyArray<DocBlock>,
+  sandbox: Sandbox,
+  root: string,
+  timeoutMs: number,
+): Promise<BlockRun> {
+  const dir = join(sandbox.snippets, "typecheck");
+  mkdirSync(dir, { recursive: true });
+  for (const block of blocks) writeFileSync(join(dir, `${slug(block)}.ts`), block.code);
+  const config = {
+    extends: join(root, "tsconfig.base.json"),
+    compilerOptions: { noEmit: true, declaration: false, sourceMap: false },
+    include: ["*.ts"],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(config, null, 2)}\n`);
+  const tsc = join(
+    dirname(createRequire(join(root, "package.json")).resolve("typescript/package.json")),
+    "bin",
+    "tsc",
+  );
+  return runProcess(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
+    cwd: dir,
+    env: sandbox.env as Record<string, string>,
+    timeoutMs,
+    what: "the type check of the TypeScript programs",
+  });
 }

@@ -9,7 +9,14 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BlockRun, type RunningServer, runProgram, runShell, startServer } from "./doc-block-runner.js";
+import {
+  type BlockRun,
+  type RunningServer,
+  runProgram,
+  runShell,
+  startServer,
+  typeCheckPrograms,
+} from "./doc-block-runner.js";
 import { type DocBlock, extractBlocks } from "./doc-blocks.js";
 import { createSandbox, npmScripts, type Sandbox, withoutSetup, withPort } from "./doc-sandbox.js";
 
@@ -56,8 +63,17 @@ function where(block: DocBlock): string {
   return `${block.file}:${block.line} \`\`\`${block.lang}`;
 }
 
+/** The TypeScript programs that run: they are also type-checked. */
+const TYPESCRIPT = [...BLOCKS.values()]
+  .flat()
+  .filter((b) => b.action.kind === "program" && (b.lang === "ts" || b.lang === "typescript"));
+let typeCheck: Promise<BlockRun> | null = null;
+
 beforeAll(() => {
   sandbox = createSandbox(ROOT);
+  // Started now, awaited by the last test: the compiler runs while the blocks do.
+  typeCheck = typeCheckPrograms(TYPESCRIPT, sandbox, ROOT, BLOCK_MS);
+  typeCheck.catch(() => {});
 });
 
 afterAll(() => {
@@ -138,4 +154,12 @@ describe("the documentation's code blocks", () => {
       }
     });
   }
+
+  it(`the TypeScript programs type-check (strict, as in the repository)`, {
+    timeout: BLOCK_MS + 15_000,
+  }, async () => {
+    if (!typeCheck) throw new Error("the type check did not start");
+    const { ms } = await typeCheck;
+    console.log(`doc test: ${TYPESCRIPT.length} TypeScript programs type-check (${ms} ms)`);
+  });
 });
