@@ -6,6 +6,7 @@
  * nothing and exits 2, as a dry run that a real run would refuse does.
  */
 import {
+  detectFormat,
   FORMATS,
   IMPORT_KINDS,
   type ImportOptions,
@@ -73,6 +74,20 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
     for (const name of ["dry-run", "allow-mass-delist", "no-delist"]) {
       if (flag(name) && kind !== "sanctions") throw new UsageError(`--${name} is for sanctions imports only`);
     }
+    const refuse = (error: unknown): number => {
+      if (refusalOf(error) === null) throw error;
+      // Refused before anything was written: bad input, as a usage error is.
+      io.stderr(`openkyt import: refused: ${(error as Error).message}\n`);
+      return EXIT.USAGE;
+    };
+    // A file of no known format is refused before the database is opened (or created).
+    if (stringOption(args, "format") === undefined) {
+      const unknown = await detectFormat(file, kind).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (unknown !== null) return refuse(unknown);
+    }
     const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
     const progress = progressReporter(io.stderr, {
       tty: Boolean(process.stderr.isTTY) && !args.values.json,
@@ -103,11 +118,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
           return error as Error;
         })
         .finally(() => progress.done()); // an error starts on a line of its own
-      if (summary instanceof Error) {
-        // Refused before anything was written: bad input, as a usage error is.
-        io.stderr(`openkyt import: refused: ${summary.message}\n`);
-        return EXIT.USAGE;
-      }
+      if (summary instanceof Error) return refuse(summary);
       if (args.values.json) io.stdout(`${JSON.stringify(summary)}\n`);
       else io.stdout(summaryText(kind, file, summary));
       return summary.refusal === null ? EXIT.OK : EXIT.USAGE;

@@ -3,6 +3,7 @@
  * line quoted (the real binary, as a process), a mass delisting needs --allow-mass-delist, a dry
  * run prints what it would do and writes nothing, and the summary says why rows were skipped.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +112,11 @@ describe("openkyt import sanctions", () => {
     expect(run.code).toBe(0);
     expect(run.out).toContain("  2 skipped: 1 asset BCH, 1 asset XMR\n");
     expect(run.out).toMatch(/rejected .*ofac-sdn-2026-08-20\.csv:15: /);
+    const fresh = join(dir, "fresh.db");
+    const readme = await openkyt("import", "sanctions", repoFile("README.md"), "--db", fresh);
+    expect(readme.code).toBe(2);
+    expect(readme.err).toContain('its first line is "# OpenKYT');
+    expect(existsSync(fresh)).toBe(false); // refused before the database was created
     const labels = await openkyt("import", "labels", fixture, "--dry-run", "--db", db);
     expect(labels.code).toBe(2);
     expect(labels.err).toContain("--dry-run is for sanctions imports only");
