@@ -125,7 +125,9 @@ export function detectFormatOfHead(
   const extension = extname(fileName).toLowerCase();
   if (extension === ".yaml" || extension === ".yml" || /^tags:/m.test(head))
     return candidates.find((f) => f.id === "tagpack-yaml") ?? null;
-  if (first.startsWith("{")) return candidates.find((f) => f.kind === "ledger" && f.id === "jsonl") ?? null;
+  // JSON lines: an object on each line (a pretty-printed JSON document starts with a lone "{").
+  if (first.startsWith("{") && first.endsWith("}"))
+    return candidates.find((f) => f.kind === "ledger" && f.id === "jsonl") ?? null;
   const header = headerOf(first);
   if (header !== null && header.length > 1) {
     const match = candidates.find(
