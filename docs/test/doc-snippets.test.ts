@@ -68,12 +68,15 @@ const TYPESCRIPT = [...BLOCKS.values()]
   .flat()
   .filter((b) => b.action.kind === "program" && (b.lang === "ts" || b.lang === "typescript"));
 let typeCheck: Promise<BlockRun> | null = null;
+let typeCheckFailed = false;
 
 beforeAll(() => {
   sandbox = createSandbox(ROOT);
   // Started now, awaited by the last test: the compiler runs while the blocks do.
   typeCheck = typeCheckPrograms(TYPESCRIPT, sandbox, ROOT, BLOCK_MS);
-  typeCheck.catch(() => {});
+  typeCheck.catch(() => {
+    typeCheckFailed = true;
+  });
 });
 
 afterAll(() => {
@@ -87,7 +90,7 @@ afterAll(() => {
     `doc test: ${count("ran")} blocks run, ${count("skipped")} skipped, ${count("sample")} samples (not run), ` +
       `${count("failed")} failed\n${lines.join("\n")}`,
   );
-  if (count("failed") === 0) sandbox?.remove();
+  if (count("failed") === 0 && !typeCheckFailed) sandbox?.remove();
   else if (sandbox) console.log(`doc test: the sandbox is kept for inspection: ${sandbox.dir}`);
 });
 
