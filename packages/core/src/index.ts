@@ -19,6 +19,7 @@ export * from "./ports/replay-guard.js";
 export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
+export * from "./ports/store-contract.js";
 export * from "./risk/index.js";
 export * from "./runtime/module-thread.js";
 export * from "./schemas/index.js";

@@ -70,7 +70,7 @@ describe("POST /v1/transfers/register-batch/", () => {
     const items = await s.other.registerTransfers(many);
     expect(items).toHaveLength(MAX_BATCH_REGISTRATIONS);
     expect(items.every((i) => i.status === 201)).toBe(true);
-    expect((await s.other.listTransfers({ page_size: "1" })).total_items).toBe(MAX_BATCH_REGISTRATIONS);
+    expect((await s.other.listTransfers({ page_size: 1 })).total_items).toBe(MAX_BATCH_REGISTRATIONS);
 
     const tooMany = [...many, deposit()];
     const error = await rejection(s.other.registerTransfers(tooMany));
@@ -84,7 +84,7 @@ describe("POST /v1/transfers/register-batch/", () => {
       s.other.send("POST", "/v1/transfers/register-batch/", { body: { transfers: [deposit()], more: 1 } }),
     );
     expect(isKytHttpError(extra) && extra.status).toBe(400);
-    expect((await s.other.listTransfers({ page_size: "1" })).total_items).toBe(MAX_BATCH_REGISTRATIONS);
+    expect((await s.other.listTransfers({ page_size: 1 })).total_items).toBe(MAX_BATCH_REGISTRATIONS);
   });
 
   it("is in the OpenAPI document", async () => {

@@ -1,5 +1,5 @@
 /** Risks of the kysely store. */
-import { type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
+import { assertRisksOfKinds, type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
 import { type KyselyContext, lockRow, orderText } from "./kysely-context.js";
 import type { RisksTable } from "./kysely-schema.js";
@@ -54,14 +54,16 @@ function fromRow(r: Selectable<RisksTable>): RiskRecord {
 /** Creates the risk members over `ctx`. */
 export function kyselyRiskOps(ctx: KyselyContext): RiskOps {
   return {
-    async replaceRisks(subjectType, subjectId, checkKind, risks) {
+    async replaceRisks(subjectType, subjectId, checkKinds, risks) {
+      assertRisksOfKinds(checkKinds, risks);
+      if (checkKinds.length === 0) return;
       await ctx.atomic(async (db) => {
         await lockRow(ctx, db, subjectType === "transfer" ? "transfers" : "manual_checks", subjectId);
         await db
           .deleteFrom("risks")
           .where("subject_type", "=", subjectType)
           .where("subject_id", "=", subjectId)
-          .where("check_kind", "=", checkKind)
+          .where("check_kind", "in", [...checkKinds])
           .execute();
         for (const chunk of chunksOf(risks.map(toRow), INSERT_CHUNK / 2)) {
           await db.insertInto("risks").values(chunk).execute();

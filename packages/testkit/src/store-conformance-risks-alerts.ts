@@ -24,19 +24,51 @@ export function riskAlertConformance(ctx: ConformanceContext): void {
         subjectId: "s-1",
         checkKind: "exposure",
       });
-      await s.replaceRisks("transfer", "s-1", "exposure", [r1, r2]);
-      await s.replaceRisks("transfer", "s-1", "counterparty", [r3]);
-      await s.replaceRisks("transfer", "s-2", "exposure", [r4]);
-      await s.replaceRisks("manual_check", "s-1", "exposure", [r5]);
+      await s.replaceRisks("transfer", "s-1", ["exposure"], [r1, r2]);
+      await s.replaceRisks("transfer", "s-1", ["counterparty"], [r3]);
+      await s.replaceRisks("transfer", "s-2", ["exposure"], [r4]);
+      await s.replaceRisks("manual_check", "s-1", ["exposure"], [r5]);
       expect(idsOf(await s.listRisks("transfer", "s-1")).sort()).toEqual(["r-1", "r-2", "r-3"]);
       const r6 = makeRisk({ id: "r-6", subjectId: "s-1", checkKind: "exposure", riskLevel: "medium" });
-      await s.replaceRisks("transfer", "s-1", "exposure", [r6]);
+      await s.replaceRisks("transfer", "s-1", ["exposure"], [r6]);
       expect(idsOf(await s.listRisks("transfer", "s-1")).sort()).toEqual(["r-3", "r-6"]);
-      await s.replaceRisks("transfer", "s-1", "exposure", []);
+      await s.replaceRisks("transfer", "s-1", ["exposure"], []);
       expect(await s.listRisks("transfer", "s-1")).toEqual([r3]);
       expect(await s.listRisks("transfer", "s-2")).toEqual([r4]);
       expect(await s.listRisks("manual_check", "s-1")).toEqual([r5]);
       expect(await s.listRisks("transfer", "unknown")).toEqual([]);
+    });
+
+    it("replaces the risks of several check kinds at once, and refuses a risk of another kind", async () => {
+      const s = ctx.store();
+      const exposure = makeRisk({ id: "k-1", subjectId: "k", checkKind: "exposure" });
+      const counterparty = makeRisk({ id: "k-2", subjectId: "k", checkKind: "counterparty" });
+      const sanctions = makeRisk({ id: "k-3", subjectId: "k", checkKind: "sanctions" });
+      await s.replaceRisks(
+        "transfer",
+        "k",
+        ["exposure", "counterparty", "sanctions"],
+        [exposure, counterparty, sanctions],
+      );
+      expect(idsOf(await s.listRisks("transfer", "k")).sort()).toEqual(["k-1", "k-2", "k-3"]);
+      // Exposure and counterparty replaced together; the sanctions risk is of another kind: kept.
+      const newer = makeRisk({ id: "k-4", subjectId: "k", checkKind: "counterparty" });
+      await s.replaceRisks("transfer", "k", ["exposure", "counterparty"], [newer]);
+      expect(idsOf(await s.listRisks("transfer", "k")).sort()).toEqual(["k-3", "k-4"]);
+      // A risk whose kind is not being replaced would outlive its own replacement: refused, nothing written.
+      await expectKytError(
+        s.replaceRisks(
+          "transfer",
+          "k",
+          ["exposure"],
+          [makeRisk({ id: "k-5", subjectId: "k", checkKind: "sanctions" })],
+        ),
+        "VALIDATION_ERROR",
+      );
+      expect(idsOf(await s.listRisks("transfer", "k")).sort()).toEqual(["k-3", "k-4"]);
+      // No kinds: nothing replaced.
+      await s.replaceRisks("transfer", "k", [], []);
+      expect(idsOf(await s.listRisks("transfer", "k")).sort()).toEqual(["k-3", "k-4"]);
     });
 
     it("lists risks highest level first, then by createdAt and id", async () => {
@@ -48,7 +80,7 @@ export function riskAlertConformance(ctx: ConformanceContext): void {
         makeRisk({ id: "r-severe", subjectId: "s", riskLevel: "severe", createdAt: T0 + 9 }),
         makeRisk({ id: "r-medium", subjectId: "s", riskLevel: "medium", createdAt: T0 }),
       ];
-      await ctx.store().replaceRisks("transfer", "s", "exposure", risks);
+      await ctx.store().replaceRisks("transfer", "s", ["exposure"], risks);
       expect(idsOf(await ctx.store().listRisks("transfer", "s"))).toEqual([
         "r-severe",
         "r-high-a",

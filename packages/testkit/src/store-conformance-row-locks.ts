@@ -81,10 +81,10 @@ export function rowLockConformance(ctx: ConformanceContext): void {
         makeRisk({ subjectId: t.id, checkKind: "exposure" }),
         makeRisk({ subjectId: t.id, checkKind: "exposure", riskLevel: "low" }),
       ]);
-      await Promise.all(sets.map((risks) => ctx.store().replaceRisks("transfer", t.id, "exposure", risks)));
+      await Promise.all(sets.map((risks) => ctx.store().replaceRisks("transfer", t.id, ["exposure"], risks)));
       await Promise.all(
         sets.map((risks) =>
-          ctx.store().transaction((tx) => tx.replaceRisks("transfer", t.id, "exposure", risks)),
+          ctx.store().transaction((tx) => tx.replaceRisks("transfer", t.id, ["exposure"], risks)),
         ),
       );
       const ids = (await ctx.store().listRisks("transfer", t.id)).map((r) => r.id).sort();

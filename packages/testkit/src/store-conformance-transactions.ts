@@ -48,7 +48,7 @@ export function transactionConformance(ctx: ConformanceContext): void {
       const existing = makeTransfer();
       await s.insertTransfer(existing);
       const keptRisk = makeRisk({ subjectId: existing.id });
-      await s.replaceRisks("transfer", existing.id, "exposure", [keptRisk]);
+      await s.replaceRisks("transfer", existing.id, ["exposure"], [keptRisk]);
       const keptJob = makeJob();
       await s.enqueueJob(keptJob);
       const fresh = makeTransfer();
@@ -59,7 +59,7 @@ export function transactionConformance(ctx: ConformanceContext): void {
       const attempt = s.transaction(async (tx) => {
         await tx.insertTransfer(fresh);
         await tx.updateTransfer({ ...existing, riskLevel: "severe" });
-        await tx.replaceRisks("transfer", existing.id, "exposure", [makeRisk({ subjectId: existing.id })]);
+        await tx.replaceRisks("transfer", existing.id, ["exposure"], [makeRisk({ subjectId: existing.id })]);
         await tx.insertManualCheck(check);
         await tx.insertAlert(alert);
         await tx.appendAlertHistory({

@@ -78,14 +78,12 @@ export async function writeResults(
     occurredAt: transfer.occurredAt ?? transfer.registeredAt,
   };
   const risks = riskRecords(ctx, fired, subject);
-  for (const kind of ok) {
-    await tx.replaceRisks(
-      "transfer",
-      transfer.id,
-      kind,
-      risks.filter((risk) => risk.checkKind === kind),
-    );
-  }
+  await tx.replaceRisks(
+    "transfer",
+    transfer.id,
+    ok,
+    risks.filter((risk) => ok.includes(risk.checkKind)),
+  );
   const checks = finish(transfer, ok, "checked", now);
   const afterFail = finish({ ...transfer, checks }, failed, "error", now);
   // Every check kind replaced: the stored risks are exactly `risks`, no need to read them back.

@@ -109,14 +109,12 @@ async function runChecks(
     },
     "checked",
     async (tx) => {
-      for (const kind of kinds) {
-        await tx.replaceRisks(
-          "manual_check",
-          check.id,
-          kind,
-          risks.filter((risk) => risk.checkKind === kind),
-        );
-      }
+      await tx.replaceRisks(
+        "manual_check",
+        check.id,
+        kinds,
+        risks.filter((risk) => kinds.includes(risk.checkKind)),
+      );
     },
   );
 }

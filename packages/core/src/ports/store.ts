@@ -172,13 +172,15 @@ export interface StoreOps extends LedgerReader {
 
   // Risks
   /**
-   * Atomically replaces the risks one check produced for one subject with `risks`. Concurrent
-   * replacements for a stored subject never mix: one whole set is left.
+   * Atomically replaces the risks that the checks `checkKinds` produced for one subject with
+   * `risks` (one statement per step whatever the number of kinds). Every risk must be of one of
+   * `checkKinds` (else VALIDATION_ERROR, nothing written); risks of other kinds are kept.
+   * Concurrent replacements for a stored subject never mix: one whole set is left.
    */
   replaceRisks(
     subjectType: RiskSubjectType,
     subjectId: string,
-    checkKind: CheckKind,
+    checkKinds: ReadonlyArray<CheckKind>,
     risks: ReadonlyArray<RiskRecord>,
   ): Promise<void>;
   /** Every risk of a subject, highest level first, then by createdAt and id. */

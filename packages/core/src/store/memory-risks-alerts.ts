@@ -3,6 +3,7 @@ import { riskRank } from "../domain/enums.js";
 import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
 import type { AlertFilter, StoreOps } from "../ports/store.js";
+import { assertRisksOfKinds } from "../ports/store-contract.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import {
   compareStrings,
@@ -66,9 +67,10 @@ export function matchesAlertFilter(a: AlertRecord, t: TransferRecord | undefined
 export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): RiskAlertOps {
   const { risks, alerts, alertDedupe, alertHistory, transfers } = tables;
   return {
-    async replaceRisks(subjectType, subjectId, checkKind, replacement) {
+    async replaceRisks(subjectType, subjectId, checkKinds, replacement) {
+      assertRisksOfKinds(checkKinds, replacement);
       const key = keyOf(subjectType, subjectId);
-      const kept = (risks.get(key) ?? []).filter((r) => r.checkKind !== checkKind);
+      const kept = (risks.get(key) ?? []).filter((r) => !checkKinds.includes(r.checkKind));
       setEntry(journal, risks, key, [...kept, ...replacement.map(copy)]);
     },
     async listRisks(subjectType, subjectId) {
