@@ -54,6 +54,17 @@ export interface FuzzReport {
 
 const WINDOW_PLUS = 6 * 60_000;
 
+let lastTimestamp = 0;
+
+/**
+ * Now, or just after the last timestamp given: two equal signed requests in one millisecond
+ * would be one request and its replay (refused, 401), which is not what a case is about.
+ */
+function freshTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
 /** The hand-built request of a generated case. */
 export function caseRequest(c: FuzzCase): HandRequest {
   const body =
@@ -64,9 +75,14 @@ export function caseRequest(c: FuzzCase): HandRequest {
         : c.body.kind === "text"
           ? c.body.text
           : c.body.bytes;
-  const now = Date.now();
+  const now = freshTimestamp();
   const headers: Record<string, string | null> = Object.fromEntries(c.headers);
-  const base: HandRequest = { method: c.method, target: c.path, ...(body === undefined ? {} : { body }) };
+  const base: HandRequest = {
+    method: c.method,
+    target: c.path,
+    timestamp: String(now),
+    ...(body === undefined ? {} : { body }),
+  };
   switch (c.auth) {
     case "valid":
       return { ...base, headers };
