@@ -126,6 +126,31 @@ await withTestPostgres("the in-process API with unstorable strings on Postgres",
       }
     });
 
+    it("an alert change's actor (the embedding product's user) with a NUL is a VALIDATION_ERROR naming actor", async () => {
+      await h.acme.registerTransfer({
+        direction: "incoming",
+        network: "ETH",
+        tx_hash: TX.mixerDeposit,
+        output_address: W.client,
+      });
+      await h.engine.drain();
+      const [alert] = (await h.acme.listAlerts({ page_size: "1" })).items;
+      if (!alert) return expect.unreachable("the world has alerts");
+      for (const run of [
+        () => h.acme.updateAlert(alert.id, { comment: "c" }, { actor: "a\0" }),
+        () => h.acme.bulkUpdateAlerts({ ids: [alert.id], alert_status: "in_progress" }, { actor: "\uD800" }),
+      ]) {
+        try {
+          await run();
+          expect.unreachable("accepted");
+        } catch (error) {
+          expect(isKytError(error, "VALIDATION_ERROR")).toBe(true);
+          expect(Object.keys((error as { errors: object }).errors)).toEqual(["actor"]);
+        }
+      }
+      expect((await h.acme.getAlertHistory(alert.id)).some((e) => e.actor?.includes("\0"))).toBe(false);
+    });
+
     it("an account id with a NUL or a lone surrogate is refused before anything is read", async () => {
       for (const account of ["\0", "acme\0", "\uD800"]) {
         expect(await outcome(async () => h.engine.forAccount(account).listTransfers())).toBe(

@@ -4,7 +4,7 @@
  * to every named alert or to none.
  */
 import type { AlertRecord } from "../domain/records.js";
-import { KytError, notFound } from "../errors.js";
+import { fieldError, KytError, notFound } from "../errors.js";
 import { ALERT_STATUS_MACHINE, allowedNext, canTransition } from "../machines/index.js";
 import type { StoreOps } from "../ports/store.js";
 import {
@@ -14,6 +14,7 @@ import {
   lookupId,
   parseInput,
   presentAlertWorkflow,
+  textProblem,
 } from "../schemas/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { recordEvent } from "./webhook-outbox.js";
@@ -21,6 +22,14 @@ import { recordEvent } from "./webhook-outbox.js";
 /** Who made a change (an API key id, or the embedding product's user). */
 export interface Actor {
   readonly actor?: string | null;
+}
+
+/** The actor kept in the history: null when not given; VALIDATION_ERROR for text no store can hold. */
+function actorOf(by: Actor): string | null {
+  const actor = by.actor ?? null;
+  const problem = actor === null ? null : textProblem(actor);
+  if (problem !== null) throw fieldError("actor", problem);
+  return actor;
 }
 
 /** Loads an alert of the account inside `tx`, or NOT_FOUND. */
@@ -81,8 +90,9 @@ export async function updateAlert(
   by: Actor,
 ) {
   const change = parseInput(alertUpdateSchema, body, "alert update");
+  const actor = actorOf(by);
   const updated = await ctx.store.transaction(async (tx) =>
-    applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, by.actor ?? null),
+    applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, actor),
   );
   ctx.events.emit("alert.updated", updated);
   ctx.wake();
@@ -92,6 +102,7 @@ export async function updateAlert(
 /** POST /v1/alerts/bulk-update/: every alert changes, or none does (the first refusal is the answer). */
 export async function bulkUpdateAlerts(ctx: EngineContext, accountId: string, body: unknown, by: Actor) {
   const input = parseInput(alertBulkUpdateSchema, body, "bulk alert update");
+  const actor = actorOf(by);
   const ids = [...new Set(input.ids)];
   const change: AlertUpdateInput = {
     alert_status: input.alert_status,
@@ -101,7 +112,7 @@ export async function bulkUpdateAlerts(ctx: EngineContext, accountId: string, bo
   const updated = await ctx.store.transaction(async (tx) => {
     const out: AlertRecord[] = [];
     for (const id of ids)
-      out.push(await applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, by.actor ?? null));
+      out.push(await applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, actor));
     return out;
   });
   for (const alert of updated) ctx.events.emit("alert.updated", alert);
