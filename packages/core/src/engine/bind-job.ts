@@ -22,7 +22,7 @@ import { newJob } from "./job-factory.js";
 import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
 import { roundCents } from "./money.js";
 import { ALL_CHECKS } from "./transfer-registration.js";
-import { recordEvent } from "./webhook-outbox.js";
+import { type EventOutbox, eventOutbox, recordEvent } from "./webhook-outbox.js";
 
 /** The ledger transfer of a transaction that matches a registered transfer, or null. */
 export function matchChainTransfer(
@@ -145,18 +145,19 @@ async function writeBind(
   job: JobRecord,
   found: FoundTransfer,
   checks: Precomputed | null = null,
+  outbox: EventOutbox = eventOutbox(ctx, tx),
 ): Promise<BindWritten | null> {
   if (checks) {
     const transfer = await tx.getTransfer(job.subjectId);
     if (transfer?.txStatus !== "binding") return null;
     const now = ctx.clock.now();
     const bound = boundTransfer(transfer, found, now);
-    await recordEvent(ctx, tx, bound.accountId, "transfer.status_changed", {
+    await outbox.record(bound.accountId, "transfer.status_changed", {
       transfer: presentTransfer(bound),
       from: "binding",
     });
     const started = startedChecks(bound, ALL_CHECKS, now);
-    const checked = await writeResults(ctx, tx, started, ALL_CHECKS, checks.results, checks.model);
+    const checked = await writeResults(ctx, tx, started, ALL_CHECKS, checks.results, checks.model, outbox);
     return { bound, checked };
   }
   const bound = await leaveBinding(ctx, tx, job, (transfer, now) => boundTransfer(transfer, found, now));
@@ -282,12 +283,13 @@ export function bindJobHandler(ctx: EngineContext): JobHandler {
         }),
       );
       const changed = await ctx.store.transaction(async (tx) => {
+        const outbox = eventOutbox(ctx, tx);
         const out: Array<{ bound: BindWritten } | { ended: TransferRecord } | null> = [];
         for (const [i, job] of jobs.entries()) {
           const step = steps[i];
           let done: { bound: BindWritten } | { ended: TransferRecord } | null = null;
           if (step?.kind === "bind") {
-            const bound = await writeBind(ctx, tx, job, step.found, step.checks);
+            const bound = await writeBind(ctx, tx, job, step.found, step.checks, outbox);
             done = bound ? { bound } : null;
           } else if (step?.kind === "end") {
             const ended = await writeEndBinding(ctx, tx, job, "not_found", step.reason);

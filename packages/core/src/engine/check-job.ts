@@ -15,7 +15,7 @@ import type { EngineContext } from "./engine-context.js";
 import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
 import { modelVersionTag } from "./model-resolution.js";
 import { alertForRisk, riskRecords } from "./risk-records.js";
-import { recordEvent } from "./webhook-outbox.js";
+import { type EventOutbox, eventOutbox } from "./webhook-outbox.js";
 
 /** The checks a job asks for. */
 export function jobChecks(job: JobRecord): CheckKind[] {
@@ -56,6 +56,7 @@ export async function writeResults(
   kinds: ReadonlyArray<CheckKind>,
   results: CheckResults,
   model: RiskModel,
+  outbox: EventOutbox = eventOutbox(ctx, tx),
 ): Promise<{ transfer: TransferRecord; risks: RiskRecord[]; alerts: AlertRecord[] }> {
   const now = ctx.clock.now();
   const ok = kinds.filter((kind) => results.failures[kind] === undefined);
@@ -125,9 +126,9 @@ export async function writeResults(
       comment: null,
       assignee: null,
     });
-    await recordEvent(ctx, tx, next.accountId, "alert.created", { alert: presentAlertWorkflow(alert, next) });
+    await outbox.record(next.accountId, "alert.created", { alert: presentAlertWorkflow(alert, next) });
   }
-  await recordEvent(ctx, tx, next.accountId, "transfer.checked", { transfer: presentTransfer(next) });
+  await outbox.record(next.accountId, "transfer.checked", { transfer: presentTransfer(next) });
   return { transfer: next, risks, alerts };
 }
 
@@ -235,6 +236,7 @@ export function checkJobHandler(ctx: EngineContext): JobHandler {
         }),
       );
       const written = await ctx.store.transaction(async (tx) => {
+        const outbox = eventOutbox(ctx, tx);
         const out: Array<Written | null> = [];
         for (const [i, job] of jobs.entries()) {
           const run = computed[i];
@@ -244,7 +246,9 @@ export function checkJobHandler(ctx: EngineContext): JobHandler {
           }
           const transfer = run ? await tx.getTransfer(job.subjectId) : null;
           out.push(
-            run && transfer ? await writeResults(ctx, tx, transfer, run.kinds, run.results, run.model) : null,
+            run && transfer
+              ? await writeResults(ctx, tx, transfer, run.kinds, run.results, run.model, outbox)
+              : null,
           );
           await tx.completeJob(job.id, ctx.jobs.workerId);
         }
