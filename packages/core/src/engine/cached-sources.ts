@@ -1,14 +1,21 @@
 /**
- * Caches in front of the attribution and sanctions sources: a screening asks about the same
- * few thousand hub addresses over and over. An answer, found or not, is kept for `ttlMs` (so a
+ * Caches in front of the reference sources: a screening asks about the same few thousand hub
+ * addresses over and over, and about the same tokens and the same days' prices for every
+ * transfer. An answer, found or not, is kept for `ttlMs` (so a
  * label or a listing imported by any process is seen at most that much later), the oldest
  * answers are dropped first past `maxEntries` (an address still in use is simply asked again),
  * and `clear()` drops everything (call it after importing reference data in this process).
  */
-import type { Attribution, SanctionsListing } from "../domain/records.js";
+import type { Attribution, SanctionsListing, TokenInfo } from "../domain/records.js";
 import { KytError } from "../errors.js";
-import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+import type {
+  AttributionSource,
+  PriceSource,
+  SanctionsSource,
+  TokenCatalog,
+} from "../ports/reference-sources.js";
 import { type Clock, systemClock } from "../ports/runtime.js";
+import { utcDay } from "./store-sources.js";
 
 /** Options of the caches. */
 export interface SourceCacheOptions {
@@ -123,6 +130,60 @@ export function cachingAttributionSource(
       return out;
     },
     clear: () => caches.clear(),
+  };
+}
+
+/** Answers of `load` per key, kept as in {@link TtlCache} (a miss is kept too). */
+function cachedAnswers<V>(settings: CacheSettings): (key: string, load: () => Promise<V>) => Promise<V> {
+  const cache = new TtlCache<V>(settings);
+  return async (key, load) => {
+    const now = settings.clock.now();
+    const hit = cache.get(key, now);
+    if (hit) return hit.value;
+    const value = await load();
+    cache.set(key, value, now);
+    return value;
+  };
+}
+
+/**
+ * `catalog` behind a cache of its answers per (network, token id) and per (network, symbol),
+ * unknown tokens included.
+ */
+export function cachingTokenCatalog(
+  catalog: TokenCatalog,
+  options: SourceCacheOptions = {},
+): TokenCatalog & Clearable {
+  const settings = cacheSettings(options);
+  let byId = cachedAnswers<TokenInfo | null>(settings);
+  let bySymbol = cachedAnswers<TokenInfo | null>(settings);
+  return {
+    token: (network, tokenId) => byId(`${network}\u0000${tokenId}`, () => catalog.token(network, tokenId)),
+    bySymbol: (network, symbol) =>
+      bySymbol(`${network}\u0000${symbol.toUpperCase()}`, () => catalog.bySymbol(network, symbol)),
+    clear() {
+      byId = cachedAnswers(settings);
+      bySymbol = cachedAnswers(settings);
+    },
+  };
+}
+
+/**
+ * `source` behind a cache of its answers per (network, token, UTC day): a daily price source
+ * answers the same for every time of a day.
+ */
+export function cachingPriceSource(
+  source: PriceSource,
+  options: SourceCacheOptions = {},
+): PriceSource & Clearable {
+  const settings = cacheSettings(options);
+  let prices = cachedAnswers<number | null>(settings);
+  return {
+    usdPrice: (network, tokenId, at) =>
+      prices(`${network}\u0000${tokenId}\u0000${utcDay(at)}`, () => source.usdPrice(network, tokenId, at)),
+    clear() {
+      prices = cachedAnswers(settings);
+    },
   };
 }
 

@@ -5,7 +5,9 @@ export { matchChainTransfer } from "./bind-job.js";
 export {
   type Clearable,
   cachingAttributionSource,
+  cachingPriceSource,
   cachingSanctionsSource,
+  cachingTokenCatalog,
   SOURCE_CACHE_DEFAULTS,
   type SourceCacheOptions,
 } from "./cached-sources.js";

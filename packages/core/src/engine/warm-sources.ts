@@ -1,20 +1,32 @@
 /**
  * The warm configuration of the engine's reference sources, for one process that screens a
- * lot: the ledger in memory (`createWarmLedger`) and caches in front of attributions and
- * sanctions. Spread the result into `createEngine`'s config:
+ * lot: the ledger in memory (`createWarmLedger`) and caches in front of attributions,
+ * sanctions, tokens and daily prices. Spread the result into `createEngine`'s config:
  *
  *   const engine = createEngine({ store, ...(await createWarmSources(store)) });
  */
 import type { ChainSource } from "../ports/chain-source.js";
-import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+import type {
+  AttributionSource,
+  PriceSource,
+  SanctionsSource,
+  TokenCatalog,
+} from "../ports/reference-sources.js";
 import type { Store } from "../ports/store.js";
 import {
   type Clearable,
   cachingAttributionSource,
+  cachingPriceSource,
   cachingSanctionsSource,
+  cachingTokenCatalog,
   type SourceCacheOptions,
 } from "./cached-sources.js";
-import { storeAttributionSource, storeSanctionsSource } from "./store-sources.js";
+import {
+  storeAttributionSource,
+  storePriceSource,
+  storeSanctionsSource,
+  storeTokenCatalog,
+} from "./store-sources.js";
 import { createWarmLedger, type WarmLedger, type WarmLedgerOptions } from "./warm-ledger.js";
 
 /** Options of {@link createWarmSources}. */
@@ -29,6 +41,8 @@ export interface WarmSources {
   readonly chainSource: ChainSource;
   readonly attributions: AttributionSource & Clearable;
   readonly sanctions: SanctionsSource & Clearable;
+  readonly tokens: TokenCatalog & Clearable;
+  readonly prices: PriceSource & Clearable;
 }
 
 /** Loads the ledger of `store` into memory and puts caches in front of its reference data. */
@@ -42,5 +56,7 @@ export async function createWarmSources(
     chainSource: ledger.chain,
     attributions: cachingAttributionSource(storeAttributionSource(store), options.cache),
     sanctions: cachingSanctionsSource(storeSanctionsSource(store), options.cache),
+    tokens: cachingTokenCatalog(storeTokenCatalog(store), options.cache),
+    prices: cachingPriceSource(storePriceSource(store), options.cache),
   };
 }

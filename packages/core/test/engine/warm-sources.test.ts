@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { HOUR, loadWorld, T0, WORLD_LEDGER } from "../../../testkit/src/engine-world.js";
 import type { Attribution, LedgerTransfer, SanctionsListing } from "../../src/domain/records.js";
-import { cachingAttributionSource, cachingSanctionsSource } from "../../src/engine/cached-sources.js";
+import {
+  cachingAttributionSource,
+  cachingPriceSource,
+  cachingSanctionsSource,
+  cachingTokenCatalog,
+} from "../../src/engine/cached-sources.js";
 import { createEngine, type Engine } from "../../src/engine/create-engine.js";
 import { createWarmLedger } from "../../src/engine/warm-ledger.js";
 import { createWarmSources } from "../../src/engine/warm-sources.js";
@@ -120,6 +125,54 @@ describe("caching sources", () => {
     source.clear();
     await source.attributions("TRX", ["0xa"]);
     expect(asked).toEqual([["0xa", "0xb"], ["0xa"], ["0xb"], ["0xa"]]);
+  });
+
+  it("keep token answers per id and per symbol, and prices per UTC day, for ttlMs", async () => {
+    const clock = manualClock(T0);
+    const asked: string[] = [];
+    const usdt = { network: "ETH", tokenId: "0xdac1", symbol: "USDT", decimals: 6, name: "Tether" };
+    const tokens = cachingTokenCatalog(
+      {
+        async token(network, tokenId) {
+          asked.push(`token ${network} ${tokenId}`);
+          return network === "ETH" && tokenId === usdt.tokenId ? usdt : null;
+        },
+        async bySymbol(network, symbol) {
+          asked.push(`symbol ${network} ${symbol}`);
+          return symbol.toUpperCase() === "USDT" ? usdt : null;
+        },
+      },
+      { ttlMs: 100, clock },
+    );
+    expect(await tokens.token("ETH", "0xdac1")).toEqual(usdt);
+    expect(await tokens.token("ETH", "0xdac1")).toEqual(usdt);
+    expect(await tokens.token("ETH", "0xnone")).toBeNull();
+    expect(await tokens.token("ETH", "0xnone")).toBeNull();
+    expect(await tokens.bySymbol("ETH", "usdt")).toEqual(usdt);
+    expect(await tokens.bySymbol("ETH", "USDT")).toEqual(usdt);
+    expect(await tokens.token("TRX", "0xdac1")).toBeNull();
+    expect(asked).toEqual(["token ETH 0xdac1", "token ETH 0xnone", "symbol ETH usdt", "token TRX 0xdac1"]);
+    clock.advance(101);
+    await tokens.token("ETH", "0xdac1");
+    tokens.clear();
+    await tokens.bySymbol("ETH", "usdt");
+    expect(asked.slice(4)).toEqual(["token ETH 0xdac1", "symbol ETH usdt"]);
+
+    const days: number[] = [];
+    const prices = cachingPriceSource(
+      {
+        async usdPrice(_network, _token, at) {
+          days.push(at);
+          return at >= T0 + 86_400_000 ? 2 : 1;
+        },
+      },
+      { clock },
+    );
+    // Every time of one UTC day answers the same: asked once per day.
+    expect(await prices.usdPrice("ETH", "native", T0 + 5)).toBe(1);
+    expect(await prices.usdPrice("ETH", "native", T0 + 3_600_000)).toBe(1);
+    expect(await prices.usdPrice("ETH", "native", T0 + 86_400_000 + 7)).toBe(2);
+    expect(days).toEqual([T0 + 5, T0 + 86_400_000 + 7]);
   });
 
   it("refuse bad options, naming the one that is wrong", () => {
