@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs the built CLI (dist/main.js) when present; else, in the repository, the TypeScript
-// sources through tsx, resolving workspace packages through their "source" export condition.
+// Runs the built CLI (dist/main.js, which the README's set-up builds) when present: start-up
+// imports only the dispatch table. Without dist/, or with OPENKYT_FROM_SOURCE=1, it runs the
+// TypeScript sources through tsx (in the repository only), resolving workspace packages through
+// their "source" export condition; after changing sources, rebuild (npm run build) or set it.
 import { existsSync } from "node:fs";
 import { register } from "node:module";
 
