@@ -6,7 +6,7 @@ import { checkAddress } from "@openkyt/core";
 import { type ColumnIndex, columnIndex, fieldAt } from "./csv-table.js";
 import type { RowResult } from "./import-rows.js";
 import { inferNetwork, networkOfAsset } from "./network-mappings.js";
-import { dayEnd, dayStart, parseDay } from "./row-values.js";
+import { dayEnd, dayStart, freeTextProblem, parseDay } from "./row-values.js";
 import { isAddressShaped } from "./sanctions-address-list.js";
 
 /** One sanctioned address as a row of a sanctions file. */
@@ -111,6 +111,8 @@ export function ofacCsvDecoder(header: ReadonlyArray<string>, ctx: SanctionsCont
     if (!("value" in designated)) return designated;
     const program = textOrNull(fieldAt(fields, at.sdn_programs));
     const entity = textOrNull(fieldAt(fields, at.sdn_entity));
+    const unstorable = freeTextProblem({ sdn_entity: entity, sdn_programs: program });
+    if (unstorable !== null) return { reject: unstorable };
     return { value: { ...placed.value, program, entity, period: null, designatedAt: designated.value } };
   };
 }

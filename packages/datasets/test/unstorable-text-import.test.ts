@@ -149,9 +149,7 @@ function suite(createStore: () => Promise<Store>, destroyStore: (s: Store) => Pr
     ]);
   });
 
-  // Needs the free-text check (row-values.ts freeTextProblem) in sanctions-rows.ts, which
-  // another change owns; today Postgres fails the insert and the import aborts.
-  it.skip("sanctions: a NUL in sdn_entity or sdn_programs rejects the row", async () => {
+  it("sanctions: a NUL in sdn_entity or sdn_programs rejects the row", async () => {
     const summary = await importFile(store, { kind: "sanctions", file: file("sanctions.csv") });
     expect(counts(summary)).toMatchObject({ rowsRead: PAD + 3, rejected: 2 });
     expect(balanced(summary)).toBe(true);
