@@ -4,7 +4,7 @@ import { manualCheckResponseSchema, transferResponseSchema } from "@openkyt/core
 import { TX, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApp, serveHttp } from "../src/index.js";
-import { rejection, type Served, serve } from "./http-harness.js";
+import { KEYS, rejection, type Served, serve } from "./http-harness.js";
 import { rawRequest } from "./raw-request.js";
 import { expectWire } from "./wire-expect.js";
 
@@ -15,7 +15,12 @@ function stalledUpload(port: number): Promise<string> {
   return new Promise((resolve) => {
     let data = "";
     const socket = connect(port, "127.0.0.1", () =>
-      socket.write("POST /v1/webhooks/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"),
+      // A known key and a fresh timestamp: the server reads the body before it checks the
+      // signature (an unknown key or a missing header is refused before the body is read).
+      socket.write(
+        "POST /v1/webhooks/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n" +
+          `API-KEY-ID: ${KEYS.acme.keyId}\r\nAPI-TIMESTAMP: ${Date.now()}\r\nAPI-SIGNATURE: AAAA\r\n\r\n{`,
+      ),
     );
     socket.on("data", (chunk) => {
       data += chunk;
