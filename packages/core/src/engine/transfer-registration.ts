@@ -98,37 +98,41 @@ type TransferIdentity = Parameters<StoreOps["findTransfer"]>[0];
 
 const parseRegistration = (body: unknown) => parseInput(registerTransferSchema, body, "register");
 
-/** A new full transfer of `accountId`, binding, with its checks queued unless disabled. */
+/** What a registration decides about a new transfer; everything else starts empty. */
+type NewTransferFields = Pick<
+  TransferRecord,
+  | "clientId"
+  | "attemptId"
+  | "network"
+  | "tokenId"
+  | "tokenSymbol"
+  | "direction"
+  | "txStatus"
+  | "txHash"
+  | "inputAddress"
+  | "outputAddress"
+  | "amount"
+  | "valueInFiat"
+  | "riskModelId"
+  | "checks"
+  | "disableAutoCheck"
+>;
+
+/** A new transfer of `accountId` registered at `now`: not yet bound, checked or risky. */
 function newTransferRecord(
   ctx: EngineContext,
   accountId: string,
-  item: ResolvedRegistration,
+  fields: NewTransferFields,
   now: number,
 ): TransferRecord {
-  const { input } = item;
   return {
     id: ctx.ids.next(),
     accountId,
-    clientId: input.clientId ?? null,
-    attemptId: null,
     registeredAt: now,
-    network: input.network,
-    tokenId: item.tokenId,
-    tokenSymbol: item.tokenSymbol,
-    direction: input.direction,
-    txStatus: "binding",
-    txHash: input.txHash,
     occurredAt: null,
-    inputAddress: null,
-    outputAddress: input.outputAddress,
-    amount: null,
-    valueInFiat: null,
     riskLevel: "undefined",
     riskScore: null,
-    riskModelId: item.modelId,
     riskModelVersion: null,
-    checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
-    disableAutoCheck: input.disableAutoCheck,
     exposure: null,
     counterparty: null,
     sanctions: null,
@@ -136,7 +140,40 @@ function newTransferRecord(
     counterpartyCategory: null,
     lastError: null,
     updatedAt: now,
+    ...fields,
   };
+}
+
+/** A new full transfer, binding, with its checks queued unless disabled. */
+function newFullTransfer(
+  ctx: EngineContext,
+  accountId: string,
+  item: ResolvedRegistration,
+  now: number,
+): TransferRecord {
+  const { input } = item;
+  return newTransferRecord(
+    ctx,
+    accountId,
+    {
+      clientId: input.clientId ?? null,
+      attemptId: null,
+      network: input.network,
+      tokenId: item.tokenId,
+      tokenSymbol: item.tokenSymbol,
+      direction: input.direction,
+      txStatus: "binding",
+      txHash: input.txHash,
+      inputAddress: null,
+      outputAddress: input.outputAddress,
+      amount: null,
+      valueInFiat: null,
+      riskModelId: item.modelId,
+      checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
+      disableAutoCheck: input.disableAutoCheck,
+    },
+    now,
+  );
 }
 
 /**
@@ -219,7 +256,7 @@ async function writeRegistrations(
         };
       } else {
         const now = ctx.clock.now();
-        const transfer = newTransferRecord(ctx, accountId, item, now);
+        const transfer = newFullTransfer(ctx, accountId, item, now);
         await tx.insertTransfer(transfer);
         await tx.enqueueJob(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
         registration = { transfer, created: true };
@@ -316,37 +353,28 @@ export async function registerAttempt(
   const now = ctx.clock.now();
   const price = input.amount === null ? null : await ctx.prices.usdPrice(input.network, tokenId, now);
   return ctx.store.transaction(async (tx) => {
-    const transfer: TransferRecord = {
-      id: ctx.ids.next(),
+    const transfer = newTransferRecord(
+      ctx,
       accountId,
-      clientId: input.clientId ?? null,
-      attemptId: input.attemptId ?? null,
-      registeredAt: now,
-      network: input.network,
-      tokenId,
-      tokenSymbol,
-      direction: input.direction,
-      txStatus: "none",
-      txHash: null,
-      occurredAt: null,
-      inputAddress: input.inputAddress ?? null,
-      outputAddress: input.outputAddress ?? null,
-      amount: input.amount ?? null,
-      valueInFiat: input.amount !== null && price !== null ? input.amount * price : null,
-      riskLevel: "undefined",
-      riskScore: null,
-      riskModelId: modelId,
-      riskModelVersion: null,
-      checks: queueChecks(NO_CHECKS, ATTEMPT_CHECKS, now),
-      disableAutoCheck: false,
-      exposure: null,
-      counterparty: null,
-      sanctions: null,
-      counterpartyName: null,
-      counterpartyCategory: null,
-      lastError: null,
-      updatedAt: now,
-    };
+      {
+        clientId: input.clientId ?? null,
+        attemptId: input.attemptId ?? null,
+        network: input.network,
+        tokenId,
+        tokenSymbol,
+        direction: input.direction,
+        txStatus: "none",
+        txHash: null,
+        inputAddress: input.inputAddress ?? null,
+        outputAddress: input.outputAddress ?? null,
+        amount: input.amount ?? null,
+        valueInFiat: input.amount !== null && price !== null ? input.amount * price : null,
+        riskModelId: modelId,
+        checks: queueChecks(NO_CHECKS, ATTEMPT_CHECKS, now),
+        disableAutoCheck: false,
+      },
+      now,
+    );
     await tx.insertTransfer(transfer);
     await tx.enqueueJob(
       newJob(ctx, "transfer.check", accountId, transfer.id, { checks: [...ATTEMPT_CHECKS] }),
