@@ -11,6 +11,7 @@
 import { createEngine, createWarmSources, type Engine, type LedgerTransfer } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { ledgerCopy, removeCopy } from "./bench-ledger-db.js";
+import { countSqlStatements } from "./bench-sql-count.js";
 import { type Figure, figure, percentile, repeat } from "./bench-stats.js";
 import { sampleTransfers } from "./bench-tracing.js";
 
@@ -56,8 +57,12 @@ function checkedCounter(engine: Engine, count: number, onChecked?: (id: string) 
   });
 }
 
-/** Registers the sample INFLIGHT at a time with the runner started; transfers/s and CPU ms per transfer. */
+/**
+ * Registers the sample INFLIGHT at a time with the runner started; transfers/s, CPU ms and SQL
+ * statements per transfer.
+ */
 async function throughputRun(ledgerSize: number, warm: boolean, count: number) {
+  const sql = countSqlStatements();
   return withEngine(ledgerSize, warm, count, async (engine, sample) => {
     const api = engine.forAccount("bench");
     let alerts = 0;
@@ -65,6 +70,7 @@ async function throughputRun(ledgerSize: number, warm: boolean, count: number) {
       alerts += 1;
     });
     const allChecked = checkedCounter(engine, sample.length);
+    sql.start();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     engine.start();
@@ -80,12 +86,14 @@ async function throughputRun(ledgerSize: number, warm: boolean, count: number) {
     await allChecked;
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    sql.stop();
     await engine.stop();
     const listed = await api.listTransfers({ page_size: "1" });
     if (listed.total_items !== sample.length) throw new Error("not every transfer was registered");
     return {
       rate: sample.length / seconds,
       cpuMs: (cpu.user + cpu.system) / 1000 / sample.length,
+      statements: sql.total() / sample.length,
       alerts,
     };
   });
@@ -141,6 +149,12 @@ export async function benchScreening(ledgerSize: number, quick: boolean): Promis
       "  CPU per screened transfer, warm",
       "ms",
       warmRuns.map((r) => r.cpuMs),
+      "<= 0.2",
+    ),
+    figure(
+      "  SQL statements per screened transfer, warm",
+      "statements",
+      warmRuns.map((r) => r.statements),
     ),
     figure(
       `screening throughput, SQLite, 1 process, cold (${coldCount} transfers)`,

@@ -1,0 +1,54 @@
+/**
+ * Counts the SQL statements better-sqlite3 runs while counting is on: every prepared
+ * statement's run, get, all and iterate, wrapped once per statement when it is prepared. The
+ * SQLite store and this process share one better-sqlite3 module (one install in the workspace),
+ * so statements the store prepares after `countSqlStatements()` are counted.
+ */
+import Database from "better-sqlite3";
+
+/** A running count. */
+export interface SqlCounter {
+  /** Statements run since counting started, in all. */
+  total(): number;
+  /** The statements run most, by the first 60 characters of their SQL. */
+  top(n: number): ReadonlyArray<readonly [string, number]>;
+  start(): void;
+  stop(): void;
+}
+
+type Prepare = (this: unknown, sql: string) => Record<string, unknown>;
+
+let installed: SqlCounter | null = null;
+
+/** Installs the counter (once per process) and answers it; counting starts stopped. */
+export function countSqlStatements(): SqlCounter {
+  if (installed) return installed;
+  const counts = new Map<string, number>();
+  let on = false;
+  const proto = (Database as unknown as { prototype: { prepare: Prepare } }).prototype;
+  const prepare = proto.prepare;
+  proto.prepare = function (this: unknown, sql: string) {
+    const statement = prepare.call(this, sql);
+    const key = sql.slice(0, 60);
+    for (const method of ["run", "get", "all", "iterate"]) {
+      const original = statement[method] as (...args: unknown[]) => unknown;
+      statement[method] = (...args: unknown[]) => {
+        if (on) counts.set(key, (counts.get(key) ?? 0) + 1);
+        return original.apply(statement, args);
+      };
+    }
+    return statement;
+  };
+  installed = {
+    total: () => [...counts.values()].reduce((a, b) => a + b, 0),
+    top: (n) => [...counts].sort((a, b) => b[1] - a[1]).slice(0, n),
+    start() {
+      counts.clear();
+      on = true;
+    },
+    stop() {
+      on = false;
+    },
+  };
+  return installed;
+}
