@@ -35,7 +35,11 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
     args: [join(here, "bench-one.ts"), "screening", String(ledgerSize)],
     node: ["--max-semi-space-size=64"],
   },
-  { name: "memory", args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)] },
+  {
+    name: "memory",
+    args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)],
+    node: ["--expose-gc"],
+  },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },

