@@ -52,9 +52,9 @@ export const serveCommand: CliCommand = {
   --port        port to listen on (0: any free port); default 8080
   --host        interface to bind; default 127.0.0.1
   --no-workers  do not run the job runner here (run \`openkyt worker\` elsewhere)
-  --warm        screen from memory: load the ledger into memory (SQLite only; about 300 MB per
-                million transfers) and cache labels and sanctions; rows imported meanwhile are
-                traced within 1 s, labels and listings within 30 s
+  --warm        screen from memory: load the ledger into memory (SQLite or Postgres; about 0.5 GB
+                per million transfers) and cache labels, sanctions, tokens and prices; rows
+                imported meanwhile are traced within 1 s, reference data within 30 s
   --log-level   pino level of the request log on stderr; default info
   --max-connections  most open connections in all (0: no cap); default $OPENKYT_MAX_CONNECTIONS,
                 then 1,000 (less when the open-file limit is low)

@@ -15,7 +15,8 @@ export const workerCommand: CliCommand = {
   usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--log-level info] [--json]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
-  --warm       screen from memory (SQLite only): the ledger loaded, labels and sanctions cached
+  --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
+               sanctions, tokens and prices cached
   --log-level  pino level of the log on stderr; default info
 
   A SQLite store is for one process: run a worker on it only when the server runs --no-workers.`,
