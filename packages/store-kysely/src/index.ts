@@ -13,6 +13,7 @@ export {
   migrateToLatest,
   STORE_MIGRATIONS,
 } from "./kysely-migrations.js";
+export { PRUNE_BATCH, PRUNE_EVERY, PRUNE_MARGIN_MS } from "./kysely-replay.js";
 export type * from "./kysely-schema.js";
 export { UNDATED_LISTING } from "./kysely-schema.js";
 export { createKyselyStore, type KyselyStoreOptions } from "./kysely-store.js";

@@ -10,7 +10,11 @@
  * Expired rows are deleted along the way: every {@link PRUNE_EVERY}th admission of a store
  * first deletes up to {@link PRUNE_BATCH} of them (oldest first; on Postgres skipping rows
  * another process is deleting), so the table holds about what the rate limit admits within
- * the window, and no admission pays for more than one bounded delete.
+ * the window, and no admission pays for more than one bounded delete. A row is deleted only
+ * {@link PRUNE_MARGIN_MS} after it expired by the pruning node's clock: a node whose clock is
+ * behind still accepts the request's timestamp for that long, and must still find its row.
+ * (Taking over an expired row needs no margin: a node that sees the row expired refuses the
+ * request's timestamp before it asks the guard.)
  */
 import type { ReplayAdmission, Store } from "@openkyt/core";
 import { REPLAY_ADMISSIONS } from "@openkyt/core";
@@ -21,6 +25,8 @@ import type { KyselyContext } from "./kysely-context.js";
 export const PRUNE_EVERY = 64;
 /** Most expired rows one pruning deletes (more than PRUNE_EVERY, so pruning keeps up). */
 export const PRUNE_BATCH = 512;
+/** How long after its expiry a row is kept: the clock difference between nodes it tolerates. */
+export const PRUNE_MARGIN_MS = 15 * 60_000;
 
 /** The replay guard member of the store port. */
 export type ReplayOps = Pick<Store, "admitRequestSignature">;
@@ -30,12 +36,12 @@ export function kyselyReplayOps(ctx: KyselyContext): ReplayOps {
   const { db } = ctx;
   let admissions = 0;
 
-  /** Deletes up to PRUNE_BATCH rows that expired before `now`. */
+  /** Deletes up to PRUNE_BATCH rows that expired more than PRUNE_MARGIN_MS before `now`. */
   async function prune(now: number): Promise<void> {
     let expired = db
       .selectFrom("request_signatures")
       .select(["key_id", "digest"])
-      .where("expires_at", "<", now)
+      .where("expires_at", "<", now - PRUNE_MARGIN_MS)
       .orderBy("expires_at")
       .limit(PRUNE_BATCH);
     if (ctx.skipLocked) expired = expired.forUpdate().skipLocked();
