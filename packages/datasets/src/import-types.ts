@@ -50,7 +50,10 @@ export const PREVIEW_SIZE = 5;
  * Why an import was refused before it wrote anything. Every refusal is a KytError
  * `VALIDATION_ERROR` with `details.refusal` set to one of these (see {@link refusalOf}):
  * - `UNKNOWN_FORMAT`: the file is none of the kind's formats (its first line is quoted);
- * - `INCOMPLETE_SNAPSHOT`: a complete-list snapshot with rejected rows would delist addresses;
+ * - `INCOMPLETE_SNAPSHOT`: a complete-list snapshot that does not look whole would delist addresses:
+ *   it has no row the import could take, rejected rows, a last line not ended by a newline (a
+ *   file cut mid-line), or a skipped row that is the start of an address it would delist (an
+ *   address cut short, which reads as an address of no supported network);
  * - `MASS_DELIST`: a run would delist more than {@link massDelistLimit} without `allowMassDelist`;
  * - `PARTIAL_LIST_DELIST`: `delist: true` asked of a per-asset list, which is not a complete list.
  */
@@ -78,17 +81,21 @@ export function refusal(code: ImportRefusal, file: string, message: string): Kyt
   });
 }
 
-/** Share of a list's listed addresses one run may delist without `allowMassDelist`. */
-export const MASS_DELIST_SHARE = 0.1;
-/** Listings any run may delist without `allowMassDelist`, however small the list. */
-export const MASS_DELIST_FLOOR = 10;
+/**
+ * Share of a list's open listings one run may delist without `allowMassDelist`: 5%. There is no
+ * floor, so a list of 19 listings or fewer may lose none unasked. OFAC delists a handful of
+ * addresses a year from about a thousand, so a real update stays well under it, while a file cut
+ * at a line boundary (which nothing in the file betrays) loses more than it the moment the cut
+ * drops a twentieth of the list.
+ */
+export const MASS_DELIST_SHARE = 0.05;
 
 /**
- * How many listings a run may end without `allowMassDelist`: 10% of the listings of the list
- * that were open before the run, and at least 10.
+ * How many listings a run may end without `allowMassDelist`: 5% of the listings of the list that
+ * were open before the run, rounded down (0 for a list of fewer than 20).
  */
 export function massDelistLimit(openListings: number): number {
-  return Math.max(MASS_DELIST_FLOOR, Math.floor(openListings * MASS_DELIST_SHARE));
+  return Math.floor(openListings * MASS_DELIST_SHARE);
 }
 
 /** A row the import could not take, or took with a remark. */
@@ -194,8 +201,9 @@ export interface ImportSummary {
   /** Sanctions: stored listings this snapshot ended. */
   readonly delisted: number;
   /**
-   * Sanctions: listings this snapshot reopened (ended earlier, by a run dated on or after the
-   * snapshot's date, and listed in it); they are counted in `updated` too.
+   * Sanctions: listings this snapshot reopened, counted in `updated` too: listings it contains
+   * that were ended by a run dated on or after the snapshot's date, or by the list's most recent
+   * delisting run (see sanctions-snapshot.ts), with no later listing of the address.
    */
   readonly relisted: number;
   /** True when nothing was written (`dryRun`). */

@@ -30,7 +30,6 @@ export {
   type ImportSummary,
   isImportKind,
   type LedgerWriter,
-  MASS_DELIST_FLOOR,
   MASS_DELIST_SHARE,
   massDelistLimit,
   PREVIEW_SIZE,

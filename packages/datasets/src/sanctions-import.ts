@@ -6,8 +6,11 @@
  *
  * Listings are ended ("delisted") only by a complete snapshot of the same list (the OFAC CSV, an
  * all-chain address list; never a per-asset list), and a run is refused before it writes when:
- * - it would delist while rows of the file could not be read (`INCOMPLETE_SNAPSHOT`: a truncated
- *   or damaged file is not a complete snapshot; `delist: false` adds and updates only);
+ * - it would delist while the file does not look whole (`INCOMPLETE_SNAPSHOT`; `delist: false`
+ *   adds and updates only): it has no row the import could take (a header only), rows could not
+ *   be read, its last line has no newline (cut mid-line), or a row skipped as an address of no
+ *   supported network is the start of an address it would delist (an address cut short). A file
+ *   cut exactly at a line boundary shows none of these: the mass-delisting limit is the guard;
  * - it would delist more than {@link massDelistLimit} listings (`MASS_DELIST`) without
  *   `allowMassDelist`.
  * A dry run plans the same way and writes nothing.
@@ -15,11 +18,11 @@
 import { basename, dirname } from "node:path";
 import type { StoreOps } from "@openkyt/core";
 import { openCsvTable } from "./csv-table.js";
-import { unreadable } from "./file-text.js";
+import { type TextFile, unreadable } from "./file-text.js";
 import { requiredColumns } from "./format-registry.js";
 import type { ImportContext } from "./import-context.js";
 import { importRows, type Located, type RowResult, type RowSink } from "./import-rows.js";
-import { massDelistLimit, PREVIEW_SIZE, refusal, refusalOf } from "./import-types.js";
+import { MASS_DELIST_SHARE, massDelistLimit, PREVIEW_SIZE, refusal, refusalOf } from "./import-types.js";
 import { parseTime } from "./row-values.js";
 import {
   addressListDecoder,
@@ -69,11 +72,8 @@ function impliedDate(ctx: ImportContext, stated: number | null): number {
 }
 
 /** Address lines without blank and `#` comment lines; comments go to `onComment`. */
-async function* addressLines(
-  ctx: ImportContext,
-  onComment: (text: string) => void,
-): AsyncGenerator<TextLine[]> {
-  for await (const batch of lineBatches(ctx.file.chunks())) {
+async function* addressLines(file: TextFile, onComment: (text: string) => void): AsyncGenerator<TextLine[]> {
+  for await (const batch of lineBatches(file.chunks())) {
     const kept: TextLine[] = [];
     for (const line of batch) {
       const text = line.text.trim();
@@ -113,22 +113,52 @@ function countPlan(ctx: ImportContext, plan: SnapshotPlan, rowCount: number): vo
   tally.preview = { added, updated, relisted, delisted: plan.delisted.slice(0, PREVIEW_SIZE) };
 }
 
+/** What the import saw of a complete-list snapshot's wholeness (null for a history file). */
+interface Wholeness {
+  /** Rows the import took (added, updated, unchanged or duplicates): neither skipped nor rejected. */
+  readonly accepted: number;
+  /** The file's last character is a newline; false for a file cut in the middle of a line. */
+  readonly endsWithNewline: boolean;
+  /** Address texts skipped as of no supported network (see {@link SanctionsContext.unplaced}). */
+  readonly unplaced: ReadonlySet<string>;
+}
+
+/** Why a snapshot that would delist is not a complete one, or null when nothing says so. */
+function incompleteness(ctx: ImportContext, plan: SnapshotPlan, whole: Wholeness): string | null {
+  const { tally } = ctx;
+  if (whole.accepted === 0)
+    return "it has no row the import could take (a header, comments or skipped rows only)";
+  if (tally.rejected > 0) {
+    const firstRejection = tally.firstRejection();
+    const example = firstRejection ? ` (line ${firstRejection.line}: ${firstRejection.reason})` : "";
+    return `${tally.rejected} rows could not be read${example}`;
+  }
+  if (!whole.endsWithNewline) return "its last line does not end with a newline (the file was cut mid-line)";
+  for (const address of plan.delisted) {
+    const lower = address.toLowerCase();
+    for (const start of whole.unplaced) {
+      if (lower.startsWith(start))
+        return `the skipped row "${start}" (of no supported network) is the start of "${address}", which it would delist (an address cut short)`;
+    }
+  }
+  return null;
+}
+
 /** Why a plan must not be applied, or null. */
 function refusalOfPlan(
   ctx: ImportContext,
   listName: string,
   plan: SnapshotPlan,
   openBefore: number,
-  snapshot: boolean,
+  whole: Wholeness | null,
 ): Error | null {
-  const { tally, file } = ctx;
-  if (snapshot && plan.delistings > 0 && tally.rejected > 0) {
-    const firstRejection = tally.firstRejection();
-    const example = firstRejection ? ` (line ${firstRejection.line}: ${firstRejection.reason})` : "";
+  const { file } = ctx;
+  const incomplete = whole !== null && plan.delistings > 0 ? incompleteness(ctx, plan, whole) : null;
+  if (incomplete !== null) {
     return refusal(
       "INCOMPLETE_SNAPSHOT",
       file.path,
-      `${tally.rejected} rows could not be read${example}, so the file is not a complete snapshot of "${listName}" ` +
+      `${incomplete}, so the file is not a complete snapshot of "${listName}" ` +
         `and may not delist; it would delist ${plan.delistings} listings. Nothing was written. Fix the file, ` +
         "or import it without delisting (--no-delist) to add and update only",
     );
@@ -139,7 +169,7 @@ function refusalOfPlan(
       "MASS_DELIST",
       file.path,
       `this import would delist ${plan.delistings} of the ${openBefore} listings of "${listName}" ` +
-        `(more than ${limit}: 10% of the list, at least 10). Nothing was written. If the file is the ` +
+        `(more than ${limit}: ${MASS_DELIST_SHARE * 100}% of the list). Nothing was written. If the file is the ` +
         "complete, current list, run again with --allow-mass-delist; --dry-run shows what it would delist",
     );
   }
@@ -154,14 +184,14 @@ async function settle(
   ctx: ImportContext,
   listName: string,
   rowCount: number,
-  snapshot: boolean,
+  whole: Wholeness | null,
   makePlan: (stored: Awaited<ReturnType<StoreOps["listSanctionsOfList"]>>) => SnapshotPlan,
 ): Promise<void> {
   const { tally } = ctx;
   const run = async (ops: StoreOps) => {
     const stored = await ops.listSanctionsOfList(listName);
     const plan = makePlan(stored);
-    const refused = refusalOfPlan(ctx, listName, plan, openListings(stored), snapshot);
+    const refused = refusalOfPlan(ctx, listName, plan, openListings(stored), whole);
     if (refused !== null && !tally.dryRun) throw refused;
     if (!tally.dryRun && plan.writes.length > 0) await ops.putSanctions(plan.writes);
     return { plan, refused };
@@ -177,7 +207,21 @@ async function settle(
 export async function importSanctions(ctx: ImportContext): Promise<void> {
   const listName = ctx.options.listName ?? DEFAULT_LIST_NAME;
   const present = new Set<string>();
-  const sanctionsCtx: SanctionsContext = { warn: (line, reason) => ctx.tally.warn(line, reason), present };
+  const unplaced = new Set<string>();
+  const warn = (line: number, reason: string) => ctx.tally.warn(line, reason);
+  const sanctionsCtx: SanctionsContext = { warn, present, unplaced };
+  // The file's last character, to tell a file cut mid-line (see `incompleteness`).
+  let lastChar = "";
+  const source = ctx.file;
+  const file: TextFile = {
+    ...source,
+    async *chunks() {
+      for await (const chunk of source.chunks()) {
+        lastChar = chunk.slice(-1);
+        yield chunk;
+      }
+    },
+  };
   const given = explicitDate(ctx);
   let stated: number | null = null;
 
@@ -187,7 +231,8 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
     const addresses = new Map<string, MergedAddress>();
     for (const row of rows) addresses.set(row.address, mergeRow(addresses.get(row.address), row));
     const delist = ctx.options.delist ?? delistByDefault;
-    await settle(ctx, listName, rows.length, true, (stored) =>
+    const whole: Wholeness = { accepted: rows.length, endsWithNewline: lastChar === "\n", unplaced };
+    await settle(ctx, listName, rows.length, whole, (stored) =>
       planSnapshot({ listName, asOf, addresses, stored, delist, present }),
     );
   };
@@ -217,23 +262,23 @@ export async function importSanctions(ctx: ImportContext): Promise<void> {
       );
     }
     const decode = addressListDecoder(asset, sanctionsCtx);
-    const lines = addressLines(ctx, (comment) => {
+    const lines = addressLines(file, (comment) => {
       stated ??= /updated/i.test(comment) ? dateIn(comment) : null;
     });
     await run(lines, (l) => decode(l.text, l.line), snapshotFinish(asset === null));
     return;
   }
   if (ctx.format === "ofac-csv") {
-    const table = await openCsvTable(ctx.file, requiredColumns("sanctions", ctx.format));
+    const table = await openCsvTable(file, requiredColumns("sanctions", ctx.format));
     const decode = ofacCsvDecoder(table.header, sanctionsCtx);
     await run(table.records, (r) => decode(r.fields, r.line), snapshotFinish(true));
     return;
   }
-  const table = await openCsvTable(ctx.file, requiredColumns("sanctions", ctx.format));
+  const table = await openCsvTable(file, requiredColumns("sanctions", ctx.format));
   const decode = historyDecoder(table.header, sanctionsCtx);
   await run(
     table.records,
     (r) => decode(r.fields, r.line),
-    (rows) => settle(ctx, listName, rows.length, false, (stored) => planHistory({ listName, rows, stored })),
+    (rows) => settle(ctx, listName, rows.length, null, (stored) => planHistory({ listName, rows, stored })),
   );
 }

@@ -29,6 +29,12 @@ export interface SanctionsContext {
   warn(line: number, reason: string): void;
   /** Every address text met (lower-cased), accepted or not: none of them is delisted. */
   readonly present: Set<string>;
+  /**
+   * Address texts (lower-cased) skipped as shaped like an address of no supported network: an
+   * address cut short by a truncated file reads as one, so a snapshot that would delist an address
+   * beginning with one of them is not complete.
+   */
+  readonly unplaced: Set<string>;
 }
 
 /** Null for an empty text. */
@@ -71,12 +77,15 @@ function assetRow(
   ctx.present.add(raw.toLowerCase());
   if (asset === null) {
     const inferred = inferNetwork(raw);
-    return inferred
-      ? { value: { ...inferred, inferred: true } }
-      : { skip: "address of no supported network" };
+    if (inferred) return { value: { ...inferred, inferred: true } };
+    ctx.unplaced.add(raw.toLowerCase());
+    return { skip: "address of no supported network" };
   }
   const mapped = networkOfAsset(asset, raw);
-  if ("skip" in mapped) return mapped;
+  if ("skip" in mapped) {
+    if (mapped.skip.endsWith("address of no supported network")) ctx.unplaced.add(raw.toLowerCase());
+    return mapped;
+  }
   const placed = placeAddress(mapped.network, raw, line, `asset ${asset.toUpperCase()}`, ctx);
   return "value" in placed ? { value: { ...placed.value, inferred: false } } : placed;
 }

@@ -4,12 +4,18 @@
  *
  * A listing is keyed by (address, list, listedAt). An address of the snapshot keeps its latest
  * listing that began on or before the snapshot's date (its program, entity and designation date
- * are updated when the snapshot says otherwise). When that listing was ended on or after the
- * snapshot's date (by a later run, a bad one included) and no later listing of the address
- * exists, the snapshot reopens it: a complete snapshot is the truth about its list on its date,
- * so re-importing a correct snapshot restores what a wrong one ended ("relisted"). An address
- * with no such listing gets a new one from the snapshot's date (from its designation date when
- * the source gives one). An open listing whose address the snapshot lacks is closed at the
+ * are updated when the snapshot says otherwise). The snapshot reopens that listing ("relisted"),
+ * when no later listing of the address exists and it was ended
+ * - on or after the snapshot's date (by a later run, a bad one included): a complete snapshot is
+ *   the truth about its list on its date; or
+ * - by the list's most recent delisting run (its end is the latest end of any listing of the
+ *   list), whatever the snapshot's date: so re-importing a correct snapshot dated after a bad run
+ *   (a file without a date is dated now) restores what the bad run ended, with no gap in which
+ *   transfers screen clean. The cost: an address delisted and listed again with no other
+ *   delisting of the list in between is taken as listed all along.
+ * An address with no such listing (delisted by an older run, the delisting confirmed by later
+ * runs that delisted others) gets a new listing from the snapshot's date (from its designation
+ * date when the source gives one). An open listing whose address the snapshot lacks is closed at the
  * snapshot's date, so screening a transfer made before then still counts it.
  */
 import { NETWORK_CODES, type SanctionsListing } from "@openkyt/core";
@@ -106,23 +112,34 @@ function byAddress(stored: ReadonlyArray<SanctionsListing>): Map<string, Sanctio
   return groups;
 }
 
+/** When the list's most recent delisting ended its listings: the latest end of any, or null. */
+function latestDelisting(stored: ReadonlyArray<SanctionsListing>): number | null {
+  let latest: number | null = null;
+  for (const { delistedAt } of stored)
+    if (delistedAt !== null && (latest === null || delistedAt > latest)) latest = delistedAt;
+  return latest;
+}
+
 const startOf = (listing: SanctionsListing): number => listing.listedAt ?? Number.NEGATIVE_INFINITY;
 
 /**
  * The stored listing a snapshot dated `asOf` speaks of, and whether it reopens it: the latest
- * listing begun by `asOf` when it is open, or was ended on or after `asOf` with no later listing
- * (reopened); else the latest open listing begun after `asOf`; else none.
+ * listing begun by `asOf` when it is open, or was ended on or after `asOf` or at `lastDelisting`
+ * (the list's most recent delisting) with no later listing (reopened); else the latest open
+ * listing begun after `asOf`; else none.
  */
 function currentListing(
   listings: ReadonlyArray<SanctionsListing>,
   asOf: number,
+  lastDelisting: number | null,
 ): { readonly listing: SanctionsListing; readonly reopen: boolean } | undefined {
   const begun = listings.filter((l) => startOf(l) <= asOf).sort((a, b) => startOf(b) - startOf(a))[0];
   const later = listings.filter((l) => startOf(l) > asOf);
   if (begun !== undefined) {
     if (begun.delistedAt === null) return { listing: begun, reopen: false };
     if (begun.delistedAt > asOf && later.length > 0) return { listing: begun, reopen: false };
-    if (begun.delistedAt >= asOf && later.length === 0) return { listing: begun, reopen: true };
+    if (later.length === 0 && (begun.delistedAt >= asOf || begun.delistedAt === lastDelisting))
+      return { listing: begun, reopen: true };
   }
   const open = later.filter((l) => l.delistedAt === null).sort((a, b) => startOf(b) - startOf(a))[0];
   return open === undefined ? undefined : { listing: open, reopen: false };
@@ -141,10 +158,11 @@ export function planSnapshot(input: {
 }): SnapshotPlan {
   const { asOf } = input;
   const stored = byAddress(input.stored);
+  const lastDelisting = latestDelisting(input.stored);
   const writes: SanctionsListing[] = [];
   const outcomes = new Map<string, AddressOutcome>();
   for (const [address, merged] of input.addresses) {
-    const current = currentListing(stored.get(address) ?? [], asOf);
+    const current = currentListing(stored.get(address) ?? [], asOf, lastDelisting);
     if (current === undefined) {
       const listedAt =
         merged.designatedAt !== null && merged.designatedAt < asOf ? merged.designatedAt : asOf;

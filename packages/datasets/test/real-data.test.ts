@@ -111,7 +111,7 @@ describe.skipIf(!present)("importers over the full public files", () => {
       kind: "sanctions",
       file: join(OFAC, "derived_ofac_address_snapshot_history.csv"),
       listName: "OFAC SDN 2024",
-      // 90 of the 621 listings end: more than the 10% a run may end unasked.
+      // 90 of the 621 listings end: more than the 5% a run may end unasked.
       allowMassDelist: true,
     });
     // 4 periods start on the 2024-09-27 lists' date (the same listings); 90 listings of those lists ended later.

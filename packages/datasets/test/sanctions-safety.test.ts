@@ -171,12 +171,19 @@ describe.each(STORES)("sanctions imports that cannot lose a list, on the %s stor
     expect(refusalOf(failure)).toBe("MASS_DELIST");
     expect((failure as Error).message).toContain("would delist 59 of the 60 listings");
     expect(await store.listSanctionsOfList(LIST)).toEqual(original);
-    // Up to 10 (10% of 60 is 6, at least 10) pass without the flag.
-    const ten = original.slice(0, 50).map((l) => l.address);
-    const fifty = await written("fifty.txt", `# Last Updated: 2026-09-15\n${ten.join("\n")}\n`);
-    expect(await sanctions(fifty)).toMatchObject({ delisted: 10, unchanged: 50 });
+    // Up to 3 (5% of 60, no floor: a floor of 10 let a list of 10 or fewer be emptied) pass
+    // without the flag; 4 do not.
+    const kept = (n: number) => original.slice(0, n).map((l) => l.address);
+    const lessFour = await written("fifty-six.txt", `# Last Updated: 2026-09-15\n${kept(56).join("\n")}\n`);
+    expect(refusalOf(await failureOf(sanctions(lessFour)))).toBe("MASS_DELIST");
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    const lessThree = await written(
+      "fifty-seven.txt",
+      `# Last Updated: 2026-09-15\n${kept(57).join("\n")}\n`,
+    );
+    expect(await sanctions(lessThree)).toMatchObject({ delisted: 3, unchanged: 57 });
     const applied = await sanctions(one, { allowMassDelist: true });
-    expect(applied).toMatchObject({ delisted: 49, unchanged: 1 });
+    expect(applied).toMatchObject({ delisted: 56, unchanged: 1 });
     const open = (await store.listSanctionsOfList(LIST)).filter((l) => l.delistedAt === null);
     expect(open.map((l) => l.address)).toEqual([LAZARUS]);
   });
@@ -189,11 +196,12 @@ describe.each(STORES)("sanctions imports that cannot lose a list, on the %s stor
     expect(preview.preview?.delisted).toEqual(listed.filter((a) => preview.preview?.delisted.includes(a)));
     expect(preview.preview?.delisted).toHaveLength(5);
     expect(await store.listSanctionsOfList(LIST)).toEqual(original);
-    const smaller = original.slice(0, 55).map((l) => l.address);
+    // 3 delistings: the most 5% of 60 allows (5 passed under the old floor of 10).
+    const smaller = original.slice(0, 57).map((l) => l.address);
     const file = await written("smaller.txt", `# Last Updated: 2026-09-01\n${smaller.join("\n")}\n`);
     const dry = await sanctions(file, { dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, unchanged: 55, delisted: 5, refusal: null });
-    expect(dry.preview?.delisted).toEqual(original.slice(55).map((l) => l.address));
+    expect(dry).toMatchObject({ dryRun: true, unchanged: 57, delisted: 3, refusal: null });
+    expect(dry.preview?.delisted).toEqual(original.slice(57).map((l) => l.address));
     expect(await store.listSanctionsOfList(LIST)).toEqual(original);
   });
 
@@ -212,6 +220,97 @@ describe.each(STORES)("sanctions imports that cannot lose a list, on the %s stor
     expect(await screened()).toBe(true);
     const again = await sanctions(OFAC_EXTRACT, { asOf: "2026-08-20" });
     expect(again).toMatchObject({ unchanged: 60, updated: 0, relisted: 0 });
+  });
+
+  it("never delists from a file with no row, and a small list loses nothing unasked", async () => {
+    const lines = (await readFile(OFAC_EXTRACT, "utf8")).split("\n");
+    const headerOnly = await written("header-only.csv", `${lines[0]}\n`);
+    const empty = await failureOf(sanctions(headerOnly, { asOf: "2026-09-01", allowMassDelist: true }));
+    expect(refusalOf(empty)).toBe("INCOMPLETE_SNAPSHOT");
+    expect((empty as Error).message).toMatch(/no row the import could take/);
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    // A list of 8 (below the old floor of 10, which let any such list be emptied).
+    const mini = await written("mini.csv", `${lines.slice(0, 9).join("\n")}\n`);
+    expect(await sanctions(mini, { listName: "Mini", asOf: "2026-08-20" })).toMatchObject({ added: 8 });
+    const small = await store.listSanctionsOfList("Mini");
+    expect(refusalOf(await failureOf(sanctions(headerOnly, { listName: "Mini", asOf: "2026-09-01" })))).toBe(
+      "INCOMPLETE_SNAPSHOT",
+    );
+    const lessOne = await written("mini-less-one.csv", `${lines.slice(0, 8).join("\n")}\n`);
+    const one = await failureOf(sanctions(lessOne, { listName: "Mini", asOf: "2026-09-01" }));
+    expect(refusalOf(one)).toBe("MASS_DELIST");
+    expect((one as Error).message).toContain("would delist 1 of the 8 listings");
+    expect(await store.listSanctionsOfList("Mini")).toEqual(small);
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    const asked = await sanctions(lessOne, { listName: "Mini", asOf: "2026-09-01", allowMassDelist: true });
+    expect(asked).toMatchObject({ delisted: 1, unchanged: 7 });
+  });
+
+  it("refuses to delist from a file cut mid-line or with an address cut short", async () => {
+    // Ethereum addresses last: one cut short is shaped like an address of no supported network.
+    const addresses = original
+      .map((l) => l.address)
+      .sort((a, b) => Number(a.startsWith("0x")) - Number(b.startsWith("0x")));
+    const last = addresses.at(-1) ?? "";
+    expect(last).toMatch(/^0x/);
+    const head = `# Last Updated: 2026-09-01\n${addresses.slice(0, -1).join("\n")}\n${last.slice(0, 30)}`;
+    const cut = await failureOf(sanctions(await written("cut.txt", head)));
+    expect(refusalOf(cut)).toBe("INCOMPLETE_SNAPSHOT");
+    expect((cut as Error).message).toMatch(/cut mid-line/);
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    const ended = await failureOf(sanctions(await written("cut-nl.txt", `${head}\n`)));
+    expect(refusalOf(ended)).toBe("INCOMPLETE_SNAPSHOT");
+    expect((ended as Error).message).toContain(`is the start of "${last}"`);
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    // The OFAC CSV cut in the last row's entity name: the row still reads, one listing would end.
+    const text = await readFile(OFAC_EXTRACT, "utf8");
+    const rows = text.trimEnd().split("\n");
+    const lastTwo = rows.at(-2) ?? "";
+    const midEntity = `${rows.slice(0, -2).join("\n")}\n${lastTwo.slice(0, lastTwo.lastIndexOf(",") - 3)}`;
+    const csv = await failureOf(sanctions(await written("cut.csv", midEntity), { asOf: "2026-09-01" }));
+    expect(refusalOf(csv)).toBe("INCOMPLETE_SNAPSHOT");
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    // Without delisting, the file may still add and update.
+    const kept = await sanctions(await written("cut2.txt", head), { delist: false });
+    expect(kept).toMatchObject({ delisted: 0, skipped: 1 });
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+  });
+
+  it("a correct snapshot dated after a bad run reopens what that run ended, not what older runs ended", async () => {
+    const one = await written("one.txt", `# Last Updated: 2026-10-01\n${LAZARUS}\n`);
+    await sanctions(one, { allowMassDelist: true });
+    const other = original.find((l) => l.address !== LAZARUS)?.address ?? "";
+    const screened = () =>
+      store
+        .getSanctions([other])
+        .then((l) => sanctionsAsOf(l, other, { from: day("2026-10-02"), to: day("2026-10-03") }).hit);
+    expect(await screened()).toBe(false);
+    // Dated after the bad run (as a file without a date always is: it is dated now).
+    const restored = await sanctions(OFAC_EXTRACT, { asOf: "2026-10-15" });
+    expect(restored).toMatchObject({ added: 0, updated: 59, relisted: 59, unchanged: 1, delisted: 0 });
+    expect(await store.listSanctionsOfList(LIST)).toEqual(original);
+    expect(await screened()).toBe(true);
+    const undated = await sanctions(OFAC_EXTRACT);
+    expect(undated).toMatchObject({ unchanged: 60, relisted: 0 });
+    // A delisting confirmed by a later run that delisted another stays: that address is listed anew.
+    const [first, second] = original.slice(-2).map((l) => l.address);
+    const without = (...gone: string[]) =>
+      original
+        .map((l) => l.address)
+        .filter((a) => !gone.includes(a))
+        .join("\n");
+    await sanctions(await written("a.txt", `# Last Updated: 2026-11-01\n${without(first ?? "")}\n`));
+    await sanctions(
+      await written("b.txt", `# Last Updated: 2026-11-15\n${without(first ?? "", second ?? "")}\n`),
+    );
+    const back = await sanctions(OFAC_EXTRACT, { asOf: "2026-12-01" });
+    expect(back).toMatchObject({ added: 1, relisted: 1, unchanged: 58 });
+    expect(await store.getSanctions([second ?? ""])).toEqual(original.filter((l) => l.address === second));
+    const firsts = await store.getSanctions([first ?? ""]);
+    expect(firsts.map((l) => [l.listedAt, l.delistedAt])).toEqual([
+      [day("2026-08-20"), day("2026-11-01")],
+      [day("2026-12-01"), null],
+    ]);
   });
 
   it("leaves nothing half-applied when the store fails in the middle of the write", async () => {
