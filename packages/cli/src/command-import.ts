@@ -12,7 +12,6 @@ import {
   type ImportOptions,
   importFile,
   isImportKind,
-  MASS_DELIST_FLOOR,
   MASS_DELIST_SHARE,
   refusalOf,
 } from "@openkyt/datasets";
@@ -44,13 +43,18 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
   --dry-run   sanctions: read and plan, write nothing; print what would be added, changed and delisted
   --allow-mass-delist
               sanctions: apply a run that delists more than ${MASS_DELIST_SHARE * 100}% of the list's listings
-              (up to ${MASS_DELIST_FLOOR} always pass); without it such a run is refused and writes nothing
-  --no-delist sanctions: add and update only, delist nothing (a complete list with unreadable rows)
+              (no floor: a list of fewer than ${Math.ceil(1 / MASS_DELIST_SHARE)} loses none without it); without it
+              such a run is refused and writes nothing
+  --no-delist sanctions: add and update only, delist nothing (a complete list that does not look whole)
   --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
 
   A file of no known format is refused (exit 2) with its first line quoted. A sanctions list
   delists only from a complete snapshot of the same list (the OFAC CSV, an all-chain address
-  list) with no unreadable row; every sanctions import is one transaction. See docs/data.md.`,
+  list) that looks whole: at least one row taken, no unreadable row, a newline at its end, no
+  skipped row that begins an address it would delist. A file cut exactly at a line boundary
+  looks whole: the ${MASS_DELIST_SHARE * 100}% limit is the only guard there, so check with --dry-run.
+  Re-importing the correct list after a bad run reopens the listings that run ended. Every
+  sanctions import is one transaction. See docs/data.md.`,
   async run(argv, io) {
     const args = parseCommandArgs(
       argv,

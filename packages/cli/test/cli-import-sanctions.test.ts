@@ -101,8 +101,18 @@ describe("openkyt import sanctions", () => {
     const forced = await openkyt("import", "sanctions", one, "--allow-mass-delist", "--db", db);
     expect(forced.code).toBe(0);
     expect(forced.out).toContain("59 delisted");
-    const restored = await openkyt("import", "sanctions", EXTRACT, "--as-of", "2026-08-20", "--db", db);
+    // The correct file without --as-of is dated now, after the bad run: it still reopens the
+    // listings that run ended, with no gap in which transfers screen clean.
+    const restored = await openkyt("import", "sanctions", EXTRACT, "--db", db);
     expect(restored.out).toContain("59 updated (59 relisted), 1 unchanged");
+    expect(await storedList()).toEqual(before);
+
+    // A header-only file has no row, so it may not delist, flag or not.
+    const header = join(dir, "header.csv");
+    await writeFile(header, "address,address_lower,asset,sdn_entity,sdn_programs\n");
+    const empty = await openkyt("import", "sanctions", header, "--allow-mass-delist", "--db", db);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain("no row the import could take");
     expect(await storedList()).toEqual(before);
   });
 
