@@ -197,7 +197,7 @@ async function precompute(
 function emitBound(ctx: EngineContext, written: BindWritten): void {
   ctx.events.emit("transfer.status_changed", written.bound, "binding");
   ctx.events.emit("transfer.bound", written.bound);
-  if (written.checked) emitWritten(ctx, ALL_CHECKS, written.checked);
+  if (written.checked) emitWritten(ctx, written.checked);
   else if (!written.bound.disableAutoCheck) ctx.wake();
 }
 

@@ -44,23 +44,44 @@ function finish(
   );
 }
 
+/** What a run's results are for: the checks among `kinds` that `transfer` still has running. */
+function ownResults(
+  transfer: TransferRecord,
+  kinds: ReadonlyArray<CheckKind>,
+  results: CheckResults,
+): { live: CheckKind[]; own: CheckResults } {
+  const live = kinds.filter((kind) => transfer.checks[kind].state === "checking");
+  const has = (kind: CheckKind) => live.includes(kind);
+  const own: CheckResults = {
+    ...(has("exposure") && results.exposure ? { exposure: results.exposure } : {}),
+    ...(has("counterparty") && results.counterparty ? { counterparty: results.counterparty } : {}),
+    ...(has("sanctions") && results.sanctions ? { sanctions: results.sanctions } : {}),
+    failures: results.failures,
+  };
+  return { live, own };
+}
+
 /**
- * Writes the results of one run over `transfer` (its checks `kinds` in state checking): risks,
- * the transfer row once, new alerts with their history, and the outbox events, in `tx`.
- * Returns the new transfer, risks and alerts.
+ * Writes the results of one run over `transfer`, in `tx`: risks, the transfer row once, new
+ * alerts with their history, and the outbox events. Only the checks among `kinds` that
+ * `transfer` still has in state checking are written: a newer run may have finished or queued
+ * the others again meanwhile (an attempt's checks, overtaken by its bind), and its results
+ * stand. Returns the new transfer, risks, alerts and the checks written (none: nothing written).
  */
 export async function writeResults(
   ctx: EngineContext,
   tx: StoreOps,
   transfer: TransferRecord,
   kinds: ReadonlyArray<CheckKind>,
-  results: CheckResults,
+  computed: CheckResults,
   model: RiskModel,
   outbox: EventOutbox = eventOutbox(ctx, tx),
-): Promise<{ transfer: TransferRecord; risks: RiskRecord[]; alerts: AlertRecord[] }> {
+): Promise<{ transfer: TransferRecord; risks: RiskRecord[]; alerts: AlertRecord[]; kinds: CheckKind[] }> {
+  const { live, own: results } = ownResults(transfer, kinds, computed);
+  if (live.length === 0) return { transfer, risks: [], alerts: [], kinds: [] };
   const now = ctx.clock.now();
-  const ok = kinds.filter((kind) => results.failures[kind] === undefined);
-  const failed = kinds.filter((kind) => results.failures[kind] !== undefined);
+  const ok = live.filter((kind) => results.failures[kind] === undefined);
+  const failed = live.filter((kind) => results.failures[kind] !== undefined);
   const fired = collapseRisks(
     evaluateRisks({
       model,
@@ -129,7 +150,7 @@ export async function writeResults(
     await outbox.record(next.accountId, "alert.created", { alert: presentAlertWorkflow(alert, next) });
   }
   await outbox.record(next.accountId, "transfer.checked", { transfer: presentTransfer(next) });
-  return { transfer: next, risks, alerts };
+  return { transfer: next, risks, alerts, kinds: live };
 }
 
 /** `transfer` with its queued checks among `kinds` moved to checking at `now` (in memory). */
@@ -188,9 +209,10 @@ export async function runChecks(
 /** What {@link writeResults} wrote. */
 export type Written = Awaited<ReturnType<typeof writeResults>>;
 
-/** The events of a written run, after its transaction committed. */
-export function emitWritten(ctx: EngineContext, kinds: ReadonlyArray<CheckKind>, written: Written): void {
-  for (const kind of kinds) ctx.events.emit("check.completed", written.transfer, kind);
+/** The events of a written run, after its transaction committed (none when it wrote nothing). */
+export function emitWritten(ctx: EngineContext, written: Written): void {
+  if (written.kinds.length === 0) return;
+  for (const kind of written.kinds) ctx.events.emit("check.completed", written.transfer, kind);
   for (const risk of written.risks) ctx.events.emit("risk.detected", risk);
   for (const alert of written.alerts) ctx.events.emit("alert.created", alert);
   ctx.events.emit("transfer.checked", written.transfer);
@@ -208,7 +230,7 @@ export function checkJobHandler(ctx: EngineContext): JobHandler {
         const transfer = await tx.getTransfer(job.subjectId);
         return transfer ? writeResults(ctx, tx, transfer, kinds, results, model) : null;
       });
-      if (written) emitWritten(ctx, kinds, written);
+      if (written) emitWritten(ctx, written);
       return { kind: "done" };
     },
     /**
@@ -258,7 +280,7 @@ export function checkJobHandler(ctx: EngineContext): JobHandler {
         const run = computed[i];
         if (run && "error" in run) return { kind: "failed", error: run.error };
         const done = written[i];
-        if (run && done) emitWritten(ctx, run.kinds, done);
+        if (run && done) emitWritten(ctx, done);
         return { kind: "completed" };
       });
     },
