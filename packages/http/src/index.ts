@@ -48,7 +48,7 @@ export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from
 export { LOG_VALUE_MAX, logValue } from "./log-fields.js";
 export { openApiDocument } from "./openapi-document.js";
 export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
-export { createRateLimiter, type RateLimit, type RateLimiter } from "./rate-limiter.js";
+export { createRateLimiter, RATE_BUCKETS_MAX, type RateLimit, type RateLimiter } from "./rate-limiter.js";
 export {
   createReplayGuard,
   REPLAY_GUARD_KINDS,

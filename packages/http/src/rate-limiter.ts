@@ -2,8 +2,9 @@
  * A token bucket per key: `burst` takes at once, refilled at `perSecond`. A refused take
  * learns how long until a token is back (the Retry-After header). Buckets live in memory; a
  * bucket that has refilled completely is the same as no bucket and is dropped when the map
- * grows; past {@link RATE_BUCKETS_MAX} live buckets the oldest are dropped (forgiven), so keys a
- * client makes up (addresses, key ids) cannot grow the map without bound.
+ * grows; past {@link RATE_BUCKETS_MAX} live buckets the least recently used are dropped
+ * (forgiven), so keys a client makes up (addresses, key ids) cannot grow the map without bound,
+ * and a key that keeps asking keeps its bucket however many others are made up meanwhile.
  */
 
 /** Per-key rate. */
@@ -54,16 +55,22 @@ export function createRateLimiter(limit: RateLimit): RateLimiter {
     }
   }
 
+  /** Stores `key`'s bucket as the most recently used (a Map keeps insertion order). */
+  function touch(key: string, bucket: Bucket): void {
+    buckets.delete(key);
+    buckets.set(key, bucket);
+  }
+
   return {
     take(key, now) {
       const b = buckets.get(key) ?? { tokens: limit.burst, at: now };
       const tokens = refill(b, now);
       if (tokens < 1) {
-        buckets.set(key, { tokens, at: now });
+        touch(key, { tokens, at: now });
         return { ok: false, retryAfterMs: wait(tokens) };
       }
       if (!buckets.has(key) && buckets.size >= RATE_BUCKETS_MAX) prune(now);
-      buckets.set(key, { tokens: tokens - 1, at: now });
+      touch(key, { tokens: tokens - 1, at: now });
       return { ok: true };
     },
     peek(key, now) {

@@ -5,6 +5,7 @@ import {
   createReplayGuard,
   escapeNonAscii,
   parseBody,
+  RATE_BUCKETS_MAX,
   replayPerKeyBound,
   signedBodyForms,
   stripJsonWhitespace,
@@ -100,5 +101,17 @@ describe("rate limiter", () => {
     expect(limiter.take("j", 0).ok).toBe(true);
     expect(limiter.take("k", 500).ok).toBe(true);
     expect(limiter.take("k", 600)).toEqual({ ok: false, retryAfterMs: 400 });
+  });
+
+  it("keeps the bucket of a key that keeps asking while made-up keys fill the map", () => {
+    const limiter = createRateLimiter({ perSecond: 0.001, burst: 1 });
+    expect(limiter.take("attacker", 0).ok).toBe(true);
+    expect(limiter.take("attacker", 0).ok).toBe(false);
+    // Twice the map's bound of other keys, each spent, the attacker asking again every 100.
+    for (let i = 0; i < 2 * RATE_BUCKETS_MAX; i++) {
+      limiter.take(`made-up-${i}`, 1);
+      if (i % 100 === 0) expect(limiter.take("attacker", 1).ok).toBe(false);
+    }
+    expect(limiter.take("attacker", 2).ok).toBe(false);
   });
 });
