@@ -6,6 +6,7 @@
 export * from "./domain/addresses.js";
 export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
+export * from "./domain/money.js";
 export * from "./domain/networks.js";
 export * from "./domain/records.js";
 export * from "./engine/index.js";

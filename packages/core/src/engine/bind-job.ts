@@ -9,6 +9,8 @@
  * When the checks cannot run (they threw) the bind is written alone and a check job queued, as
  * a registration with `force_recheck` would, so the check is retried with backoff.
  */
+import { CHECK_KINDS } from "../domain/enums.js";
+import { roundCents } from "../domain/money.js";
 import type { JobRecord, LedgerTransfer, RiskModel, TransferRecord } from "../domain/records.js";
 import { describeError } from "../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
@@ -20,8 +22,6 @@ import { unqueueChecks } from "./check-states.js";
 import type { EngineContext } from "./engine-context.js";
 import { newJob } from "./job-factory.js";
 import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
-import { roundCents } from "./money.js";
-import { ALL_CHECKS } from "./transfer-registration.js";
 import { type EventOutbox, eventOutbox, recordEvent } from "./webhook-outbox.js";
 
 /** The ledger transfer of a transaction that matches a registered transfer, or null. */
@@ -156,14 +156,14 @@ async function writeBind(
       transfer: presentTransfer(bound),
       from: "binding",
     });
-    const started = startedChecks(bound, ALL_CHECKS, now);
-    const checked = await writeResults(ctx, tx, started, ALL_CHECKS, checks.results, checks.model, outbox);
+    const started = startedChecks(bound, CHECK_KINDS, now);
+    const checked = await writeResults(ctx, tx, started, CHECK_KINDS, checks.results, checks.model, outbox);
     return { bound, checked };
   }
   const bound = await leaveBinding(ctx, tx, job, (transfer, now) => boundTransfer(transfer, found, now));
   if (bound && !bound.disableAutoCheck) {
     await tx.enqueueJob(
-      newJob(ctx, "transfer.check", bound.accountId, bound.id, { checks: [...ALL_CHECKS] }),
+      newJob(ctx, "transfer.check", bound.accountId, bound.id, { checks: [...CHECK_KINDS] }),
     );
   }
   return bound ? { bound, checked: null } : null;
@@ -181,9 +181,9 @@ async function precompute(
 ): Promise<Precomputed | null> {
   if (transfer.disableAutoCheck) return null;
   const now = ctx.clock.now();
-  const started = startedChecks(boundTransfer(transfer, found, now), ALL_CHECKS, now);
+  const started = startedChecks(boundTransfer(transfer, found, now), CHECK_KINDS, now);
   try {
-    return await runChecks(ctx, started, ALL_CHECKS, models);
+    return await runChecks(ctx, started, CHECK_KINDS, models);
   } catch (error) {
     ctx.logger.warn(
       { transferId: transfer.id, reason: describeError(error) },

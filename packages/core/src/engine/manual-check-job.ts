@@ -2,7 +2,8 @@
  * The job of a manual check: resolves the transaction (transfer checks), runs the checks,
  * and writes the results and risks in one transaction. Manual checks open no alerts.
  */
-import type { CheckKind } from "../domain/enums.js";
+import { CHECK_KINDS, type CheckKind } from "../domain/enums.js";
+import { roundCents } from "../domain/money.js";
 import type { JobRecord, LedgerTransfer, ManualCheckRecord, RiskModel } from "../domain/records.js";
 import { MANUAL_CHECK_MACHINE, transition } from "../machines/index.js";
 import type { StoreOps } from "../ports/store.js";
@@ -12,9 +13,7 @@ import { type CheckSubject, computeChecks } from "./check-computation.js";
 import type { EngineContext } from "./engine-context.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 import { modelVersionTag } from "./model-resolution.js";
-import { roundCents } from "./money.js";
 import { riskRecords } from "./risk-records.js";
-import { ALL_CHECKS } from "./transfer-registration.js";
 import { recordEvent } from "./webhook-outbox.js";
 
 const ADDRESS_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterparty", "sanctions"]);
@@ -173,7 +172,7 @@ async function runTransferCheck(
     since: row.occurredAt,
     valueInFiat: value,
   };
-  await runChecks(ctx, check, subject, ALL_CHECKS, enrichment, model);
+  await runChecks(ctx, check, subject, CHECK_KINDS, enrichment, model);
   return { kind: "done" } as const;
 }
 

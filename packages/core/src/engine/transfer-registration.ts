@@ -2,7 +2,7 @@
  * Registering transfers and attempts, and binding a hash to an attempt. Each use case writes
  * the transfer and the job that carries on its work in one transaction.
  */
-import type { CheckKind } from "../domain/enums.js";
+import { CHECK_KINDS, type CheckKind } from "../domain/enums.js";
 import type { TransferRecord } from "../domain/records.js";
 import { fieldError, isKytError, KytError, notFound } from "../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../machines/index.js";
@@ -22,8 +22,6 @@ import { newJob } from "./job-factory.js";
 import { resolveRiskModel, resolveToken } from "./model-resolution.js";
 import { recordEvent } from "./webhook-outbox.js";
 
-/** The checks a bound transfer gets. */
-export const ALL_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["exposure", "counterparty", "sanctions"]);
 /** The checks an attempt gets before it is bound. */
 export const ATTEMPT_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterparty", "sanctions"]);
 
@@ -59,7 +57,7 @@ async function startBinding(
     ...transfer,
     txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, "binding"),
     lastError: null,
-    checks: transfer.disableAutoCheck ? transfer.checks : queueChecks(transfer.checks, ALL_CHECKS, now),
+    checks: transfer.disableAutoCheck ? transfer.checks : queueChecks(transfer.checks, CHECK_KINDS, now),
     updatedAt: now,
   };
   await tx.updateTransfer(next);
@@ -169,7 +167,7 @@ function newFullTransfer(
       amount: null,
       valueInFiat: null,
       riskModelId: item.modelId,
-      checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, ALL_CHECKS, now),
+      checks: input.disableAutoCheck ? NO_CHECKS : queueChecks(NO_CHECKS, CHECK_KINDS, now),
       disableAutoCheck: input.disableAutoCheck,
     },
     now,
@@ -335,7 +333,7 @@ async function recheckExisting(
   force: boolean,
 ): Promise<TransferRecord> {
   if (!force) return existing;
-  if (existing.txStatus === "bound") return enqueueChecks(ctx, tx, existing, ALL_CHECKS);
+  if (existing.txStatus === "bound") return enqueueChecks(ctx, tx, existing, CHECK_KINDS);
   if (existing.txStatus === "not_found" || existing.txStatus === "error")
     return startBinding(ctx, tx, existing);
   return existing;

@@ -3,18 +3,16 @@
  * This file: transfers (REGISTERED_TRANSFER_EXTRA, check_state), manual checks, and pages.
  */
 import { FIAT_CURRENCY } from "../domain/enums.js";
+import { roundCents } from "../domain/money.js";
 import type { CheckStates, ManualCheckRecord, TransferRecord } from "../domain/records.js";
 import type { PageQuery } from "./queries.js";
 import type { Page } from "./response-fields.js";
 import type { CheckStateResponse, ManualCheckResponse, TransferResponse } from "./responses.js";
 import { formatOffsetTimestamp, formatOffsetTimestampOrNull, formatUtcMicrosOrNull } from "./timestamps.js";
 
-/** Rounds a fiat value to cents (half away from zero), passing null through. */
+/** Rounds a fiat value to cents ({@link roundCents}), passing null through. */
 export function roundFiat(value: number | null): number | null {
-  if (value === null) return null;
-  // The relative epsilon keeps values like 1.005 (stored as 1.00499999...) rounding up.
-  const cents = Math.round(Math.abs(value) * 100 * (1 + Number.EPSILON));
-  return cents === 0 ? 0 : (Math.sign(value) * cents) / 100;
+  return value === null ? null : roundCents(value);
 }
 
 /** check_state of a transfer. */
