@@ -1,7 +1,8 @@
 /**
  * Every importer over the full public files of the development environment's shared data folder
  * (`../shared/data` beside the project, or OPENKYT_SHARED_DATA), with their counts checked. The
- * files are read in place, never copied; without the folder these tests are skipped.
+ * files are read in place, never copied; without the folder these tests are skipped, except
+ * under CI (CI=true), where the folder lies beside the clone and its absence is a failure.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -18,6 +19,14 @@ const DATA =
 const present = existsSync(join(DATA, "SOURCES.md"));
 if (!present)
   console.log(`real-data tests skipped: no shared data folder at ${DATA} (set OPENKYT_SHARED_DATA)`);
+
+if (!present && process.env.CI === "true") {
+  describe("the shared data folder under CI", () => {
+    it("is there: CI lays it beside the clone, so its absence fails rather than skips", () => {
+      expect.fail(`no shared data folder at ${DATA} (set OPENKYT_SHARED_DATA)`);
+    });
+  });
+}
 
 const OFAC = join(DATA, "ofac-sanctions");
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
