@@ -15,6 +15,7 @@ export {
   seededRandom,
 } from "@openkyt/ledger-generator";
 export * from "./engine-harness.js";
+export * from "./engine-model-alerts.js";
 export * from "./engine-scenarios.js";
 export * from "./engine-world.js";
 export {
