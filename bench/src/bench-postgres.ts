@@ -138,9 +138,11 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
           [run.rate],
           workerCount === 2 ? ">= 2,000" : undefined,
         ),
-        figure(`  registration alone (this process, 64 in flight), ${workerCount} workers`, "transfers/s", [
-          run.registrationRate,
-        ]),
+        figure(
+          `  registration alone (this process, 64 in flight), beside ${workerCount} worker${workerCount === 1 ? "" : "s"}`,
+          "transfers/s",
+          [run.registrationRate],
+        ),
       );
       if (run.warm && workerCount === (quick ? 2 : 1)) {
         figures.push(

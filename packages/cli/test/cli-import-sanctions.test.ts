@@ -10,8 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CliIo, COMMANDS, runCli } from "../src/index.js";
-import { exited, start } from "./cli-process.js";
+import { exited, runInProcess, start } from "./cli-process.js";
 
 const repoFile = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const PNG = repoFile("docs/images/transfer-report-sample.png");
@@ -20,19 +19,7 @@ const LAZARUS = "0x098b716b8aaf21512996dc57eb0615e2383e2f96";
 
 /** Runs `openkyt ...argv` in this process. */
 async function openkyt(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const result = { code: 0, out: "", err: "" };
-  const io: CliIo = {
-    env: {},
-    stdout: (t) => {
-      result.out += t;
-    },
-    stderr: (t) => {
-      result.err += t;
-    },
-    untilSignal: () => new Promise(() => {}),
-  };
-  result.code = await runCli(argv, io, COMMANDS);
-  return result;
+  return runInProcess(argv);
 }
 
 let dir = "";

@@ -1,6 +1,10 @@
-/** Spawning the real `openkyt` binary (from its TypeScript sources) and reading its output. */
+/**
+ * Running `openkyt`: the real binary spawned from its TypeScript sources, with its output read,
+ * or a command run in this process with its output collected.
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { type CliIo, COMMANDS, runCli } from "../src/index.js";
 
 /** The binary. */
 export const BIN = fileURLToPath(new URL("../bin/openkyt.js", import.meta.url));
@@ -36,4 +40,24 @@ export function exited(child: ChildProcess): Promise<number | null> {
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.on("exit", (code) => resolve(code));
   });
+}
+
+/** Runs `openkyt ...argv` in this process with `env`; its exit code and what it printed. */
+export async function runInProcess(
+  argv: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const result = { code: 0, out: "", err: "" };
+  const io: CliIo = {
+    env,
+    stdout: (t) => {
+      result.out += t;
+    },
+    stderr: (t) => {
+      result.err += t;
+    },
+    untilSignal: () => new Promise(() => {}),
+  };
+  result.code = await runCli([...argv], io, COMMANDS);
+  return result;
 }

@@ -9,23 +9,10 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliIo, COMMANDS, runCli } from "../src/index.js";
-import { exited, firstLine, start } from "./cli-process.js";
+import { exited, firstLine, runInProcess, start } from "./cli-process.js";
 
 async function openkyt(env: Record<string, string>, ...argv: string[]) {
-  const result = { code: 0, out: "", err: "" };
-  const io: CliIo = {
-    env,
-    stdout: (t) => {
-      result.out += t;
-    },
-    stderr: (t) => {
-      result.err += t;
-    },
-    untilSignal: () => new Promise(() => {}),
-  };
-  result.code = await runCli(argv, io, COMMANDS);
-  return result;
+  return runInProcess(argv, env);
 }
 
 /** Opens a connection and resolves with whether it is still open 300 ms later. */

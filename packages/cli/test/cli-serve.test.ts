@@ -4,26 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The CLI package does not depend on the client; the test reaches it through the workspace.
 import { createKytClient } from "../../client/src/index.js";
-import { type CliIo, COMMANDS, runCli } from "../src/index.js";
-import { exited, firstLine, start } from "./cli-process.js";
+import { exited, firstLine, runInProcess, start } from "./cli-process.js";
 
 const ENV_KEY = { keyId: "scripted-key-01", secret: "scripted-secret-0123456789", account: "acme" };
 
 /** Runs a command in this process, on the same database file the server uses. */
 async function openkyt(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const result = { code: 0, out: "", err: "" };
-  const io: CliIo = {
-    env: {},
-    stdout: (t) => {
-      result.out += t;
-    },
-    stderr: (t) => {
-      result.err += t;
-    },
-    untilSignal: () => new Promise(() => {}),
-  };
-  result.code = await runCli(argv, io, COMMANDS);
-  return result;
+  return runInProcess(argv);
 }
 
 describe("openkyt serve as a process, with keys managed beside it", () => {

@@ -107,7 +107,7 @@ function* signatureCandidates(pre: Prechecked, req: SignedRequest): Generator<Si
 export function createAuthenticator(options: AuthenticatorOptions) {
   const { keys, windowMs, replay } = options;
   const resolveOptions = { maxAgeMs: options.keyMaxAgeMs ?? 0 };
-  const api = Object.freeze({
+  return Object.freeze({
     /**
      * Checks what can be checked before the body is read: the headers, the timestamp and the
      * key. A refusal of an unknown or revoked key has the same detail as a bad signature.
@@ -171,11 +171,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         method: req.method,
       };
     },
-    /** Verifies the headers, timestamp, key and signature of a request at time `now`. */
-    async verify(req: AuthRequest, now: number): Promise<Verified | Refused> {
-      const pre = await api.precheck(req.header, now);
-      return pre.ok ? api.checkSignature(pre, req) : pre;
-    },
     /**
      * Admits a verified request: a non-GET request whose signature was admitted before within
      * the window is refused as a replay (null: admitted). A guard with no room throws
@@ -199,7 +194,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return refuse("this signed request was already received (replay)", request.keyId);
     },
   });
-  return api;
 }
 
 /** The request authenticator. */

@@ -14,7 +14,7 @@ import { accountApis, endpointHandler } from "./endpoint-runner.js";
 import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
 import { openApiDocument } from "./openapi-document.js";
-import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
+import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
 
@@ -73,7 +73,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   keyCacheMs: 0,
   bodyBytes: 64 * 1024,
   batchBodyBytes: 1024 * 1024,
-  ratePerKey: Object.freeze({ perSecond: 50, burst: 100 }),
+  ratePerKey: DEFAULT_RATE_PER_KEY,
   failedAuth: Object.freeze({ perSecond: 10, burst: 20 }),
 });
 

@@ -33,6 +33,9 @@ interface Bucket {
   at: number;
 }
 
+/** The HTTP app's default per-key rate (`limits.ratePerKey`). */
+export const DEFAULT_RATE_PER_KEY: RateLimit = Object.freeze({ perSecond: 50, burst: 100 });
+
 /** Most buckets kept; past it, refilled buckets are dropped, then the oldest. */
 export const RATE_BUCKETS_MAX = 10_000;
 

@@ -20,7 +20,7 @@ import {
   type ReplayGuardPort,
   type Store,
 } from "@openkyt/core";
-import type { RateLimit } from "./rate-limiter.js";
+import { DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 
 /** The guards to choose from (see the module comment). */
 export const REPLAY_GUARD_KINDS = ["auto", "memory", "store"] as const;
@@ -58,12 +58,10 @@ export interface ReplayGuard extends ReplayGuardPort {
   readonly kind: "memory" | "store";
 }
 
-/** The default rate limit of the HTTP app (bounds the memory guard when no limit is set). */
-const DEFAULT_RATE: RateLimit = { perSecond: 50, burst: 100 };
-
 /** Most entries one key can have live: its burst, then its rate over two windows. */
 export function replayPerKeyBound(rate: RateLimit | null, windowMs: number): number {
-  const { perSecond, burst } = rate ?? DEFAULT_RATE;
+  // Without a rate limit, the default one bounds the guard.
+  const { perSecond, burst } = rate ?? DEFAULT_RATE_PER_KEY;
   return Math.ceil(burst + (perSecond * 2 * windowMs) / 1000);
 }
 

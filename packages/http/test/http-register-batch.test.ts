@@ -1,19 +1,11 @@
 import { isKytHttpError } from "@openkyt/client";
 import { MAX_BATCH_REGISTRATIONS, transferResponseSchema } from "@openkyt/core";
-import { TX, W } from "@openkyt/testkit";
+import { depositBody, TX } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejection, type Served, serve } from "./http-harness.js";
 import { expectWire } from "./wire-expect.js";
 
-const deposit = (over: Record<string, unknown> = {}) => ({
-  client_id: "client-1",
-  direction: "incoming" as const,
-  network: "ETH",
-  tx_hash: TX.deposit,
-  token_id: null,
-  output_address: W.client,
-  ...over,
-});
+const deposit = depositBody;
 
 describe("POST /v1/transfers/register-batch/", () => {
   let s: Served;

@@ -6,22 +6,14 @@ import {
   transferExposureResponseSchema,
   transferResponseSchema,
 } from "@openkyt/core";
-import { ETH_USD, TX, USDT, W } from "@openkyt/testkit";
+import { depositBody, ETH_USD, TX, USDT, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CREATED_HEADER } from "../src/index.js";
 import { rejection, type Served, serve } from "./http-harness.js";
 import { expectWire } from "./wire-expect.js";
 
-const deposit = (over: Record<string, unknown> = {}) => ({
-  client_id: "client-1",
-  direction: "incoming" as const,
-  network: "ETH",
-  tx_hash: TX.deposit,
-  token_id: null,
-  output_address: W.client,
-  ...over,
-});
+const deposit = depositBody;
 const wait = { timeoutMs: 10_000, intervalMs: 20 };
 
 describe("transfer lifecycles as an outside client sees them", () => {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { placed, stringLeaves } from "../../core/test/schemas/schema-strings.js";
 import { withTestPostgres } from "../../store-postgres/test/pg-test-suite.js";
 import { ENDPOINTS, type Endpoint, type HttpServer, serveHttp } from "../src/index.js";
 import {
@@ -21,39 +22,6 @@ import { requestBytes, wireExchange } from "./security-wire.js";
 
 const NUL = "must not contain NUL (U+0000)";
 const SURROGATE = "must not contain an unpaired UTF-16 surrogate (not well-formed Unicode)";
-
-type JsonNode = {
-  type?: string | string[];
-  enum?: unknown[];
-  anyOf?: JsonNode[];
-  properties?: Record<string, JsonNode>;
-  items?: JsonNode;
-};
-
-/** Every string position of a schema's input (arrays through one item), and whether it is an enum. */
-function stringLeaves(schema: z.ZodType): { path: (string | number)[]; enumerated: boolean }[] {
-  const out: { path: (string | number)[]; enumerated: boolean }[] = [];
-  const isString = (n: JsonNode) =>
-    n.type === "string" || (Array.isArray(n.type) && n.type.includes("string"));
-  const walk = (node: JsonNode, path: (string | number)[]) => {
-    const branches = [node, ...(node.anyOf ?? [])];
-    const leaf = branches.find(isString);
-    if (leaf) out.push({ path, enumerated: leaf.enum !== undefined });
-    for (const b of branches) {
-      for (const [name, child] of Object.entries(b.properties ?? {})) walk(child, [...path, name]);
-      if (b.items) walk(b.items, [...path, 0]);
-    }
-  };
-  walk(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonNode, []);
-  return out;
-}
-
-/** `value` at `path`, nothing else. */
-function placed(path: ReadonlyArray<string | number>, value: unknown): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  return typeof head === "number" ? [placed(rest, value)] : { [head]: placed(rest, value) };
-}
 
 /** An own id for an endpoint's `{id}`. */
 function ownId(endpoint: Endpoint, d: AccountData): string {
@@ -194,8 +162,11 @@ function suite(backing: WorldStore) {
     let checked = 0;
     for (const endpoint of ENDPOINTS.filter((e) => e.query && e.method === "GET")) {
       const names = Object.keys(
-        (z.toJSONSchema(endpoint.query as z.ZodType, { io: "input", unrepresentable: "any" }) as JsonNode)
-          .properties ?? {},
+        (
+          z.toJSONSchema(endpoint.query as z.ZodType, { io: "input", unrepresentable: "any" }) as {
+            properties?: Record<string, unknown>;
+          }
+        ).properties ?? {},
       );
       for (const name of names) {
         for (const value of ["%00", "a%00", "1%00", "2024-01-01%00"]) {

@@ -5,6 +5,7 @@
 
 export { isUniqueViolation } from "./kysely-context.js";
 export { ledgerTransferFromRow } from "./kysely-ledger.js";
+export { kyselyLedgerScan } from "./kysely-ledger-scan.js";
 export {
   appliedMigrations,
   type MigrationOutcome,

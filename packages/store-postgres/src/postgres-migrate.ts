@@ -23,10 +23,23 @@ const SCHEMA_RACE_ATTEMPTS = 8;
  */
 const VANISHED = new Set(["3F000", "42P01", "42703"]);
 
-/** True when `error` (or its cause) says a schema, table or column vanished. */
+/**
+ * True when `error` (or its cause) says a schema, table or column vanished: one of the codes
+ * above, or the internal error (XX000) Postgres raises when a relation it listed is dropped
+ * before it names it ("cache lookup failed for relation", from `pg_get_serial_sequence`, seen
+ * in a parallel worker of the migrator's listing).
+ */
 function isVanishedObject(error: unknown): boolean {
   for (let e: unknown = error; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
-    if (VANISHED.has(String((e as { code?: unknown }).code))) return true;
+    const { code, routine, message } = e as { code?: unknown; routine?: unknown; message?: unknown };
+    if (VANISHED.has(String(code))) return true;
+    if (
+      code === "XX000" &&
+      (routine === "generate_qualified_relation_name" ||
+        /cache lookup failed for relation/.test(String(message)))
+    ) {
+      return true;
+    }
   }
   return false;
 }

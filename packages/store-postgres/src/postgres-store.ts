@@ -3,13 +3,12 @@
  * are claimed `FOR UPDATE SKIP LOCKED`; reads by id inside a transaction lock their row.
  */
 import type { Store, StoreCapabilities } from "@openkyt/core";
-import { createKyselyStore } from "@openkyt/store-kysely";
+import { createKyselyStore, kyselyLedgerScan } from "@openkyt/store-kysely";
 import {
   openPostgresDatabase,
   type PostgresPoolOptions,
   type PostgresQueryEvent,
 } from "./postgres-database.js";
-import { postgresLedgerScan } from "./postgres-ledger-scan.js";
 import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
 import { storeSchema } from "./postgres-schema.js";
 
@@ -67,5 +66,5 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     orderCollation: "C",
     ledgerSequence: true,
   });
-  return { ...store, scanLedger: postgresLedgerScan(db) };
+  return { ...store, scanLedger: kyselyLedgerScan(db, "seq") };
 }

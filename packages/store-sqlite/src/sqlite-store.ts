@@ -1,10 +1,9 @@
 /** The embedded default store: SQLite (WAL) through better-sqlite3 and the kysely store. */
 import type { Store, StoreCapabilities } from "@openkyt/core";
-import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
+import { createKyselyStore, kyselyLedgerScan, migrateToLatest } from "@openkyt/store-kysely";
 import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
 import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
-import { sqliteLedgerScan } from "./sqlite-ledger-scan.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -47,6 +46,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   return {
     ...store,
     bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
-    scanLedger: sqliteLedgerScan(db),
+    scanLedger: kyselyLedgerScan(db, "rowid"),
   };
 }

@@ -11,17 +11,9 @@ import {
   runFor,
   type StoreFactory,
 } from "./engine-harness.js";
-import { ETH_USD, HOUR, TX, W } from "./engine-world.js";
+import { depositBody, ETH_USD, HOUR, TX, W } from "./engine-world.js";
 
-const deposit = (over: Record<string, unknown> = {}) => ({
-  client_id: "client-1",
-  direction: "incoming",
-  network: "ETH",
-  tx_hash: TX.deposit,
-  token_id: null,
-  output_address: W.client,
-  ...over,
-});
+const deposit = depositBody;
 
 /** Registers the suite. */
 export function runTransferLifecycleScenarios(factory: StoreFactory): void {

@@ -47,6 +47,20 @@ export const TX = Object.freeze({
   unknown: hash(999),
 });
 
+/**
+ * A registration body of the world's deposit to the client (`TX.deposit`, severe: 30% of its
+ * funds are two hops from a sanctioned address), with `over` replacing or adding fields.
+ */
+export const depositBody = (over: Record<string, unknown> = {}) => ({
+  client_id: "client-1",
+  direction: "incoming" as const,
+  network: "ETH",
+  tx_hash: TX.deposit,
+  token_id: null,
+  output_address: W.client,
+  ...over,
+});
+
 const row = (
   txHash: string,
   from: string,

@@ -4,16 +4,7 @@
  */
 
 // The generated ledger: its own package (the demo uses it at runtime), re-exported for tests and benchmarks.
-export {
-  type GeneratedLedger,
-  generatedAddress,
-  generatedTxHash,
-  generateLedger,
-  type LedgerShapeOptions,
-  ledgerReferenceData,
-  ledgerRows,
-  seededRandom,
-} from "@openkyt/ledger-generator";
+export * from "@openkyt/ledger-generator";
 export * from "./engine-harness.js";
 export * from "./engine-model-alerts.js";
 export * from "./engine-scenarios.js";

@@ -1,9 +1,8 @@
 /**
  * Sorting items by two precomputed integer keys, stably: the order fired risks are listed in,
- * without calling a comparator on their fields. Array.prototype.sort is stable too, but an
- * index sort through it made rule evaluation 2.3 times slower for one category (138 -> 325 ns
- * CPU per evaluation, `bench-one.ts rules`, 2026-11-25): the lists here hold a few items, where
- * an insertion sort over the key arrays wins.
+ * without calling a comparator on their fields. Array.prototype.sort is stable too, but an index
+ * sort through it made rule evaluation about twice as slow (docs/benchmarks.md, rule matching):
+ * the lists here hold a few items, where an insertion sort over the key arrays wins.
  */
 
 /** Past this many items, an index sort replaces insertion sort. */

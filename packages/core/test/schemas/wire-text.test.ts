@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as schemas from "../../src/schemas/index.js";
 import { isStorableText, parseInput, textProblem } from "../../src/schemas/index.js";
+import { placed, stringLeaves } from "./schema-strings.js";
 import { validationErrorOf } from "./validation-expect.js";
 
 const NUL_MESSAGE = "must not contain NUL (U+0000)";
@@ -17,50 +18,6 @@ const INPUT_SCHEMAS = Object.entries(schemas).filter(
       name,
     ),
 ) as [string, z.ZodType][];
-
-type JsonNode = {
-  type?: string | string[];
-  enum?: unknown[];
-  anyOf?: JsonNode[];
-  properties?: Record<string, JsonNode>;
-  items?: JsonNode;
-};
-
-/** A string position of a schema's input: its path and whether only listed values are allowed. */
-interface StringLeaf {
-  readonly path: ReadonlyArray<string | number>;
-  readonly enumerated: boolean;
-}
-
-const isString = (n: JsonNode) => n.type === "string" || (Array.isArray(n.type) && n.type.includes("string"));
-
-/** Every string position of the input side of `schema` (arrays through their first item). */
-function stringLeaves(schema: z.ZodType): StringLeaf[] {
-  const out: StringLeaf[] = [];
-  const walk = (node: JsonNode, path: ReadonlyArray<string | number>) => {
-    const branches = [node, ...(node.anyOf ?? [])];
-    for (const branch of branches) {
-      if (isString(branch)) {
-        out.push({ path, enumerated: branch.enum !== undefined });
-        break;
-      }
-    }
-    for (const branch of branches) {
-      for (const [name, child] of Object.entries(branch.properties ?? {})) walk(child, [...path, name]);
-      if (branch.items) walk(branch.items, [...path, 0]);
-    }
-  };
-  walk(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonNode, []);
-  return out;
-}
-
-/** An object holding `value` at `path` (arrays for numeric steps), nothing else. */
-function placed(path: ReadonlyArray<string | number>, value: unknown): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  const inner = placed(rest, value);
-  return typeof head === "number" ? [inner] : { [head]: inner };
-}
 
 describe("textProblem: the one rule for wire strings", () => {
   it("refuses NUL anywhere and unpaired surrogates, accepts everything else", () => {
