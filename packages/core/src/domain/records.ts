@@ -154,6 +154,11 @@ export interface ExposureShare {
   readonly minHops: number;
   /** Addresses of the largest contribution, from the start address to the attributed one. */
   readonly path: ReadonlyArray<string>;
+  /**
+   * Hashes of the transfers of that contribution, one per hop between the addresses of `path`
+   * (so one fewer than `path`). Absent on results stored before it was recorded.
+   */
+  readonly pathTxHashes?: ReadonlyArray<string>;
 }
 
 /**

@@ -8,9 +8,10 @@ import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver } from "./entity-resolver.js";
 import { ExposureTally } from "./exposure-tally.js";
 import { runFrontierTrace } from "./frontier-trace.js";
+import { timePosition } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import { rootNode } from "./trace-node.js";
-import { checkTraceLimits, DEFAULT_EDGE_BUDGET, DEFAULT_MAX_HOPS } from "./transfer-exposure.js";
+import { traceLimitsOf } from "./transfer-exposure.js";
 
 /** Which side of the screened transfer the address is on. */
 export type AddressSide = "sender" | "recipient";
@@ -31,10 +32,12 @@ export interface AddressExposureInput {
   readonly at: Millis;
   /** Sanctions validity window. */
   readonly span: TimeSpan;
-  /** Deepest hop (1 = the address's direct counterparties); default 5. */
+  /** Deepest hop (1 = the address's direct counterparties); default 20. */
   readonly maxHops?: number;
   /** Ledger edges the trace may read; default 10,000. */
   readonly edgeBudget?: number;
+  /** Weight below which an unresolved node is not followed (counts as undefined); default 1e-4. */
+  readonly minPathWeight?: number;
 }
 
 /**
@@ -45,9 +48,7 @@ export interface AddressExposureInput {
  * exposure. Shares carry no fiat value. The result is frozen.
  */
 export async function traceAddressExposure(input: AddressExposureInput): Promise<CounterpartyResult> {
-  const maxHops = input.maxHops ?? DEFAULT_MAX_HOPS;
-  const edgeBudget = input.edgeBudget ?? DEFAULT_EDGE_BUDGET;
-  checkTraceLimits(maxHops, edgeBudget);
+  const limits = traceLimitsOf(input);
   const { address } = input;
   const self = (await input.resolver.resolve(input.network, [address], input.span)).get(address);
   if (self) {
@@ -58,7 +59,9 @@ export async function traceAddressExposure(input: AddressExposureInput): Promise
     });
   }
   const forward = input.side === "recipient";
-  const root = forward ? rootNode(address, BEGINNING_OF_TIME, 0, input.at) : rootNode(address, input.at, 0);
+  const root = forward
+    ? rootNode(address, timePosition(BEGINNING_OF_TIME), 0, input.at)
+    : rootNode(address, timePosition(input.at), 0);
   const tally = new ExposureTally();
   const outcome = await runFrontierTrace({
     ledger: input.ledger,
@@ -67,8 +70,7 @@ export async function traceAddressExposure(input: AddressExposureInput): Promise
     tokenId: input.tokenId,
     forward,
     span: input.span,
-    maxHops,
-    edgeBudget,
+    ...limits,
     roots: [root],
     proximityAt: (hop) => (hop <= 1 ? "direct" : "indirect"),
     tally,

@@ -17,6 +17,13 @@ interface CategoryTally {
   readonly names: Map<string, number>;
   bestWeight: number;
   bestPath: ReadonlyArray<string>;
+  bestTxPath: ReadonlyArray<string>;
+}
+
+/** How a contribution was reached: the addresses from the start and the transfers between them. */
+export interface TracePath {
+  readonly addresses: ReadonlyArray<string>;
+  readonly txHashes: ReadonlyArray<string>;
 }
 
 /** Per-category weights of one trace. */
@@ -24,8 +31,8 @@ export class ExposureTally {
   readonly #categories = new Map<string, CategoryTally>();
 
   /**
-   * Credits `weight` to `category`, met at `hop` with `proximity`, through the addresses
-   * `path()` returns (called only when this contribution becomes the category's largest).
+   * Credits `weight` to `category`, met at `hop` with `proximity`, through the path `path()`
+   * returns (called only when this contribution becomes the category's largest).
    */
   credit(
     category: string,
@@ -33,12 +40,20 @@ export class ExposureTally {
     weight: number,
     hop: number,
     proximity: Proximity,
-    path: () => ReadonlyArray<string>,
+    path: () => TracePath,
   ): void {
     if (!(weight > 0)) return;
     let t = this.#categories.get(category);
     if (!t) {
-      t = { weight: 0, direct: false, minHops: hop, names: new Map(), bestWeight: 0, bestPath: [] };
+      t = {
+        weight: 0,
+        direct: false,
+        minHops: hop,
+        names: new Map(),
+        bestWeight: 0,
+        bestPath: [],
+        bestTxPath: [],
+      };
       this.#categories.set(category, t);
     }
     t.weight += weight;
@@ -47,7 +62,9 @@ export class ExposureTally {
     if (name !== null) t.names.set(name, (t.names.get(name) ?? 0) + weight);
     if (weight > t.bestWeight) {
       t.bestWeight = weight;
-      t.bestPath = Object.freeze([...path()]);
+      const p = path();
+      t.bestPath = Object.freeze([...p.addresses]);
+      t.bestTxPath = Object.freeze([...p.txHashes]);
     }
   }
 
@@ -80,6 +97,7 @@ export class ExposureTally {
             entityNames: Object.freeze(topNames(t.names)),
             minHops: t.minHops,
             path: t.bestPath,
+            pathTxHashes: t.bestTxPath,
           }),
         ),
     );

@@ -1,7 +1,7 @@
 /**
  * The hop-by-hop walk shared by transfer and address exposure: per hop, one resolver call for
  * the new addresses and one ledger call per chunk of the frontier, heaviest weight first,
- * within an edge budget.
+ * within an edge budget; a weight below the floor is not followed.
  */
 
 import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
@@ -11,8 +11,9 @@ import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
 import type { ExposureTally } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
+import { mayFund, readsSameTime } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
-import { compareNodes, pathOf, splitNode, type TraceNode } from "./trace-node.js";
+import { compareNodes, pathOf, splitNode, type TraceNode, txPathOf } from "./trace-node.js";
 
 /** Most frontier addresses asked of the ledger in one call. */
 export const LEDGER_CHUNK_SIZE = 1000;
@@ -23,11 +24,13 @@ export interface FrontierTraceInput {
   readonly resolver: EntityResolver;
   readonly network: string;
   readonly tokenId: string;
-  /** true: follow outgoing transfers after each node's time; false: incoming before it. */
+  /** true: follow the outgoing transfers each node may fund; false: the incoming that may fund it. */
   readonly forward: boolean;
   readonly span: TimeSpan;
   readonly maxHops: number;
   readonly edgeBudget: number;
+  /** An unresolved node lighter than this is not followed: its weight counts as `undefined`. */
+  readonly minPathWeight: number;
   readonly roots: ReadonlyArray<TraceNode>;
   readonly proximityAt: (hop: number) => Proximity;
   readonly tally: ExposureTally;
@@ -42,17 +45,21 @@ export interface FrontierTraceOutcome {
 
 /** Walks from `roots` until every weight is attributed or counted as `undefined`. */
 export async function runFrontierTrace(input: FrontierTraceInput): Promise<FrontierTraceOutcome> {
-  const { tally, proximityAt, maxHops } = input;
+  const { tally, proximityAt, maxHops, minPathWeight } = input;
   const known = new Map<string, ResolvedEntity | null>();
+  const explain = (n: TraceNode) => () => ({ addresses: pathOf(n), txHashes: txPathOf(n) });
   const unexplained = (n: TraceNode): void =>
-    tally.credit(UNDEFINED_CATEGORY, null, n.weight, n.hop, proximityAt(n.hop), () => pathOf(n));
+    tally.credit(UNDEFINED_CATEGORY, null, n.weight, n.hop, proximityAt(n.hop), explain(n));
   let frontier = [...input.roots].sort(compareNodes);
   let edgesRead = 0;
   let truncated = false;
   let hops = frontier.reduce((m, n) => Math.max(m, n.hop), 0);
   while (frontier.length > 0) {
     const toFollow: TraceNode[] = [];
-    for (const n of frontier) n.hop >= maxHops ? unexplained(n) : toFollow.push(n);
+    for (const n of frontier) {
+      if (n.hop >= maxHops || n.weight < minPathWeight) unexplained(n);
+      else toFollow.push(n);
+    }
     const children = new Map<string, TraceNode>();
     let pending = toFollow;
     while (pending.length > 0) {
@@ -90,7 +97,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     frontier = frontier.filter((n) => {
       const entity = known.get(n.address);
       if (!entity) return true;
-      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => pathOf(n));
+      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), explain(n));
       return false;
     });
   }
@@ -111,7 +118,11 @@ function takeChunk(pending: ReadonlyArray<TraceNode>): [TraceNode[], TraceNode[]
   return [chunk, rest];
 }
 
-/** One ledger call for a chunk; rows grouped by the frontier address they belong to. */
+/**
+ * One ledger call for a chunk; rows grouped by the frontier address they belong to. A node with
+ * a block also needs the transfers of its own time (the same block may fund it), so its read
+ * reaches one millisecond further; `rowsOf` keeps only the rows the order rule allows.
+ */
 async function readChunk(
   input: FrontierTraceInput,
   chunk: ReadonlyArray<TraceNode>,
@@ -121,13 +132,19 @@ async function readChunk(
     ? await input.ledger.ledgerOutgoing(
         input.network,
         input.tokenId,
-        chunk.map((n) => ({ address: n.address, after: n.time })),
+        chunk.map((n) => ({
+          address: n.address,
+          after: readsSameTime(n.position) ? n.position.occurredAt - 1 : n.position.occurredAt,
+        })),
         limit,
       )
     : await input.ledger.ledgerIncoming(
         input.network,
         input.tokenId,
-        chunk.map((n) => ({ address: n.address, before: n.time })),
+        chunk.map((n) => ({
+          address: n.address,
+          before: readsSameTime(n.position) ? n.position.occurredAt + 1 : n.position.occurredAt,
+        })),
         limit,
       );
   const out = new Map<string, LedgerTransfer[]>();
@@ -142,8 +159,9 @@ async function readChunk(
 
 /**
  * The rows of one node in ledger order, and whether they are all its rows (fewer than `limit`
- * came back, or a forward read passed the node's `until`). Rows outside the node's time window
- * are dropped, so a reader that returns a little too much cannot skew the split.
+ * came back, or a forward read passed the node's `until`). Rows the order rule does not allow
+ * (`mayFund`, docs/risk-model.md §1) are dropped, so a reader that returns a little too much
+ * cannot skew the split.
  */
 function rowsOf(
   n: TraceNode,
@@ -152,7 +170,7 @@ function rowsOf(
   limit: number,
 ): { rows: LedgerTransfer[]; complete: boolean } {
   let complete = rows.length < limit;
-  const inWindow = rows.filter((r) => (forward ? r.occurredAt > n.time : r.occurredAt < n.time));
+  const inWindow = rows.filter((r) => (forward ? mayFund(n.position, r) : mayFund(r, n.position)));
   if (n.until === null) return { rows: inWindow.sort(compareLedgerTransfers), complete };
   const until = n.until;
   const bounded = inWindow.filter((r) => r.occurredAt < until);

@@ -13,6 +13,7 @@ export {
 } from "./entity-resolver.js";
 export { LEDGER_CHUNK_SIZE } from "./frontier-trace.js";
 export { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
+export { type LedgerPosition, mayFund, timePosition } from "./ledger-position.js";
 export {
   compareListings,
   listingEntityName,
@@ -24,6 +25,9 @@ export {
   checkTraceLimits,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MAX_HOPS,
+  DEFAULT_MIN_PATH_WEIGHT,
+  type TraceLimits,
   type TransferExposureInput,
+  traceLimitsOf,
   traceTransferExposure,
 } from "./transfer-exposure.js";

@@ -1,13 +1,18 @@
 /**
- * A point of a trace: funds of weight `weight` held by `address`, to be followed back before
- * `time` (or forward after it), met `hop` hops from the start.
+ * A point of a trace: funds of weight `weight` held by `address`, to be followed back to the
+ * transfers that may have funded `position` (or forward to those it may have funded), met
+ * `hop` hops from the start.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
+import type { LedgerPosition } from "./ledger-position.js";
 
 /** One frontier entry. Built and merged only inside a trace. */
 export interface TraceNode {
   readonly address: string;
-  readonly time: Millis;
+  /** The connecting transfer's place (the start's time at the start). */
+  readonly position: LedgerPosition;
+  /** Hash of the connecting transfer of the largest part (beside `parent`); null at the start. */
+  txHash: string | null;
   weight: number;
   readonly hop: number;
   /** The node the funds came through; null at the start. */
@@ -18,9 +23,14 @@ export interface TraceNode {
   readonly until: Millis | null;
 }
 
-/** A start node of weight 1. */
-export function rootNode(address: string, time: Millis, hop: number, until: Millis | null = null): TraceNode {
-  return { address, time, weight: 1, hop, parent: null, largestPart: 1, until };
+/** A start node of weight 1 at `position`. */
+export function rootNode(
+  address: string,
+  position: LedgerPosition,
+  hop: number,
+  until: Millis | null = null,
+): TraceNode {
+  return { address, position, txHash: null, weight: 1, hop, parent: null, largestPart: 1, until };
 }
 
 /** Addresses from the start to `node`. */
@@ -30,18 +40,29 @@ export function pathOf(node: TraceNode): string[] {
   return out.reverse();
 }
 
-/** Heaviest first, then by address and time, so a trace is deterministic. */
+/** Hashes of the transfers from the start to `node`, one per hop after the start. */
+export function txPathOf(node: TraceNode): string[] {
+  const out: string[] = [];
+  for (let n: TraceNode | null = node; n !== null; n = n.parent) if (n.txHash !== null) out.push(n.txHash);
+  return out.reverse();
+}
+
+/** Heaviest first, then by address and position, so a trace is deterministic. */
 export function compareNodes(a: TraceNode, b: TraceNode): number {
   if (a.weight !== b.weight) return b.weight - a.weight;
   if (a.address !== b.address) return a.address < b.address ? -1 : 1;
-  return a.time - b.time;
+  const p = a.position;
+  const q = b.position;
+  if (p.occurredAt !== q.occurredAt) return p.occurredAt - q.occurredAt;
+  if (p.block !== q.block) return (p.block ?? -1) - (q.block ?? -1);
+  return p.logIndex - q.logIndex;
 }
 
 /**
  * Splits `node`'s weight over the transfers that funded it (backward) or that it funded
  * (forward), by amount, merging into `into` children already met at the same address and
- * time. Transfers of no amount and self-transfers carry nothing and are skipped. Returns false
- * when nothing was carried (the trail ends at `node`).
+ * position. Transfers of no amount and self-transfers carry nothing and are skipped. Returns
+ * false when nothing was carried (the trail ends at `node`).
  */
 export function splitNode(
   node: TraceNode,
@@ -56,12 +77,17 @@ export function splitNode(
     if (!(r.amount > 0) || r.from === r.to) continue;
     const address = forward ? r.to : r.from;
     const part = node.weight * (r.amount / sum);
-    const key = `${address}\u0000${r.occurredAt}`;
+    // A position without a block is its time alone (the log index orders nothing then).
+    const key =
+      r.block === null
+        ? `${address}\u0000${r.occurredAt}`
+        : `${address}\u0000${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
     const met = into.get(key);
     if (!met) {
       into.set(key, {
         address,
-        time: r.occurredAt,
+        position: r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: -1 } : r,
+        txHash: r.txHash,
         weight: part,
         hop: node.hop + 1,
         parent: node,
@@ -73,6 +99,7 @@ export function splitNode(
       if (part > met.largestPart) {
         met.largestPart = part;
         met.parent = node;
+        met.txHash = r.txHash;
       }
     }
   }

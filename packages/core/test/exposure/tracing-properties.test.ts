@@ -21,6 +21,8 @@ const world = fc
           fc.double({ min: 0.001, max: 1e6, noNaN: true }),
         ),
         at: fc.integer({ min: 0, max: 100 }),
+        // A log index: -1 (a native value, position in the block unknown) or a position >= 0.
+        logIndex: fc.integer({ min: -1, max: 4 }),
       }),
       // Dense enough that traces go several hops deep and meet several categories.
       { minLength: 20, maxLength: 120, size: "max" },
@@ -34,26 +36,32 @@ const world = fc
     at: fc.integer({ min: 60, max: 110 }),
     direction: fc.constantFrom("incoming" as const, "outgoing" as const),
     value: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
-    maxHops: fc.integer({ min: 1, max: 6 }),
+    maxHops: fc.integer({ min: 1, max: 8 }),
+    minPathWeight: fc.constantFrom(0, 1e-4, 0.01, 0.1),
+    // Blocks: none (ordered by time alone), or one block per time; times come in steps of 10 or
+    // of 1 so that several transfers share a time (and a block).
+    withBlocks: fc.boolean(),
+    coarse: fc.boolean(),
     edgeBudget: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(10_000)),
     seed: fc.integer(),
   })
   .map((w) => ({
     ...w,
-    rows: w.edges.map(
-      (e, i): LedgerTransfer => ({
+    rows: w.edges.map((e, i): LedgerTransfer => {
+      const occurredAt = w.coarse ? e.at - (e.at % 10) : e.at;
+      return {
         network: "ETH",
         txHash: `0x${i}`,
-        logIndex: 0,
+        logIndex: w.withBlocks ? e.logIndex : 0,
         tokenId: "native",
         from: e.from,
         to: e.to,
         amount: e.amount,
-        occurredAt: e.at,
-        block: null,
+        occurredAt,
+        block: w.withBlocks ? 5000 + occurredAt : null,
         valueUsd: null,
-      }),
-    ),
+      };
+    }),
   }));
 
 function resolverFor(w: { attributed: Record<string, string>; sanctioned: string[] }) {
@@ -91,9 +99,31 @@ function expectWellFormed(result: ExposureResult, value: number | null): void {
   if (result.truncated) expect(categories).toContain("undefined");
 }
 
+/** A transfer's place in time, and in its block when the ledger has blocks. */
+interface Place {
+  readonly occurredAt: number;
+  readonly block: number | null;
+  readonly logIndex: number;
+}
+
 /**
- * A plain recursive haircut, written independently of the tracer: category weights of an
- * incoming transfer's origin of funds, with no edge budget.
+ * docs/risk-model.md §1, "Order of transfers": may funds that arrived by `a` leave by `b`?
+ * Earlier time; or same time, both blocks known, an earlier block; or the same block with
+ * both log indexes >= 0 and a lower one; or the same block with a position unknown.
+ */
+function mayCarryOn(a: Place, b: Place): boolean {
+  if (a.occurredAt < b.occurredAt) return true;
+  if (a.occurredAt > b.occurredAt || a.block === null || b.block === null) return false;
+  if (a.block < b.block) return true;
+  if (a.block > b.block) return false;
+  return a.logIndex < 0 || b.logIndex < 0 || a.logIndex < b.logIndex;
+}
+
+/**
+ * A plain haircut written from docs/risk-model.md §1 independently of the tracer: category
+ * weights of an incoming transfer's origin of funds, with no edge budget. Hop by hop, meetings
+ * of an address at the same place (time, and block and log index when blocks are known) are
+ * merged; an unresolved meeting at hop `maxHops` or lighter than `minPathWeight` is undefined.
  */
 function referenceShares(
   rows: ReadonlyArray<LedgerTransfer>,
@@ -101,21 +131,45 @@ function referenceShares(
   counterparty: string,
   at: number,
   maxHops: number,
+  minPathWeight: number,
 ): Map<string, number> {
   const out = new Map<string, number>();
   const add = (category: string, w: number) => out.set(category, (out.get(category) ?? 0) + w);
-  const visit = (address: string, time: number, w: number, hop: number): void => {
-    const own = categoryOf(address);
-    if (own !== undefined) return void add(own, w);
-    if (hop >= maxHops) return void add("undefined", w);
-    const funds = rows.filter(
-      (r) => r.to === address && r.occurredAt < time && r.amount > 0 && r.from !== r.to,
-    );
-    const sum = funds.reduce((s, r) => s + r.amount, 0);
-    if (funds.length === 0) return void add("undefined", w);
-    for (const r of funds) visit(r.from, r.occurredAt, (w * r.amount) / sum, hop + 1);
-  };
-  visit(counterparty, at, 1, 1);
+  type Meeting = { address: string; place: Place; weight: number };
+  let meetings: Meeting[] = [
+    { address: counterparty, place: { occurredAt: at, block: null, logIndex: 0 }, weight: 1 },
+  ];
+  for (let hop = 1; meetings.length > 0; hop++) {
+    const next = new Map<string, Meeting>();
+    for (const m of meetings) {
+      const own = categoryOf(m.address);
+      if (own !== undefined) {
+        add(own, m.weight);
+        continue;
+      }
+      if (hop >= maxHops || m.weight < minPathWeight) {
+        add("undefined", m.weight);
+        continue;
+      }
+      const funds = rows.filter(
+        (r) => r.to === m.address && mayCarryOn(r, m.place) && r.amount > 0 && r.from !== r.to,
+      );
+      const sum = funds.reduce((s, r) => s + r.amount, 0);
+      if (funds.length === 0) {
+        add("undefined", m.weight);
+        continue;
+      }
+      for (const r of funds) {
+        const place = r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: 0 } : r;
+        const key = JSON.stringify([r.from, place.occurredAt, place.block, place.logIndex]);
+        const met = next.get(key);
+        const part = (m.weight * r.amount) / sum;
+        if (met) met.weight += part;
+        else next.set(key, { address: r.from, place, weight: part });
+      }
+    }
+    meetings = [...next.values()];
+  }
   return out;
 }
 
@@ -135,7 +189,14 @@ describe("tracing properties", () => {
         });
         if (result.truncated) return;
         const categoryOf = (a: string) => (w.sanctioned.includes(a) ? "sanctions" : w.attributed[a]);
-        const expected = referenceShares(w.rows, categoryOf, w.counterparty, w.at, w.maxHops);
+        const expected = referenceShares(
+          w.rows,
+          categoryOf,
+          w.counterparty,
+          w.at,
+          w.maxHops,
+          w.minPathWeight,
+        );
         const got = new Map(result.shares.map((s) => [s.category, s.share]));
         for (const [category, share] of expected) {
           if (share > 1e-12) expect(Math.abs((got.get(category) ?? 0) - share)).toBeLessThan(1e-9);

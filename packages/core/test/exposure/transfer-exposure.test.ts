@@ -88,6 +88,7 @@ describe("traceTransferExposure, incoming", () => {
         entityNames: ["Kraken"],
         minHops: 1,
         path: ["s"],
+        pathTxHashes: [],
       },
     ]);
     expect(result).toMatchObject({ edgesRead: 0, hops: 1, truncated: false });
@@ -120,6 +121,7 @@ describe("traceTransferExposure, incoming", () => {
         entityNames: [],
         minHops: 1,
         path: ["s"],
+        pathTxHashes: [],
       },
     ]);
     expect(result.hops).toBe(1);
@@ -192,7 +194,7 @@ describe("traceTransferExposure, incoming", () => {
       tr("e", "d", 1, 500),
     ];
     const resolver = resolverOf([attr("e", "exchange")]);
-    const five = await traceTransferExposure({ ...base, ledger: ledgerOf(chain), resolver });
+    const five = await traceTransferExposure({ ...base, maxHops: 5, ledger: ledgerOf(chain), resolver });
     expect(five.shares).toEqual([
       {
         category: "undefined",
@@ -202,6 +204,7 @@ describe("traceTransferExposure, incoming", () => {
         entityNames: [],
         minHops: 5,
         path: ["s", "a", "b", "c", "d"],
+        pathTxHashes: ["0xa-s-900", "0xb-a-800", "0xc-b-700", "0xd-c-600"],
       },
     ]);
     expect(five).toMatchObject({ hops: 5, edgesRead: 4 });
@@ -332,5 +335,100 @@ describe("trace limits", () => {
     const common = { ...base, ledger: ledgerOf([]), resolver: resolverOf([]) };
     await expect(traceTransferExposure({ ...common, maxHops: 0 })).rejects.toThrow(/maxHops/);
     await expect(traceTransferExposure({ ...common, edgeBudget: -1 })).rejects.toThrow(/edgeBudget/);
+    await expect(traceTransferExposure({ ...common, minPathWeight: 1 })).rejects.toThrow(/minPathWeight/);
+    await expect(traceTransferExposure({ ...common, minPathWeight: Number.NaN })).rejects.toThrow(
+      /minPathWeight/,
+    );
+  });
+
+  it("reaches 20 hops by default", async () => {
+    // s <- h1 <- h2 <- ... <- h19 (exchange): h19 is at hop 20.
+    const chain = Array.from({ length: 19 }, (_, i) => tr(`h${i + 1}`, i === 0 ? "s" : `h${i}`, 1, 900 - i));
+    const resolver = resolverOf([attr("h19", "exchange")]);
+    const result = await traceTransferExposure({ ...base, ledger: ledgerOf(chain), resolver });
+    expect(result.shares.map((s) => [s.category, s.share, s.minHops])).toEqual([["exchange", 1, 20]]);
+    const longer = [...chain, tr("h20", "h19", 1, 880)];
+    const past = await traceTransferExposure({
+      ...base,
+      ledger: ledgerOf(longer),
+      resolver: resolverOf([attr("h20", "exchange")]),
+    });
+    expect(past.shares.map((s) => [s.category, s.share])).toEqual([["undefined", 1]]);
+  });
+});
+
+describe("order inside a block and the weight floor", () => {
+  /** A transfer in block 100 (time 1000) at log index `logIndex`. */
+  const inBlock = (from: string, to: string, amount: number, logIndex: number) => ({
+    ...tr(from, to, amount, 1000, logIndex),
+    txHash: `0x${from}-${to}`,
+    block: 100,
+  });
+
+  it("follows funds received earlier in the same block (the docs' example)", async () => {
+    // s <- x (log 7) is the screened transfer's counterparty hop; x <- a (log 3) came earlier in
+    // the block, x <- b (log 9) later; x <- c came a block before.
+    const rows = [
+      inBlock("a", "x", 30, 3),
+      inBlock("b", "x", 70, 9),
+      { ...tr("c", "x", 10, 990), block: 99 },
+      inBlock("x", "s", 40, 7),
+    ];
+    const resolver = resolverOf([attr("a", "stolen_funds"), attr("b", "scam"), attr("c", "exchange")]);
+    const result = await traceTransferExposure({ ...base, at: 1200, ledger: ledgerOf(rows), resolver });
+    expect(shareOf(result.shares, "stolen_funds")).toBeCloseTo(0.75, 12);
+    expect(shareOf(result.shares, "exchange")).toBeCloseTo(0.25, 12);
+    expect(shareOf(result.shares, "scam")).toBe(0);
+    expect(result.shares[0]).toMatchObject({ path: ["s", "x", "a"], pathTxHashes: ["0xx-s", "0xa-x"] });
+    // Without block numbers the same ledger is ordered by time alone: only c funded x.
+    const timeOnly = rows.map((r) => ({ ...r, block: null }));
+    const old = await traceTransferExposure({ ...base, at: 1200, ledger: ledgerOf(timeOnly), resolver });
+    expect(old.shares.map((s) => [s.category, s.share])).toEqual([["exchange", 1]]);
+  });
+
+  it("lets funds move either way inside a block when a position is unknown", async () => {
+    // x <- a (native value, log index -1) and x -> s (log 7) in the same block.
+    const rows = [inBlock("a", "x", 5, -1), inBlock("x", "s", 5, 7)];
+    const resolver = resolverOf([attr("a", "stolen_funds")]);
+    const result = await traceTransferExposure({ ...base, at: 1200, ledger: ledgerOf(rows), resolver });
+    expect(result.shares.map((s) => [s.category, s.share])).toEqual([["stolen_funds", 1]]);
+  });
+
+  it("follows the screened transfer's own block when its position is given", async () => {
+    const rows = [inBlock("a", "s", 1, 2), inBlock("b", "s", 1, 8)];
+    const resolver = resolverOf([attr("a", "stolen_funds"), attr("b", "scam")]);
+    const ledger = ledgerOf(rows);
+    const given = await traceTransferExposure({
+      ...base,
+      position: { block: 100, logIndex: 5 },
+      ledger,
+      resolver,
+    });
+    expect(given.shares.map((s) => [s.category, s.share])).toEqual([["stolen_funds", 1]]);
+    const timeOnly = await traceTransferExposure({ ...base, ledger, resolver });
+    expect(timeOnly.shares.map((s) => [s.category, s.share])).toEqual([["undefined", 1]]);
+  });
+
+  it("does not follow a path lighter than the floor, and counts it as undefined", async () => {
+    // s <- a 999 @900, s <- b 1 @900 (weight 0.001); a <- e (exchange), b <- m (mixer).
+    const rows = [tr("a", "s", 999, 900), tr("b", "s", 1, 900), tr("e", "a", 1, 800), tr("m", "b", 1, 800)];
+    const resolver = resolverOf([attr("e", "exchange"), attr("m", "mixer")]);
+    const ledger = ledgerOf(rows);
+    const floor = await traceTransferExposure({ ...base, minPathWeight: 0.01, ledger, resolver });
+    expect(floor.shares.map((s) => [s.category, s.share])).toEqual([
+      ["exchange", 0.999],
+      ["undefined", 0.0010000000000000009],
+    ]);
+    expect(floor.edgesRead).toBe(3);
+    const none = await traceTransferExposure({ ...base, minPathWeight: 0, ledger, resolver });
+    expect(shareOf(none.shares, "mixer")).toBeCloseTo(0.001, 12);
+    // An attributed address is credited however light: the floor only stops following.
+    const direct = await traceTransferExposure({
+      ...base,
+      minPathWeight: 0.01,
+      ledger,
+      resolver: resolverOf([attr("a", "exchange"), attr("b", "mixer")]),
+    });
+    expect(shareOf(direct.shares, "mixer")).toBeCloseTo(0.001, 12);
   });
 });
