@@ -248,6 +248,29 @@ export interface RequestSignaturesTable {
   expires_at: Int8;
 }
 
+/** `users`: the people who sign in to the console (migration 0011). */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  /** Lower-case, unique across accounts. */
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: Int8;
+  disabled_at: NullableInt8;
+}
+
+/** `sessions`: signed-in console sessions, keyed by the SHA-256 of their token (migration 0011). */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Int8;
+  expires_at: Int8;
+  revoked_at: NullableInt8;
+}
+
 /** `webhooks`: subscriptions. */
 export interface WebhooksTable {
   id: string;
@@ -309,4 +332,6 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
 }

@@ -17,6 +17,7 @@ import { kyselyRiskOps } from "./kysely-risks.js";
 import type { Database } from "./kysely-schema.js";
 import { kyselySecretOps } from "./kysely-secrets.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
+import { kyselyUserOps } from "./kysely-users.js";
 import { kyselyWebhookOps } from "./kysely-webhooks.js";
 
 /** Options of {@link createKyselyStore}. */
@@ -64,6 +65,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),
+    ...kyselyUserOps(ctx),
   };
 }
 

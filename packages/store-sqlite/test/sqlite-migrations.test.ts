@@ -37,9 +37,12 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0010, the ledger's sequence) is Postgres's alone: SQLite orders its
-      // ledger by rowid, so stepping over it leaves SQLite's schema as it was.
-      expect(await schema()).toEqual(latest);
+      // The last migration (0011) adds the console's users and sessions: stepping over it drops
+      // exactly those tables and their indexes.
+      const consoleTables = (entry: string) => /^(table|index) (users|sessions)[_:]/.test(entry);
+      expect(await tables()).not.toContain("users");
+      expect(await schema()).toEqual(latest.filter((entry) => !consoleTables(entry)));
+      expect(latest.filter(consoleTables)).toHaveLength(5);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 

@@ -16,6 +16,7 @@ import { replayConformance } from "./store-conformance-replay.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
+import { userConformance } from "./store-conformance-users.js";
 import { workflowConformance } from "./store-conformance-workflow.js";
 
 /** Options of {@link runStoreConformance}. */
@@ -75,5 +76,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     replayConformance(context);
     propertyConformance(context);
     workflowConformance(context);
+    userConformance(context);
   });
 }

@@ -39,6 +39,7 @@ import type {
 } from "../domain/records.js";
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
+import type { UserStoreOps } from "./store-users.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
 export interface WebhookDeliveryOutcome {
@@ -141,7 +142,7 @@ export interface StoreCapabilities {
 }
 
 /** Every read and write of the store; also the view a transaction gets. */
-export interface StoreOps extends LedgerReader {
+export interface StoreOps extends LedgerReader, UserStoreOps {
   // Transfers
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
   insertTransfer(record: TransferRecord): Promise<void>;

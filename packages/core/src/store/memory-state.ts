@@ -19,6 +19,7 @@ import type {
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
+import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
 
@@ -54,6 +55,9 @@ export interface MemoryTables {
   readonly webhookEvents: Map<string, WebhookEventRecord>;
   /** Webhook id to its delivery attempts, in the order they were recorded. */
   readonly webhookDeliveries: Map<string, ReadonlyArray<WebhookDeliveryRecord>>;
+  readonly users: Map<string, UserRecord>;
+  /** Session id (the token's hash) to the session. */
+  readonly sessions: Map<string, SessionRecord>;
 }
 
 /**
@@ -88,6 +92,8 @@ export function createMemoryTables(): MemoryTables {
     webhooks: new Map(),
     webhookEvents: new Map(),
     webhookDeliveries: new Map(),
+    users: new Map(),
+    sessions: new Map(),
   };
 }
 

@@ -16,6 +16,7 @@ import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
 import { memorySecretOps } from "./memory-secrets.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
 import { memoryTransferOps } from "./memory-transfers.js";
+import { memoryUserOps } from "./memory-users.js";
 import { memoryWebhookOps } from "./memory-webhooks.js";
 
 /** Capabilities of the in-memory store. */
@@ -35,6 +36,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryReferenceOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
+    ...memoryUserOps(tables, journal),
   };
 }
 
