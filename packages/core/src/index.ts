@@ -23,7 +23,7 @@ export * from "./ports/runtime.js";
 export * from "./ports/store.js";
 export * from "./ports/store-contract.js";
 export * from "./ports/store-users.js";
-export * from "./ports/webhook-transport.js";
 export * from "./risk/index.js";
+export * from "./runtime/module-thread.js";
 export * from "./schemas/index.js";
 export * from "./store/index.js";
