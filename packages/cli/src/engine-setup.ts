@@ -5,6 +5,7 @@
  * missing package only affects the PDF routes, which then answer 503 naming it) and renders on
  * its worker thread pool.
  */
+
 import {
   createEngine,
   createWarmSources,
@@ -15,6 +16,7 @@ import {
   type Store,
   type WarmSources,
 } from "@openkyt/core";
+import { nodeWebhookTransport } from "@openkyt/runtime-node";
 
 /** What this module needs of @openkyt/pdf. */
 interface PdfModule {
@@ -84,7 +86,7 @@ export function createCliEngine(
     ...sources,
     store,
     apiKeyVaultKey: env.OPENKYT_VAULT_KEY || undefined,
-    webhooks: { allowPrivateTargets: allowPrivateWebhooks(env) },
+    webhooks: { transport: nodeWebhookTransport, allowPrivateTargets: allowPrivateWebhooks(env) },
     reportRenderer: renderer,
     ...(logger ? { logger } : {}),
   });

@@ -1,7 +1,7 @@
 /** Starting a PDF pool worker thread (`pdf-pool-worker`), built or from the sources. */
 
 import type { Worker } from "node:worker_threads";
-import { startModuleThread } from "@openkyt/core";
+import { startModuleThread } from "@openkyt/runtime-node";
 import type { PoolWorkerData } from "./pdf-pool-messages.js";
 
 /** What a worker thread is started with. */

@@ -1,4 +1,5 @@
 /** An engine over a given store, a manual clock and the hand-made world, for scenarios. */
+
 import {
   type ChainSource,
   createEngine,
@@ -8,6 +9,7 @@ import {
   manualClock,
   type Store,
 } from "@openkyt/core";
+import { nodeWebhookTransport } from "@openkyt/runtime-node";
 import { HOUR, loadWorld, T0 } from "./engine-world.js";
 
 /** How a suite gets a fresh store. */
@@ -46,6 +48,7 @@ export async function createHarness(
     binding: { windowMs: HOUR, pollMs: 60_000 },
     jobs: { backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3 },
     ...overrides,
+    webhooks: { transport: nodeWebhookTransport, ...overrides.webhooks },
   });
   await loadWorld(engine);
   return {

@@ -7,13 +7,8 @@ import EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
 import { createEntityResolver } from "../exposure/index.js";
-import { silentLogger, systemClock, uuidGenerator } from "../ports/runtime.js";
+import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
-import { type AccountApi, accountApi } from "./account-api.js";
-import { type ApiKeyService, apiKeyService } from "./api-keys.js";
-import { bindJobHandler } from "./bind-job.js";
-import { guardedChainSource } from "./chain-guard.js";
-import { checkJobHandler } from "./check-job.js";
 import type {
   BindingConfig,
   EngineConfig,
@@ -23,20 +18,24 @@ import type {
 } from "./engine-config.js";
 import type { EngineContext } from "./engine-context.js";
 import type { EngineEvents } from "./engine-events.js";
-import { createJobRunner, type JobRunner } from "./job-runner.js";
-import { manualCheckJobHandler } from "./manual-check-job.js";
-import { type ReferenceData, referenceData } from "./reference-data.js";
-import { createSecretVault } from "./secret-vault.js";
+import { bindJobHandler } from "./jobs/bind-job.js";
+import { checkJobHandler } from "./jobs/check-job.js";
+import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
+import { manualCheckJobHandler } from "./jobs/manual-check-job.js";
+import { webhookDeliveryHandler } from "./jobs/webhook-delivery.js";
+import { createSecretVault } from "./secrets/secret-vault.js";
+import { guardedChainSource } from "./sources/chain-guard.js";
+import { type ReferenceData, referenceData } from "./sources/reference-data.js";
 import {
   storeAttributionSource,
   storeChainSource,
   storePriceSource,
   storeSanctionsSource,
   storeTokenCatalog,
-} from "./store-sources.js";
-import { webhookDeliveryHandler } from "./webhook-delivery.js";
-import { createNodeWebhookSender } from "./webhook-sender.js";
-import { createWebhookTargetPolicy, systemHostLookup } from "./webhook-targets.js";
+} from "./sources/store-sources.js";
+import { type AccountApi, accountApi } from "./use-cases/account-api.js";
+import { type ApiKeyService, apiKeyService } from "./use-cases/api-keys.js";
+import { createWebhookTargetPolicy } from "./webhooks/webhook-targets.js";
 
 /** Default tracing limits. */
 export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
@@ -56,10 +55,11 @@ const CHECK_LANE: ReadonlyArray<JobKind> = Object.freeze([
 
 /** Default webhook delivery settings. */
 export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
+  transport: null,
   sender: null,
   allowPrivateTargets: false,
   allowedTargetAddresses: [],
-  lookup: systemHostLookup,
+  lookup: null,
   pauseAfterFailures: 20,
   timeoutMs: 5_000,
   maxAttempts: 8,
@@ -68,8 +68,8 @@ export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
   concurrency: 8,
 });
 
-/** Default job settings (the worker id is random per engine). */
-export function defaultJobsConfig(): JobsConfig {
+/** Default job settings (the worker id is a fresh id of `ids` per engine). */
+export function defaultJobsConfig(ids: IdGenerator = uuidGenerator): JobsConfig {
   return Object.freeze({
     leaseMs: 60_000,
     concurrency: 16,
@@ -77,7 +77,7 @@ export function defaultJobsConfig(): JobsConfig {
     maxAttempts: 5,
     backoffBaseMs: 1_000,
     backoffMaxMs: 5 * 60_000,
-    workerId: `worker-${globalThis.crypto.randomUUID()}`,
+    workerId: `worker-${ids.next()}`,
   });
 }
 
@@ -133,9 +133,11 @@ export function createEngine(config: EngineConfig): Engine {
   const webhookTargets = createWebhookTargetPolicy({
     allowPrivate: webhooks.allowPrivateTargets,
     allowedAddresses: webhooks.allowedTargetAddresses,
-    lookup: webhooks.lookup,
+    lookup: webhooks.lookup ?? webhooks.transport?.lookup ?? null,
     lookupTimeoutMs: webhooks.timeoutMs,
   });
+  const webhookSender = webhooks.sender ?? webhooks.transport?.createSender(webhookTargets) ?? null;
+  const ids = config.ids ?? uuidGenerator;
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(config.chainSource ?? storeChainSource(store), binding.lookupTimeoutMs),
@@ -147,14 +149,16 @@ export function createEngine(config: EngineConfig): Engine {
     renderer: config.reportRenderer ?? null,
     defaultModel: config.defaultRiskModel ?? DEFAULT_RISK_MODEL,
     clock: config.clock ?? systemClock,
-    ids: config.ids ?? uuidGenerator,
+    timer: config.timer ?? systemTimer,
+    ids,
     logger: config.logger ?? silentLogger,
     tracing: Object.freeze({ ...DEFAULT_TRACING, ...config.tracing }),
     binding,
-    jobs: Object.freeze({ ...defaultJobsConfig(), ...config.jobs }),
+    jobs: Object.freeze({ ...defaultJobsConfig(ids), ...config.jobs }),
     events,
     vault,
     webhookTargets,
+    webhooksDeliverable: webhookSender !== null,
     wake: () => {
       for (const r of runners) r.wake();
     },
@@ -164,6 +168,7 @@ export function createEngine(config: EngineConfig): Engine {
   const checks = createJobRunner({
     store,
     clock: ctx.clock,
+    timer: ctx.timer,
     ids: ctx.ids,
     logger: ctx.logger,
     config: ctx.jobs,
@@ -179,6 +184,7 @@ export function createEngine(config: EngineConfig): Engine {
   const deliveries = createJobRunner({
     store,
     clock: ctx.clock,
+    timer: ctx.timer,
     ids: ctx.ids,
     logger: ctx.logger,
     config: Object.freeze({
@@ -191,7 +197,7 @@ export function createEngine(config: EngineConfig): Engine {
     kinds: ["webhook.deliver"],
     handlers: {
       "webhook.deliver": webhookDeliveryHandler(ctx, {
-        sender: webhooks.sender ?? createNodeWebhookSender(webhookTargets),
+        sender: webhookSender,
         vault,
         timeoutMs: webhooks.timeoutMs,
         pauseAfterFailures: webhooks.pauseAfterFailures,

@@ -2,22 +2,19 @@
  * The one configuration object of `createEngine`. Everything with a side effect is injected;
  * what is left out gets a documented default.
  */
+import type { RiskModel } from "../domain/records.js";
+import type { ChainSource } from "../ports/chain-source.js";
+import type { LedgerReader } from "../ports/ledger-reader.js";
 import type {
   AttributionSource,
-  ChainSource,
-  Clock,
-  IdGenerator,
-  LedgerReader,
-  Logger,
   PriceSource,
-  ReportRenderer,
-  RiskModel,
   SanctionsSource,
-  Store,
   TokenCatalog,
-} from "../index.js";
-import type { WebhookSender } from "./webhook-delivery.js";
-import type { HostLookup } from "./webhook-targets.js";
+} from "../ports/reference-sources.js";
+import type { ReportRenderer } from "../ports/report-renderer.js";
+import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
+import type { Store } from "../ports/store.js";
+import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webhook-transport.js";
 
 /** Tracing limits (see docs/risk-model.md). */
 export interface TracingConfig {
@@ -61,9 +58,11 @@ export interface JobsConfig {
 /** Webhook delivery. */
 export interface WebhooksConfig {
   /**
-   * Sends the POSTs; default (null): the Node sender (`createNodeWebhookSender`), which connects
-   * only to targets the policy below allows.
+   * Resolves and sends (`nodeWebhookTransport` of `@openkyt/runtime-node` on Node). Default
+   * null: the engine then creates no webhook and a queued delivery fails, saying why.
    */
+  readonly transport: WebhookTransport | null;
+  /** Replaces the transport's sender (tests); default null. */
   readonly sender: WebhookSender | null;
   /**
    * Allow targets in loopback, private, link-local and other refused ranges (tests and internal
@@ -72,8 +71,8 @@ export interface WebhooksConfig {
   readonly allowPrivateTargets: boolean;
   /** Exact addresses allowed although their range is refused; default none. */
   readonly allowedTargetAddresses: ReadonlyArray<string>;
-  /** Resolves webhook host names (at creation and at each delivery); default: the system resolver. */
-  readonly lookup: HostLookup;
+  /** Replaces the transport's resolver of webhook host names (tests); default null. */
+  readonly lookup: HostLookup | null;
   /** Consecutive failed deliveries after which a webhook is paused; default 20. */
   readonly pauseAfterFailures: number;
   /** Time a receiver has to answer; default 5 s. */
@@ -103,6 +102,8 @@ export interface EngineConfig {
   /** The model used when a request names none; default: the built-in default model. */
   readonly defaultRiskModel?: RiskModel;
   readonly clock?: Clock;
+  /** Real elapsed time for waits and polling; default `systemTimer`. */
+  readonly timer?: Timer;
   readonly ids?: IdGenerator;
   readonly logger?: Logger;
   /**

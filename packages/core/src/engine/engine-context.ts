@@ -9,12 +9,12 @@ import type { ChainSource } from "../ports/chain-source.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { PriceSource, SanctionsSource, TokenCatalog } from "../ports/reference-sources.js";
 import type { ReportRenderer } from "../ports/report-renderer.js";
-import type { Clock, IdGenerator, Logger } from "../ports/runtime.js";
+import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
+import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
-import type { SecretVault } from "./secret-vault.js";
-import type { WebhookTargetPolicy } from "./webhook-targets.js";
+import type { SecretVault } from "./secrets/secret-vault.js";
 
 /** The engine's collaborators and settings. */
 export interface EngineContext {
@@ -28,6 +28,8 @@ export interface EngineContext {
   readonly renderer: ReportRenderer | null;
   readonly defaultModel: RiskModel;
   readonly clock: Clock;
+  /** Real elapsed time for waits (`?wait=`, polling). */
+  readonly timer: Timer;
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly tracing: TracingConfig;
@@ -38,6 +40,8 @@ export interface EngineContext {
   readonly vault: SecretVault;
   /** Where webhooks may be delivered (checked when one is created, and by the sender). */
   readonly webhookTargets: WebhookTargetPolicy;
+  /** False when the engine has no webhook transport (creating a webhook is then refused). */
+  readonly webhooksDeliverable: boolean;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
 }

@@ -1,12 +1,6 @@
 /** The engine's typed events, emitted after the change that causes them has been committed. */
-import type {
-  AlertRecord,
-  CheckKind,
-  ManualCheckRecord,
-  RiskRecord,
-  TransferRecord,
-  TxStatus,
-} from "../index.js";
+import type { CheckKind, TxStatus } from "../domain/enums.js";
+import type { AlertRecord, ManualCheckRecord, RiskRecord, TransferRecord } from "../domain/records.js";
 
 /** Event name to listener signature. */
 export interface EngineEvents {

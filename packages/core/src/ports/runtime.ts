@@ -23,6 +23,39 @@ export interface Logger {
   error(fields: LogFields, message: string): void;
 }
 
+/** A wait that can be ended early. */
+export interface Sleep {
+  /** Resolves when the time is up or `wake()` was called, whichever comes first. */
+  readonly done: Promise<void>;
+  /** Ends the wait now (idempotent). */
+  wake(): void;
+}
+
+/**
+ * Real elapsed time, for waits and deadlines (polling, `?wait=`). Apart from {@link Clock}, the
+ * domain's time, so that a test's manual clock stays where it is put while waits still end.
+ */
+export interface Timer {
+  /** Milliseconds on a monotonic scale; only differences mean anything. */
+  elapsed(): number;
+  /** Waits `ms` milliseconds (a pending wait never keeps a stopped engine alive past it). */
+  sleep(ms: number): Sleep;
+}
+
+/** The system timer: `performance.now()` and `setTimeout`. */
+export const systemTimer: Timer = Object.freeze({
+  elapsed: () => performance.now(),
+  sleep(ms: number): Sleep {
+    let wake: () => void = () => {};
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    const done = new Promise<void>((resolve) => {
+      wake = resolve;
+      handle = setTimeout(resolve, ms);
+    }).then(() => clearTimeout(handle));
+    return { done, wake: () => wake() };
+  },
+});
+
 /** The system clock. */
 export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyService } from "../../src/engine/api-keys.js";
-import { createSecretVault } from "../../src/engine/secret-vault.js";
+import { createSecretVault } from "../../src/engine/secrets/secret-vault.js";
+import { apiKeyService } from "../../src/engine/use-cases/api-keys.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
 

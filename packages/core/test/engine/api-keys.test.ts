@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/engine/create-engine.js";
-import { createSecretVault } from "../../src/engine/secret-vault.js";
+import { createSecretVault } from "../../src/engine/secrets/secret-vault.js";
 import { isKytError } from "../../src/errors.js";
 import { createMemoryStore } from "../../src/store/index.js";
 

@@ -8,8 +8,8 @@ import { createSqliteStore } from "../../../store-sqlite/src/index.js";
 import { loadWorld, TX, W } from "../../../testkit/src/engine-world.js";
 import type { JobRecord } from "../../src/domain/records.js";
 import { createEngine, type Engine } from "../../src/engine/create-engine.js";
-import { createJobRunner, type JobHandler } from "../../src/engine/job-runner.js";
-import { silentLogger, systemClock, uuidGenerator } from "../../src/ports/runtime.js";
+import { createJobRunner, type JobHandler } from "../../src/engine/jobs/job-runner.js";
+import { silentLogger, systemClock, systemTimer, uuidGenerator } from "../../src/ports/runtime.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
 
@@ -103,6 +103,7 @@ describe("the job runner's drain", () => {
     const runner = createJobRunner({
       store,
       clock: systemClock,
+      timer: systemTimer,
       ids: uuidGenerator,
       logger: silentLogger,
       config: {

@@ -8,9 +8,9 @@ import { loadWorld, TX, W } from "../../../testkit/src/engine-world.js";
 import { makeJob, BASE_TIME as T0 } from "../../../testkit/src/store-factories.js";
 import type { JobRecord } from "../../src/domain/records.js";
 import { createEngine } from "../../src/engine/create-engine.js";
-import { type BatchJobOutcome, createJobRunner, type JobHandler } from "../../src/engine/job-runner.js";
-import { storeChainSource } from "../../src/engine/store-sources.js";
-import { manualClock, sequentialIds, silentLogger } from "../../src/ports/runtime.js";
+import { type BatchJobOutcome, createJobRunner, type JobHandler } from "../../src/engine/jobs/job-runner.js";
+import { storeChainSource } from "../../src/engine/sources/store-sources.js";
+import { manualClock, sequentialIds, silentLogger, systemTimer } from "../../src/ports/runtime.js";
 import { createMemoryStore } from "../../src/store/index.js";
 
 const OWNER = "runner-under-test";
@@ -32,6 +32,7 @@ async function runnerWith(handler: JobHandler, jobs: JobRecord[]) {
   const runner = createJobRunner({
     store,
     clock: manualClock(T0 + 1_000),
+    timer: systemTimer,
     ids: sequentialIds(100),
     logger: silentLogger,
     config: CONFIG,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadWorld, T0, TX, W } from "../../../testkit/src/engine-world.js";
 import type { SanctionsListing } from "../../src/domain/records.js";
 import { createEngine } from "../../src/engine/create-engine.js";
-import { storeSanctionsSource } from "../../src/engine/store-sources.js";
+import { storeSanctionsSource } from "../../src/engine/sources/store-sources.js";
 import { manualClock, sequentialIds } from "../../src/ports/runtime.js";
 import { createMemoryStore } from "../../src/store/index.js";
 

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sealStoredSecrets } from "../../src/engine/secret-sealing.js";
-import { createSecretVault } from "../../src/engine/secret-vault.js";
+import { sealStoredSecrets } from "../../src/engine/secrets/secret-sealing.js";
+import { createSecretVault } from "../../src/engine/secrets/secret-vault.js";
 import { isKytError } from "../../src/errors.js";
 import { createMemoryStore } from "../../src/store/index.js";
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { HOUR, loadWorld, T0, WORLD_LEDGER } from "../../../testkit/src/engine-world.js";
 import type { Attribution, LedgerTransfer, SanctionsListing } from "../../src/domain/records.js";
+import { createEngine, type Engine } from "../../src/engine/create-engine.js";
 import {
   cachingAttributionSource,
   cachingPriceSource,
   cachingSanctionsSource,
   cachingTokenCatalog,
-} from "../../src/engine/cached-sources.js";
-import { createEngine, type Engine } from "../../src/engine/create-engine.js";
-import { createWarmLedger } from "../../src/engine/warm-ledger.js";
-import { createWarmSources } from "../../src/engine/warm-sources.js";
+} from "../../src/engine/sources/cached-sources.js";
+import { createWarmLedger } from "../../src/engine/sources/warm-ledger.js";
+import { createWarmSources } from "../../src/engine/sources/warm-sources.js";
 import { manualClock, sequentialIds } from "../../src/ports/runtime.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";

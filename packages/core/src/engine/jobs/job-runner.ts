@@ -1,0 +1,272 @@
+/**
+ * The durable job runner: claims due jobs from the store with a lease, runs their handlers,
+ * and retries failures with exponential backoff until a handler gives up. A job whose worker
+ * died is claimed again when its lease runs out, so handlers must be idempotent.
+ */
+import type { JobKind, JobRecord } from "../../domain/records.js";
+import { describeError } from "../../errors.js";
+import type { Clock, IdGenerator, Logger, Sleep, Timer } from "../../ports/runtime.js";
+import type { Store } from "../../ports/store.js";
+import type { JobsConfig } from "../engine-config.js";
+
+/** What a handler decided. */
+export type JobOutcome =
+  /** Finished: the handler already completed the job (in its own transaction) or it is to be deleted now. */
+  | { readonly kind: "done" }
+  /** Run again at `runAt` without counting a failure (for example a hash not mined yet). */
+  | { readonly kind: "later"; readonly runAt: number; readonly reason: string };
+
+/**
+ * What a batch run decided for one of its jobs: an outcome as from `run`, `completed` when the
+ * handler already deleted the job in its own transaction, or `failed` (handled as if `run`
+ * had thrown `error`).
+ */
+export type BatchJobOutcome =
+  | JobOutcome
+  | { readonly kind: "completed" }
+  | { readonly kind: "failed"; readonly error: unknown };
+
+/** Runs one kind of job. */
+export interface JobHandler {
+  /** Does the work. Throwing counts a failure; the job is retried with backoff. */
+  run(job: JobRecord): Promise<JobOutcome>;
+  /**
+   * Optional: does the work of several claimed jobs of this kind together, with fewer store
+   * transactions than one run each. Returns one outcome per job, in the order given. Throwing
+   * makes the runner fall back to `run` for each job, so a batch must leave nothing
+   * half-written when it throws (write in one transaction).
+   */
+  runBatch?(jobs: ReadonlyArray<JobRecord>): Promise<ReadonlyArray<BatchJobOutcome>>;
+  /** Called once when the job failed `maxAttempts` times: record the failure where users see it. */
+  giveUp(job: JobRecord, reason: string): Promise<void>;
+}
+
+/** Reports failures (the engine turns them into events). */
+export type JobFailureListener = (job: JobRecord, reason: string, final: boolean) => void;
+
+/** A running or idle job runner. */
+export interface JobRunner {
+  /** Starts polling in the background. Idempotent; a stopped runner can be started again. */
+  start(): void;
+  /**
+   * Stops polling and resolves once every batch this runner has in hand (the loop's and any
+   * `drain()`'s at the moment of the call) has finished and been settled. It runs no further
+   * jobs: jobs still due stay in the store for the next `start()` or `drain()`. A `drain()`
+   * running at the same time keeps running until it is done; await it too before closing the
+   * store. Idempotent.
+   */
+  stop(): Promise<void>;
+  /**
+   * Resolves when no job of this runner's kinds is due any more and none is running in this
+   * runner: it claims and runs due jobs itself, waits for the batches the polling loop (when
+   * started) has in hand, and goes on with the jobs those batches enqueue, until a claim finds
+   * nothing and nothing is in flight. Jobs scheduled for later (a retry's backoff, a hash not
+   * mined yet) are not waited for; nor are jobs leased by another process on a shared store.
+   * Works the same whether or not `start()` is running. Rejects if claiming from the store fails.
+   */
+  drain(): Promise<void>;
+  /** Tells a started runner that a job may be due (after an enqueue in this process). */
+  wake(): void;
+}
+
+/** Collaborators of the runner. */
+export interface JobRunnerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** Real time for the poll loop's sleeps. */
+  readonly timer: Timer;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly config: JobsConfig;
+  readonly handlers: Readonly<Partial<Record<JobKind, JobHandler>>>;
+  /** The kinds this runner claims (a lane); every kind when omitted. */
+  readonly kinds?: ReadonlyArray<JobKind>;
+  readonly onFailure: JobFailureListener;
+}
+
+/** Shortest sleep of an idle runner. */
+const MIN_IDLE_MS = 5;
+
+/** Delay before retry number `failures` (1-based): base * 2^(failures-1), capped. */
+export function backoffDelay(
+  failures: number,
+  config: Pick<JobsConfig, "backoffBaseMs" | "backoffMaxMs">,
+): number {
+  return Math.min(config.backoffMaxMs, config.backoffBaseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/** Creates a runner over the store's job table. */
+export function createJobRunner(deps: JobRunnerDeps): JobRunner {
+  const { store, clock, logger, config, handlers } = deps;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let nap: Sleep | null = null;
+  /** Every batch being claimed or run, by the loop or by `drain()`: what `drain` and `stop` wait for. */
+  const inFlight = new Set<Promise<number>>();
+
+  /** Records what became of a job: completed, deleted, run again later, retried or given up. */
+  async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
+    if (outcome.kind === "completed") return;
+    if (outcome.kind === "later") {
+      // A fresh job, so that waiting does not count towards maxAttempts.
+      await store.transaction(async (tx) => {
+        if (await tx.completeJob(job.id, config.workerId)) {
+          await tx.enqueueJob({
+            ...job,
+            id: deps.ids.next(),
+            runAt: outcome.runAt,
+            attempts: 0,
+            leaseOwner: null,
+            leaseUntil: null,
+            lastError: outcome.reason,
+          });
+        }
+      });
+      return;
+    }
+    if (outcome.kind === "done") {
+      await store.completeJob(job.id, config.workerId);
+      return;
+    }
+    const reason = describeError(outcome.error);
+    const final = job.attempts >= config.maxAttempts;
+    deps.onFailure(job, reason, final);
+    logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, final, reason }, "job failed");
+    if (final) {
+      await handler.giveUp(job, reason);
+      await store.completeJob(job.id, config.workerId);
+    } else {
+      const runAt = clock.now() + backoffDelay(job.attempts, config);
+      await store.retryJob(job.id, config.workerId, runAt, reason);
+    }
+  }
+
+  async function runOne(job: JobRecord): Promise<void> {
+    const handler = handlers[job.kind];
+    if (!handler) {
+      logger.error({ jobId: job.id, kind: job.kind }, "no handler for job kind");
+      await store.retryJob(
+        job.id,
+        config.workerId,
+        clock.now() + config.backoffMaxMs,
+        `no handler for ${job.kind}`,
+      );
+      return;
+    }
+    let outcome: BatchJobOutcome;
+    try {
+      outcome = await handler.run(job);
+    } catch (error) {
+      outcome = { kind: "failed", error };
+    }
+    await settle(job, handler, outcome);
+  }
+
+  /** Runs the claimed jobs of one kind: together when the handler can, else one by one. */
+  async function runGroup(kind: JobKind, jobs: ReadonlyArray<JobRecord>): Promise<void> {
+    const handler = handlers[kind];
+    if (!handler?.runBatch || jobs.length < 2) {
+      await Promise.all(jobs.map((job) => runOne(job)));
+      return;
+    }
+    let outcomes: ReadonlyArray<BatchJobOutcome>;
+    try {
+      outcomes = await handler.runBatch(jobs);
+      if (outcomes.length !== jobs.length) throw new Error("a batch returned the wrong number of outcomes");
+    } catch (error) {
+      logger.warn(
+        { kind, jobs: jobs.length, reason: describeError(error) },
+        "job batch failed; running its jobs one by one",
+      );
+      await Promise.all(jobs.map((job) => runOne(job)));
+      return;
+    }
+    await Promise.all(jobs.map((job, i) => settle(job, handler, outcomes[i] ?? { kind: "done" })));
+  }
+
+  /** Claims and runs one batch; resolves to how many jobs it ran. */
+  async function runBatch(): Promise<number> {
+    const jobs = await store.claimJobs({
+      now: clock.now(),
+      limit: config.concurrency,
+      leaseMs: config.leaseMs,
+      owner: config.workerId,
+      ...(deps.kinds ? { kinds: deps.kinds } : {}),
+    });
+    const byKind = new Map<JobKind, JobRecord[]>();
+    for (const job of jobs) {
+      const group = byKind.get(job.kind);
+      if (group) group.push(job);
+      else byKind.set(job.kind, [job]);
+    }
+    await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
+    return jobs.length;
+  }
+
+  /**
+   * Claims and runs one batch, known to `inFlight` from before its claim until it is settled,
+   * so a job is always either claimable or part of a batch someone can wait for.
+   */
+  function trackedBatch(): Promise<number> {
+    const batch = runBatch();
+    inFlight.add(batch);
+    const forget = () => inFlight.delete(batch);
+    batch.then(forget, forget);
+    return batch;
+  }
+
+  async function sleep(ms: number): Promise<void> {
+    nap = deps.timer.sleep(ms);
+    await nap.done;
+    nap = null;
+  }
+
+  async function pollLoop(): Promise<void> {
+    while (running) {
+      let ran = 0;
+      try {
+        ran = await trackedBatch();
+      } catch (error) {
+        logger.error({ reason: describeError(error) }, "job claiming failed");
+      }
+      if (!running) continue;
+      if (ran > 0) {
+        // Let timers and I/O run between batches: a store that answers in microtasks must not starve them.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
+      const next = await store.nextJobAt().catch(() => null);
+      // A job due now that this runner could not claim (leased, or another lane's) is no reason to spin.
+      const wait =
+        next === null
+          ? config.pollIntervalMs
+          : Math.max(MIN_IDLE_MS, Math.min(config.pollIntervalMs, next - clock.now()));
+      await sleep(wait);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = pollLoop();
+    },
+    async stop() {
+      running = false;
+      nap?.wake();
+      await Promise.allSettled([loop, ...inFlight]);
+      loop = null;
+    },
+    async drain() {
+      for (;;) {
+        if ((await trackedBatch()) > 0) continue;
+        // Nothing claimable: done unless batches in hand (the loop's) may still enqueue more.
+        if (inFlight.size === 0) return;
+        await Promise.allSettled([...inFlight]);
+      }
+    },
+    wake() {
+      nap?.wake();
+    },
+  };
+}

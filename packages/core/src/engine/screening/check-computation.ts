@@ -1,0 +1,104 @@
+/**
+ * Running the checks themselves: transfer exposure, the counterparty's entity or address
+ * exposure, and the sanctions lookup. Reads only; the caller writes the results.
+ */
+import type { CheckKind, Direction } from "../../domain/enums.js";
+import type { CounterpartyResult, ExposureResult, Millis, SanctionsResult } from "../../domain/records.js";
+import { sanctionsAsOf, traceAddressExposure, traceTransferExposure } from "../../exposure/index.js";
+import type { EngineContext } from "../engine-context.js";
+
+/** What a subject (a transfer or a manual transfer check) looks like to the checks. */
+export interface CheckSubject {
+  readonly network: string;
+  readonly tokenId: string;
+  readonly direction: Direction;
+  /** The counterparty: the sender of incoming funds, the recipient of outgoing ones. */
+  readonly counterpartyAddress: string | null;
+  /** On-chain time when bound, else null. */
+  readonly occurredAt: Millis | null;
+  /** The time sanctions validity is measured from (occurred_at, else registration). */
+  readonly since: Millis;
+  readonly valueInFiat: number | null;
+}
+
+/** Results of the checks that ran; a check that could not run carries its reason. */
+export interface CheckResults {
+  readonly exposure?: ExposureResult;
+  readonly counterparty?: CounterpartyResult;
+  readonly sanctions?: SanctionsResult;
+  readonly failures: Readonly<Partial<Record<CheckKind, string>>>;
+}
+
+/** Runs the requested checks of a subject at the engine's current time. */
+export async function computeChecks(
+  ctx: EngineContext,
+  subject: CheckSubject,
+  kinds: ReadonlyArray<CheckKind>,
+): Promise<CheckResults> {
+  const now = ctx.clock.now();
+  const span = { from: Math.min(subject.since, now), to: now };
+  const failures: Partial<Record<CheckKind, string>> = {};
+  const address = subject.counterpartyAddress;
+  const common = {
+    ledger: ctx.ledger,
+    resolver: ctx.resolver,
+    network: subject.network,
+    tokenId: subject.tokenId,
+  };
+  const limits = { maxHops: ctx.tracing.maxHops, edgeBudget: ctx.tracing.edgeBudget };
+  let exposure: ExposureResult | undefined;
+  let counterparty: CounterpartyResult | undefined;
+  let sanctions: SanctionsResult | undefined;
+  for (const kind of kinds) {
+    if (address === null) {
+      failures[kind] = "the counterparty address is not known yet";
+      continue;
+    }
+    if (kind === "exposure") {
+      if (subject.occurredAt === null) {
+        failures.exposure = "exposure needs a bound transaction";
+        continue;
+      }
+      exposure = await traceTransferExposure({
+        ...common,
+        ...limits,
+        direction: subject.direction,
+        counterparty: address,
+        at: subject.occurredAt,
+        value: subject.valueInFiat,
+        span,
+      });
+    } else if (kind === "counterparty") {
+      counterparty = await traceAddressExposure({
+        ...common,
+        ...limits,
+        address,
+        side: subject.direction === "incoming" ? "sender" : "recipient",
+        at: now,
+        span,
+      });
+    } else {
+      const listings = await ctx.sanctions.listings([address]);
+      sanctions = sanctionsAsOf(listings, address, span);
+    }
+  }
+  return {
+    ...(exposure ? { exposure } : {}),
+    ...(counterparty ? { counterparty } : {}),
+    ...(sanctions ? { sanctions } : {}),
+    failures,
+  };
+}
+
+/** The counterparty's entity name and category for the list filters, from the results. */
+export function counterpartyLabel(
+  counterparty: CounterpartyResult | null,
+  sanctions: SanctionsResult | null,
+): { name: string | null; category: string | null } {
+  if (sanctions?.hit) {
+    const listing = sanctions.listings[0];
+    return { name: listing?.entity ?? counterparty?.entity?.name ?? null, category: "sanctions" };
+  }
+  if (counterparty?.entity) return { name: counterparty.entity.name, category: counterparty.entity.category };
+  return { name: null, category: null };
+}

@@ -1,0 +1,122 @@
+/**
+ * Loading reference data into the store: ledger transfers, attributions, sanctions listings,
+ * tokens and prices. Every row is validated and normalised first; one bad row refuses the
+ * whole batch with an error naming the row and field, so nothing is half-written.
+ */
+import { normalizeAddress, normalizeTokenId, normalizeTxHash } from "../../domain/addresses.js";
+import { isEntityCategory } from "../../domain/entity-categories.js";
+import { isNetworkCode } from "../../domain/networks.js";
+import type {
+  Attribution,
+  LedgerTransfer,
+  PriceRow,
+  SanctionsListing,
+  TokenInfo,
+} from "../../domain/records.js";
+import { describeError, KytError } from "../../errors.js";
+import type { Store } from "../../ports/store.js";
+
+/** Runs `normalize` on each row; a failure names the row index and reason. */
+function normalizeAll<T>(kind: string, rows: ReadonlyArray<T>, normalize: (row: T) => T): T[] {
+  return rows.map((row, index) => {
+    try {
+      return Object.freeze(normalize(row));
+    } catch (error) {
+      throw new KytError("VALIDATION_ERROR", `${kind} row ${index}: ${describeError(error)}`, {
+        cause: error,
+        errors: { [`${kind}[${index}]`]: [describeError(error)] },
+      });
+    }
+  });
+}
+
+function network(code: string): string {
+  if (!isNetworkCode(code)) throw new Error(`unknown network ${code}`);
+  return code;
+}
+
+function finite(name: string, value: number, min = 0): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min)
+    throw new Error(`${name} must be a number >= ${min}`);
+  return value;
+}
+
+/** The reference-data loaders of an engine. */
+export function referenceData(store: Store) {
+  return Object.freeze({
+    /** Adds ledger transfers; returns how many were new (re-loading the same rows adds none). */
+    loadLedger(rows: ReadonlyArray<LedgerTransfer>): Promise<number> {
+      const clean = normalizeAll("ledger", rows, (r) => ({
+        ...r,
+        network: network(r.network),
+        txHash: normalizeTxHash(r.network, r.txHash),
+        tokenId: normalizeTokenId(r.network, r.tokenId),
+        from: normalizeAddress(r.network, r.from),
+        to: normalizeAddress(r.network, r.to),
+        amount: finite("amount", r.amount),
+        occurredAt: finite("occurredAt", r.occurredAt),
+        logIndex: finite("logIndex", r.logIndex, -1),
+        block: r.block ?? null,
+        valueUsd: r.valueUsd ?? null,
+      }));
+      return store.putLedgerTransfers(clean);
+    },
+    /** Adds or replaces attributions (address -> entity). */
+    loadAttributions(rows: ReadonlyArray<Attribution>): Promise<number> {
+      const clean = normalizeAll("attribution", rows, (r) => {
+        if (!isEntityCategory(r.entityCategory))
+          throw new Error(`unknown entity category ${r.entityCategory}`);
+        if (!r.entityName) throw new Error("entityName is empty");
+        return {
+          ...r,
+          network: network(r.network),
+          address: normalizeAddress(r.network, r.address),
+          source: r.source ?? null,
+        };
+      });
+      return store.putAttributions(clean);
+    },
+    /** Adds or replaces sanctions listings. */
+    loadSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number> {
+      const clean = normalizeAll("sanctions", rows, (r) => {
+        if (!r.listName) throw new Error("listName is empty");
+        if (r.listedAt !== null && r.delistedAt !== null && r.delistedAt < r.listedAt) {
+          throw new Error("delistedAt is before listedAt");
+        }
+        return { ...r, network: network(r.network), address: normalizeAddress(r.network, r.address) };
+      });
+      return store.putSanctions(clean);
+    },
+    /** Adds or replaces tokens. */
+    loadTokens(rows: ReadonlyArray<TokenInfo>): Promise<number> {
+      const clean = normalizeAll("token", rows, (r) => {
+        if (!r.symbol) throw new Error("symbol is empty");
+        if (!Number.isInteger(r.decimals) || r.decimals < 0 || r.decimals > 36)
+          throw new Error("decimals must be 0..36");
+        return {
+          ...r,
+          network: network(r.network),
+          tokenId: normalizeTokenId(r.network, r.tokenId),
+          name: r.name ?? null,
+        };
+      });
+      return store.putTokens(clean);
+    },
+    /** Adds or replaces daily USD prices. */
+    loadPrices(rows: ReadonlyArray<PriceRow>): Promise<number> {
+      const clean = normalizeAll("price", rows, (r) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(r.day)) throw new Error(`day ${r.day} is not YYYY-MM-DD`);
+        return {
+          ...r,
+          network: network(r.network),
+          tokenId: normalizeTokenId(r.network, r.tokenId),
+          usd: finite("usd", r.usd),
+        };
+      });
+      return store.putPrices(clean);
+    },
+  });
+}
+
+/** The reference-data loaders. */
+export type ReferenceData = ReturnType<typeof referenceData>;

@@ -1,0 +1,75 @@
+/**
+ * Store-backed defaults of the reference-data ports and of the chain source: what the engine
+ * uses when a product injects nothing else.
+ */
+
+import { NATIVE_TOKEN, networkInfo } from "../../domain/networks.js";
+import type { TokenInfo } from "../../domain/records.js";
+import type { ChainSource } from "../../ports/chain-source.js";
+import type {
+  AttributionSource,
+  PriceSource,
+  SanctionsSource,
+  TokenCatalog,
+} from "../../ports/reference-sources.js";
+import type { StoreOps } from "../../ports/store.js";
+
+/** Resolves hashes from the ledger in the store: known -> found, unknown -> not_found. */
+export function storeChainSource(store: StoreOps): ChainSource {
+  return {
+    async lookup(network, txHash) {
+      const transfers = await store.ledgerByTxHash(network, txHash);
+      return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
+    },
+  };
+}
+
+/** Attributions from the store. */
+export function storeAttributionSource(store: StoreOps): AttributionSource {
+  return { attributions: (network, addresses) => store.getAttributions(network, addresses) };
+}
+
+/** Sanctions listings from the store. */
+export function storeSanctionsSource(store: StoreOps): SanctionsSource {
+  return { listings: (addresses) => store.getSanctions(addresses) };
+}
+
+/** UTC day of an epoch-ms time, `YYYY-MM-DD`. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** Daily prices from the store: the price of the transfer's day, else the latest before it. */
+export function storePriceSource(store: StoreOps): PriceSource {
+  return { usdPrice: (network, tokenId, at) => store.getPrice(network, tokenId, utcDay(at)) };
+}
+
+/** The native token of a known network, described from the network table. */
+export function nativeToken(network: string): TokenInfo | null {
+  const info = networkInfo(network);
+  if (!info) return null;
+  return Object.freeze({
+    network,
+    tokenId: NATIVE_TOKEN,
+    symbol: info.nativeSymbol,
+    decimals: info.nativeDecimals,
+    name: info.name,
+  });
+}
+
+/** Tokens from the store; native tokens come from the network table unless the store has them. */
+export function storeTokenCatalog(store: StoreOps): TokenCatalog {
+  return {
+    async token(network, tokenId) {
+      const stored = await store.getToken(network, tokenId);
+      if (stored) return stored;
+      return tokenId === NATIVE_TOKEN ? nativeToken(network) : null;
+    },
+    async bySymbol(network, symbol) {
+      const native = nativeToken(network);
+      if (native && native.symbol.toUpperCase() === symbol.toUpperCase()) return native;
+      const page = await store.listTokens({ network, symbol }, { page: 1, pageSize: 2 });
+      return page.items.length === 1 ? (page.items[0] ?? null) : null;
+    },
+  };
+}

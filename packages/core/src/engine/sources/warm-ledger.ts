@@ -1,0 +1,118 @@
+/**
+ * A warm copy of the store's ledger: every ledger transfer in an in-memory {@link LedgerIndex},
+ * kept up to date by reading the rows stored since the last read (`Store.scanLedger`). Tracing
+ * over it is a binary search per address instead of a SQL statement per hop (on a 1M-transfer
+ * ledger: a 5-hop trace in about 0.05 ms instead of 0.4 ms, for about 0.5 GB of memory; see
+ * docs/deployment.md).
+ *
+ * Freshness: a read that comes more than `maxLagMs` after the last catch-up first reads what
+ * was stored since (one indexed statement, usually returning nothing), so a row stored by any
+ * process is traced at most `maxLagMs` later. The chain source it offers finds hashes in the
+ * copy and asks the store for the ones it has not seen yet.
+ */
+import type { LedgerTransfer } from "../../domain/records.js";
+import { KytError } from "../../errors.js";
+import { LedgerIndex } from "../../exposure/ledger-index.js";
+import type { ChainSource } from "../../ports/chain-source.js";
+import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
+import { type Clock, systemClock } from "../../ports/runtime.js";
+import type { Store } from "../../ports/store.js";
+
+/** Options of {@link createWarmLedger}. */
+export interface WarmLedgerOptions {
+  /** How old the copy may be when read, in ms (default 1,000; 0 reads the new rows before every read). */
+  readonly maxLagMs?: number;
+  /**
+   * Rows per statement while loading and catching up (default 5,000: larger pages load no faster
+   * and leave the heap holding their garbage; see docs/deployment.md).
+   */
+  readonly pageSize?: number;
+  readonly clock?: Clock;
+}
+
+/** The warm ledger: a `LedgerReader`, a chain source over it, and its upkeep. */
+export interface WarmLedger extends LedgerReader {
+  /** Finds a hash in the copy, else in the store (a row stored since the last catch-up). */
+  readonly chain: ChainSource;
+  /** Reads the rows stored since the last catch-up now; resolves to how many were new. */
+  catchUp(): Promise<number>;
+  /** Transfers held. */
+  readonly size: number;
+}
+
+/** Default staleness bound and page size. */
+export const WARM_LEDGER_DEFAULTS = Object.freeze({ maxLagMs: 1_000, pageSize: 5_000 });
+
+/**
+ * Loads the ledger of `store` into memory and returns the warm copy. NOT_CONFIGURED when the
+ * store cannot list its ledger in stored order (Postgres: trace from the database instead).
+ */
+export async function createWarmLedger(store: Store, options: WarmLedgerOptions = {}): Promise<WarmLedger> {
+  if (!store.scanLedger) {
+    throw new KytError(
+      "NOT_CONFIGURED",
+      `the ${store.capabilities.dialect} store cannot list its ledger in stored order, so it cannot be kept warm`,
+    );
+  }
+  const maxLagMs = options.maxLagMs ?? WARM_LEDGER_DEFAULTS.maxLagMs;
+  const pageSize = options.pageSize ?? WARM_LEDGER_DEFAULTS.pageSize;
+  if (!(maxLagMs >= 0) || !Number.isInteger(pageSize) || pageSize < 1) {
+    throw new KytError(
+      "VALIDATION_ERROR",
+      "warm ledger: maxLagMs must be >= 0 and pageSize a positive integer",
+    );
+  }
+  const scan = store.scanLedger.bind(store);
+  const clock = options.clock ?? systemClock;
+  const index = new LedgerIndex();
+  let position = 0;
+  let caughtUpAt = Number.NEGATIVE_INFINITY;
+  let running: Promise<number> | null = null;
+
+  async function readSince(): Promise<number> {
+    const startedAt = clock.now();
+    let added = 0;
+    for (;;) {
+      const page = await scan(position, pageSize);
+      added += index.add(page.rows);
+      position = page.last;
+      if (page.rows.length < pageSize) break;
+    }
+    caughtUpAt = startedAt;
+    return added;
+  }
+
+  function catchUp(): Promise<number> {
+    running ??= readSince().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  /** True when the copy is recent enough to answer without catching up first. */
+  const recent = () => clock.now() - caughtUpAt <= maxLagMs;
+
+  await catchUp();
+  return {
+    ledgerIncoming(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>, limit: number) {
+      const read = () => index.incomingSync(network, tokenId, queries, limit);
+      return recent() ? Promise.resolve(read()) : catchUp().then(read);
+    },
+    ledgerOutgoing(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>, limit: number) {
+      const read = () => index.outgoingSync(network, tokenId, queries, limit);
+      return recent() ? Promise.resolve(read()) : catchUp().then(read);
+    },
+    chain: {
+      async lookup(network, txHash) {
+        if (!recent()) await catchUp();
+        let transfers: ReadonlyArray<LedgerTransfer> = index.byTxHash(network, txHash);
+        if (transfers.length === 0) transfers = await store.ledgerByTxHash(network, txHash);
+        return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
+      },
+    },
+    catchUp,
+    get size() {
+      return index.size;
+    },
+  };
+}

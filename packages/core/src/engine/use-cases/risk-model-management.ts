@@ -1,0 +1,159 @@
+/**
+ * Managing an account's risk models: create, read, replace (a new version), delete, and choose
+ * the account's default. Models are versioned: a check records the version it used, and a change
+ * writes a new version, so past results never change. The built-in default model can be read
+ * and copied, not changed.
+ */
+import type { RiskModel, RiskRule } from "../../domain/records.js";
+import { fieldError, KytError, notFound } from "../../errors.js";
+import type { StoreOps } from "../../ports/store.js";
+import { validateRiskModel } from "../../risk/index.js";
+import {
+  lookupId,
+  parseInput,
+  presentRiskModel,
+  type RiskModelBodyInput,
+  riskModelBodySchema,
+} from "../../schemas/index.js";
+import type { EngineContext } from "../engine-context.js";
+
+/** The setting that holds an account's default model id. */
+export const defaultModelSetting = (accountId: string) => `risk-model:default:${accountId}`;
+
+/** camelCase rule fields to their wire names, for error keys. */
+const WIRE = {
+  ruleType: "rule_type",
+  ruleSubType: "rule_sub_type",
+  entityCategory: "entity_category",
+  minValueInFiat: "min_value_in_fiat",
+  minValueShare: "min_value_share",
+  riskLevel: "risk_level",
+} as const;
+
+/** The account's default model id, or null (the built-in model). */
+export async function accountDefaultModelId(store: StoreOps, accountId: string): Promise<string | null> {
+  return (await store.getSetting(defaultModelSetting(accountId))) || null;
+}
+
+function isBuiltin(ctx: EngineContext, id: string): boolean {
+  return id === ctx.defaultModel.id;
+}
+
+/** The rules of a body: given, or copied from another model. */
+async function rulesOf(ctx: EngineContext, accountId: string, body: RiskModelBodyInput): Promise<RiskRule[]> {
+  if (body.rules) {
+    return body.rules.map((r) => ({
+      ruleType: r.rule_type,
+      ruleSubType: r.rule_sub_type,
+      entityCategory: r.entity_category,
+      minValueInFiat: r.min_value_in_fiat ?? null,
+      minValueShare: r.min_value_share ?? null,
+      riskLevel: r.risk_level,
+    }));
+  }
+  const source = body.copy_from ?? "";
+  const model = isBuiltin(ctx, source) ? ctx.defaultModel : await ctx.store.getRiskModel(accountId, source);
+  if (!model) throw fieldError("copy_from", `unknown risk model ${source}`);
+  return model.rules.map((r) => ({ ...r }));
+}
+
+/** Validates a model, naming wire fields (`rules[3].min_value_share`). */
+function checkModel(model: RiskModel): void {
+  const problems = validateRiskModel(model);
+  const keys = Object.keys(problems);
+  if (keys.length === 0) return;
+  const errors = Object.fromEntries(
+    keys.map((k) => [
+      k.replace(/\.(\w+)$/, (_, f: string) => `.${WIRE[f as keyof typeof WIRE] ?? f}`),
+      problems[k] ?? [],
+    ]),
+  );
+  const first = Object.entries(errors)[0];
+  throw new KytError("VALIDATION_ERROR", `risk model: ${first?.[0]}: ${first?.[1]?.[0] ?? "invalid"}`, {
+    errors,
+  });
+}
+
+/** The risk model operations of one account. */
+export function riskModelManagement(ctx: EngineContext, accountId: string) {
+  const present = async (model: RiskModel, createdAt: number | null) =>
+    presentRiskModel(model, {
+      isDefault: ((await accountDefaultModelId(ctx.store, accountId)) ?? ctx.defaultModel.id) === model.id,
+      isBuiltin: isBuiltin(ctx, model.id),
+      createdAt,
+    });
+  const setDefault = async (tx: StoreOps, id: string | null) => {
+    if (id === null) await tx.putSetting(defaultModelSetting(accountId), "");
+    else await tx.putSetting(defaultModelSetting(accountId), id);
+  };
+  return Object.freeze({
+    /** GET /v1/risk-models/: the built-in model, then the account's, by name. */
+    async list() {
+      const own = await ctx.store.listRiskModels(accountId);
+      return [
+        await present(ctx.defaultModel, null),
+        ...(await Promise.all(own.map((m) => present(m, m.createdAt)))),
+      ];
+    },
+    /** GET /v1/risk-models/{id}/ */
+    async get(id: string) {
+      if (isBuiltin(ctx, id)) return present(ctx.defaultModel, null);
+      const versions = (await ctx.store.listRiskModelVersions(accountId, lookupId("risk model", id))).filter(
+        (m) => m.deletedAt === null,
+      );
+      const latest = versions[versions.length - 1];
+      if (!latest) throw notFound("risk model", id);
+      return present(latest, latest.createdAt);
+    },
+    /** POST /v1/risk-models/ */
+    async create(body: unknown) {
+      const input = parseInput(riskModelBodySchema, body, "risk model");
+      const model: RiskModel = {
+        id: ctx.ids.next(),
+        name: input.name,
+        version: 1,
+        rules: await rulesOf(ctx, accountId, input),
+      };
+      checkModel(model);
+      await ctx.store.transaction(async (tx) => {
+        await tx.putRiskModel(accountId, model, ctx.clock.now());
+        if (input.is_default) await setDefault(tx, model.id);
+      });
+      return present(model, ctx.clock.now());
+    },
+    /** PUT /v1/risk-models/{id}/: a new version; checks already made keep theirs. */
+    async replace(id: string, body: unknown) {
+      if (isBuiltin(ctx, id))
+        throw new KytError(
+          "ILLEGAL_TRANSITION",
+          "the built-in risk model cannot be changed; copy it with copy_from",
+        );
+      const input = parseInput(riskModelBodySchema, body, "risk model");
+      const rules = await rulesOf(ctx, accountId, input);
+      const now = ctx.clock.now();
+      const model = await ctx.store.transaction(async (tx) => {
+        const current = await tx.getRiskModel(accountId, lookupId("risk model", id));
+        if (!current) throw notFound("risk model", id);
+        const next: RiskModel = { id, name: input.name, version: current.version + 1, rules };
+        checkModel(next);
+        await tx.putRiskModel(accountId, next, now);
+        if (input.is_default === true) await setDefault(tx, id);
+        if (input.is_default === false && (await accountDefaultModelId(tx, accountId)) === id)
+          await setDefault(tx, null);
+        return next;
+      });
+      return present(model, now);
+    },
+    /** DELETE /v1/risk-models/{id}/: it checks nothing new; past results keep it. */
+    async remove(id: string) {
+      if (isBuiltin(ctx, id))
+        throw new KytError("ILLEGAL_TRANSITION", "the built-in risk model cannot be deleted");
+      await ctx.store.transaction(async (tx) => {
+        if (!(await tx.deleteRiskModel(accountId, lookupId("risk model", id), ctx.clock.now())))
+          throw notFound("risk model", id);
+        if ((await accountDefaultModelId(tx, accountId)) === id) await setDefault(tx, null);
+      });
+      return { id, deleted: true };
+    },
+  });
+}

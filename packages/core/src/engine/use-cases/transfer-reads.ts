@@ -1,0 +1,71 @@
+/** Reading transfers, their exposure, counterparty and risks, and rechecking them. */
+
+import type { TransferRecord } from "../../domain/records.js";
+import { KytError } from "../../errors.js";
+import { parseInput, transferListQuerySchema } from "../../schemas/index.js";
+import type { EngineContext } from "../engine-context.js";
+import { enqueueChecks, loadTransfer } from "./transfer-registration.js";
+
+/** Lists the account's transfers with the spec's filters, newest first. */
+export async function listTransfers(ctx: EngineContext, accountId: string, query: unknown) {
+  const q = parseInput(transferListQuerySchema, query, "transfer list query");
+  const page = await ctx.store.listTransfers(accountId, q.filter, { page: q.page, pageSize: q.pageSize });
+  return { ...page, page: q.page, pageSize: q.pageSize };
+}
+
+/** Queues a new counterparty check. The counterparty must be known (409 otherwise). */
+export async function recheckCounterparty(
+  ctx: EngineContext,
+  accountId: string,
+  id: string,
+): Promise<TransferRecord> {
+  const next = await ctx.store.transaction(async (tx) => {
+    const transfer = await loadTransfer(tx, accountId, id);
+    const address = transfer.direction === "incoming" ? transfer.inputAddress : transfer.outputAddress;
+    if (address === null) {
+      throw new KytError(
+        "ILLEGAL_TRANSITION",
+        `transfer ${id}: the counterparty address is not known until the transfer is bound`,
+        {
+          details: {
+            machine: "check_state",
+            from: transfer.checks.counterparty.state,
+            to: "queued",
+            allowed: [],
+          },
+        },
+      );
+    }
+    return enqueueChecks(ctx, tx, transfer, ["counterparty", "sanctions"]);
+  });
+  ctx.wake();
+  return next;
+}
+
+/** Queues a new exposure check. Exposure is a property of bound transfers (409 otherwise). */
+export async function recheckExposure(
+  ctx: EngineContext,
+  accountId: string,
+  id: string,
+): Promise<TransferRecord> {
+  const next = await ctx.store.transaction(async (tx) => {
+    const transfer = await loadTransfer(tx, accountId, id);
+    if (transfer.txStatus !== "bound") {
+      throw new KytError(
+        "ILLEGAL_TRANSITION",
+        `transfer ${id}: exposure needs a bound transaction (tx_status ${transfer.txStatus})`,
+        {
+          details: {
+            machine: "check_state",
+            from: transfer.checks.exposure.state,
+            to: "queued",
+            allowed: [],
+          },
+        },
+      );
+    }
+    return enqueueChecks(ctx, tx, transfer, ["exposure"]);
+  });
+  ctx.wake();
+  return next;
+}
