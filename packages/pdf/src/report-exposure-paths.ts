@@ -1,7 +1,7 @@
 /**
  * What the traced exposure explains: per category, the fewest hops, the entities met and the
- * path of its largest contribution; and the sentences that tell the reader how far the trace
- * went.
+ * path of its largest contribution with the transfers it went through; and the sentences that
+ * tell the reader how far the trace went.
  */
 import { type ExposureResult, UNDEFINED_CATEGORY } from "@openkyt/core";
 import type { Content, TableCell } from "pdfmake/interfaces";
@@ -18,6 +18,8 @@ export interface CategoryTrace {
   readonly entityNames: ReadonlyArray<string>;
   /** Path of the largest single contribution, start address first. */
   readonly path: ReadonlyArray<string>;
+  /** Hashes of the transfers along `path`, one per hop (empty on results stored without them). */
+  readonly txHashes: ReadonlyArray<string>;
 }
 
 /** Explained categories of a trace, largest share first (the unexplained remainder left out). */
@@ -35,6 +37,7 @@ export function categoryTraces(detail: ExposureResult): CategoryTrace[] {
       minHops: Math.min(prev?.minHops ?? Number.POSITIVE_INFINITY, s.minHops),
       entityNames: [...new Set([...(prev?.entityNames ?? []), ...s.entityNames])],
       path: larger ? s.path : (prev?.path ?? []),
+      txHashes: larger ? (s.pathTxHashes ?? []) : (prev?.txHashes ?? []),
       top: larger ? s.share : (prev?.top ?? 0),
     });
   }
@@ -81,15 +84,19 @@ export function contributionPaths(traces: ReadonlyArray<CategoryTrace>, from: st
     `: ${formatShare(top.share)} of the value (${formatUsd(top.valueInFiat)}), first met ${hops(top.minHops)} ` +
       `from ${from}. Its largest path: `,
     { text: tokenRuns(top.path, STEP, CONTENT_WIDTH, 8.5), style: "token" },
+    ...(top.txHashes.length > 0
+      ? [
+          ", through the transfers ",
+          { text: tokenRuns(top.txHashes, STEP, CONTENT_WIDTH, 8.5), style: "token" },
+        ]
+      : []),
     ". The largest path of each category:",
   ]);
   const rows = traces.map((t): TableCell[] => [
     { text: categoryName(t.category) },
     { text: t.entityNames.join(", ") || "—" },
     { text: String(t.minHops), alignment: "right" },
-    t.path.length === 0
-      ? { text: "—" }
-      : { text: tokenRuns(t.path, STEP, PATH_WIDTH, 7.5), style: "token", fontSize: 7.5 },
+    t.path.length === 0 ? { text: "—" } : pathCell(t),
   ]);
   return [
     lead,
@@ -98,9 +105,21 @@ export function contributionPaths(traces: ReadonlyArray<CategoryTrace>, from: st
         { title: "Category", width: 90 },
         { title: "Entities met", width: 80 },
         { title: "Hops", width: 34, right: true },
-        { title: "Path (start address first)", width: "*" },
+        { title: "Path (start address first; then its transfers)", width: "*" },
       ],
       rows,
     ),
   ];
+}
+
+/** A category's path, and below it the hashes of its transfers when the result has them. */
+function pathCell(t: CategoryTrace): TableCell {
+  const path = tokenRuns(t.path, STEP, PATH_WIDTH, 7.5);
+  if (t.txHashes.length === 0) return { text: path, style: "token", fontSize: 7.5 };
+  return {
+    stack: [
+      { text: path, style: "token", fontSize: 7.5 },
+      { text: ["tx: ", ...tokenRuns(t.txHashes, STEP, PATH_WIDTH, 6.5)], style: "token", fontSize: 6.5 },
+    ],
+  };
 }

@@ -42,6 +42,8 @@ describe.skipIf(missing !== null)(`PDF report text${missing ? ` (skipped: ${miss
     expect(text).toMatch(/Exchange 70\.0% 14,000\.00 USD 3 Big Exchange/);
     expect(text).toMatch(/Sanctions 30\.0% 6,000\.00 USD 3 Bad Actor/);
     expect(text).toContain(`${W.b} › ${W.a} › ${W.sanctioned}`);
+    // ... and the transfers of that path, hop by hop.
+    expect(compactText(report.bytes)).toContain(`${TX.aToB}›${TX.sanctionedToA}`);
     expect(text).toContain("Trace complete: 3 edges read");
     expect(risks.length).toBe(2);
     for (const r of risks) {

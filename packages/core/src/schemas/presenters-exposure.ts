@@ -28,20 +28,39 @@ function checkOf(s: Subject, kind: "exposure" | "counterparty"): CheckStatus {
   return isTransfer(s) ? s.checks[kind] : { state: s.checkStatus, at: s.checkedAt };
 }
 
-/** Merges shares by category (value null when any part is unknown), largest share first. */
-function byCategory(shares: ReadonlyArray<ExposureShare>, value: number | null) {
-  const merged = new Map<string, { share: number; value: number | null }>();
+/**
+ * Merges shares by category (value null when any part is unknown), largest share first; the
+ * strongest path is the largest part's. `startHop` is the hop of a path's first address.
+ */
+function byCategory(shares: ReadonlyArray<ExposureShare>, value: number | null, startHop: number) {
+  const merged = new Map<string, { share: number; value: number | null; top: ExposureShare }>();
   for (const s of shares) {
     const part = s.valueInFiat ?? (value === null ? null : s.share * value);
     const prev = merged.get(s.category);
     merged.set(s.category, {
       share: (prev?.share ?? 0) + s.share,
       value: prev === undefined ? part : prev.value === null || part === null ? null : prev.value + part,
+      top: prev === undefined || s.share > prev.top.share ? s : prev.top,
     });
   }
   return [...merged.entries()]
-    .map(([category, m]) => ({ category, share: Math.min(1, m.share), value: m.value }))
+    .map(([category, m]) => ({
+      category,
+      share: Math.min(1, m.share),
+      value: m.value,
+      path: strongestPath(m.top, startHop),
+    }))
     .sort((a, b) => b.share - a.share || a.category.localeCompare(b.category));
+}
+
+/** A share's path on the wire; null for a share stored without one. */
+function strongestPath(s: ExposureShare, startHop: number) {
+  if (s.path.length === 0) return null;
+  return {
+    hops: startHop + s.path.length - 1,
+    addresses: [...s.path],
+    tx_hashes: [...(s.pathTxHashes ?? [])],
+  };
 }
 
 function transferExposure(
@@ -58,7 +77,13 @@ function transferExposure(
   const indirect = byCategory(
     exposure.shares.filter((s) => s.proximity === "indirect" || s.category === UNDEFINED_CATEGORY),
     value,
-  ).map((m) => ({ entity_category: m.category, value_share: m.share, value_in_fiat: roundFiat(m.value) }));
+    1,
+  ).map((m) => ({
+    entity_category: m.category,
+    value_share: m.share,
+    value_in_fiat: roundFiat(m.value),
+    strongest_path: m.path,
+  }));
   return {
     direct_interaction: d
       ? { entity_category: d.category, entity_name: d.name, value_in_fiat: roundFiat(d.valueInFiat ?? value) }
@@ -108,7 +133,11 @@ function addressExposure(
     exposure:
       shares === undefined
         ? null
-        : byCategory(shares, null).map((m) => ({ entity_category: m.category, value_share: m.share })),
+        : byCategory(shares, null, 0).map((m) => ({
+            entity_category: m.category,
+            value_share: m.share,
+            strongest_path: m.path,
+          })),
     check_status: check.state,
     checked_at: formatUtcMicrosOrNull(check.at),
   };

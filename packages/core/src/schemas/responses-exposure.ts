@@ -15,12 +15,34 @@ export const directInteractionSchema = z
   })
   .describe("Direct interaction with an identified entity.");
 
+/** The largest single contribution to a share: how the funds went, hop by hop. */
+const strongestPathSchema = z
+  .strictObject({
+    hops: z
+      .number()
+      .int()
+      .describe(
+        "Hop at which the last address was met (1: the transfer's counterparty, or a checked address's direct counterparty).",
+      ),
+    addresses: z
+      .array(z.string())
+      .describe("From the start (the counterparty, or the checked address) to where the share was credited."),
+    tx_hashes: z
+      .array(z.string())
+      .describe(
+        "The transfers between those addresses, one per hop, in the same order; empty when not recorded.",
+      ),
+  })
+  .nullable()
+  .describe("The strongest path of the share (docs/risk-model.md); null when the result did not record one.");
+
 /** One category of an indirect interaction. */
 export const indirectInteractionSchema = z
   .strictObject({
     entity_category: z.string().describe("Entity category code (undefined for the unexplained remainder)."),
     value_share: share.describe("Share of the category in the total exposure."),
     value_in_fiat: fiatValue.nullable(),
+    strongest_path: strongestPathSchema,
   })
   .describe("Indirect interaction with an entity category.");
 
@@ -57,7 +79,11 @@ export const addressExposureResponseSchema = z
     exposure: z
       .array(
         z
-          .strictObject({ entity_category: z.string().describe("Entity category code."), value_share: share })
+          .strictObject({
+            entity_category: z.string().describe("Entity category code."),
+            value_share: share,
+            strongest_path: strongestPathSchema,
+          })
           .describe("Share of one category in the address's funds."),
       )
       .nullable()

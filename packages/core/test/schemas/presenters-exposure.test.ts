@@ -20,9 +20,9 @@ describe("presentTransferExposure", () => {
     expect(wire).toEqual({
       direct_interaction: null,
       indirect_interaction: [
-        { entity_category: "exchange", value_share: 0.6, value_in_fiat: 60 },
-        { entity_category: "undefined", value_share: 0.3, value_in_fiat: 30 },
-        { entity_category: "sanctions", value_share: 0.1, value_in_fiat: 10 },
+        { entity_category: "exchange", value_share: 0.6, value_in_fiat: 60, strongest_path: null },
+        { entity_category: "undefined", value_share: 0.3, value_in_fiat: 30, strongest_path: null },
+        { entity_category: "sanctions", value_share: 0.1, value_in_fiat: 10, strongest_path: null },
       ],
       fiat_currency: "USD",
       check_status: "checked",
@@ -61,9 +61,53 @@ describe("presentTransferExposure", () => {
     };
     const wire = presentTransferExposure(transferRecord({ exposure, valueInFiat: 1000 }));
     expect(wire.indirect_interaction).toEqual([
-      { entity_category: "undefined", value_share: 0.75, value_in_fiat: 750 },
-      { entity_category: "mixer", value_share: 0.25, value_in_fiat: 250 },
+      { entity_category: "undefined", value_share: 0.75, value_in_fiat: 750, strongest_path: null },
+      { entity_category: "mixer", value_share: 0.25, value_in_fiat: 250, strongest_path: null },
     ]);
+  });
+
+  it("gives each share its strongest path: hops, addresses and the transfers between them", () => {
+    const exposure = {
+      direct: null,
+      shares: [
+        {
+          ...share("sanctions", "indirect", 0.4, 40),
+          minHops: 3,
+          path: ["0xs", "0xa", "0xl"],
+          pathTxHashes: ["0x01", "0x02"],
+        },
+        { ...share("undefined", "indirect", 0.6, 60), path: ["0xs", "0xb"] },
+      ],
+      truncated: false,
+      edgesRead: 4,
+      hops: 3,
+    };
+    const wire = transferExposureResponseSchema.parse(presentTransferExposure(exposure));
+    expect(wire.indirect_interaction).toEqual([
+      {
+        entity_category: "undefined",
+        value_share: 0.6,
+        value_in_fiat: 60,
+        // A result stored before transfers were recorded: the addresses only.
+        strongest_path: { hops: 2, addresses: ["0xs", "0xb"], tx_hashes: [] },
+      },
+      {
+        entity_category: "sanctions",
+        value_share: 0.4,
+        value_in_fiat: 40,
+        strongest_path: { hops: 3, addresses: ["0xs", "0xa", "0xl"], tx_hashes: ["0x01", "0x02"] },
+      },
+    ]);
+    // An address's own exposure counts the address itself as hop 0.
+    const address = presentAddressExposure(
+      { address: "0xs", entity: null, exposure },
+      { state: "checked", at: T0 },
+    );
+    expect(address.exposure?.[1]?.strongest_path).toEqual({
+      hops: 2,
+      addresses: ["0xs", "0xa", "0xl"],
+      tx_hashes: ["0x01", "0x02"],
+    });
   });
 
   it("not checked: both interactions null", () => {
@@ -115,8 +159,8 @@ describe("presentAddressExposure", () => {
       entity_category: null,
       entity_name: null,
       exposure: [
-        { entity_category: "undefined", value_share: 0.75 },
-        { entity_category: "mixer", value_share: 0.25 },
+        { entity_category: "undefined", value_share: 0.75, strongest_path: null },
+        { entity_category: "mixer", value_share: 0.25, strongest_path: null },
       ],
       check_status: "checked",
       checked_at: "2024-04-18T14:17:30.309000Z",
