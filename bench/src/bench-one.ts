@@ -10,6 +10,7 @@ import { benchRules } from "./bench-rules.js";
 import { benchScreening } from "./bench-screening.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
+import { benchRecall } from "./recall/bench-recall.js";
 
 const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Figure[]>> = {
   rules: (_size, quick) => benchRules(quick),
@@ -17,6 +18,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   screening: benchScreening,
   memory: benchMemory,
   postgres: benchPostgres,
+  recall: () => benchRecall(),
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

@@ -1,10 +1,14 @@
 /**
- * 5-hop exposure tracing per transfer on the generated ledger: cold (every hop read from the
- * SQLite store) and warm (the ledger in an in-memory LedgerIndex, reference data in maps).
+ * Exposure tracing per transfer on the generated ledger at 5, 10 and 20 hops (the default depth
+ * and weight floor; 5 hops also without the floor, as traced before the floor existed): cold
+ * (every hop read from the SQLite store) and warm (the ledger in an in-memory LedgerIndex,
+ * reference data in maps), with the edges read and the CPU per trace.
  */
 import {
   createEntityResolver,
   createMemoryStore,
+  DEFAULT_EDGE_BUDGET,
+  DEFAULT_MIN_PATH_WEIGHT,
   LedgerIndex,
   type LedgerTransfer,
   storeAttributionSource,
@@ -36,13 +40,31 @@ export async function sampleTransfers(
   return out;
 }
 
-/** Milliseconds of each 5-hop trace of `sample` (incoming: the origin of funds). */
+/** Depth and weight floor of one traced setting. */
+interface Depth {
+  readonly maxHops: number;
+  readonly minPathWeight: number;
+  readonly label: string;
+}
+
+const DEPTHS: ReadonlyArray<Depth> = [
+  { maxHops: 5, minPathWeight: 0, label: "5-hop, no floor" },
+  { maxHops: 5, minPathWeight: DEFAULT_MIN_PATH_WEIGHT, label: "5-hop" },
+  { maxHops: 10, minPathWeight: DEFAULT_MIN_PATH_WEIGHT, label: "10-hop" },
+  { maxHops: 20, minPathWeight: DEFAULT_MIN_PATH_WEIGHT, label: "20-hop (default)" },
+  { maxHops: 20, minPathWeight: 0, label: "20-hop, no floor" },
+];
+
+/** Milliseconds of each trace of `sample` (incoming: the origin of funds), edges and CPU. */
 async function traceAll(
   sample: ReadonlyArray<LedgerTransfer>,
   deps: Pick<Parameters<typeof traceTransferExposure>[0], "ledger" | "resolver">,
-): Promise<{ ms: number[]; edges: number }> {
+  depth: Depth,
+): Promise<{ ms: number[]; edges: number[]; cpuMs: number; truncated: number }> {
   const ms: number[] = [];
-  let edges = 0;
+  const edges: number[] = [];
+  let truncated = 0;
+  const cpu0 = process.cpuUsage();
   for (const row of sample) {
     const t0 = performance.now();
     const result = await traceTransferExposure({
@@ -54,16 +76,19 @@ async function traceAll(
       at: row.occurredAt,
       value: 1_000,
       span: { from: row.occurredAt, to: row.occurredAt },
-      maxHops: 5,
-      edgeBudget: 10_000,
+      maxHops: depth.maxHops,
+      minPathWeight: depth.minPathWeight,
+      edgeBudget: DEFAULT_EDGE_BUDGET,
     });
     ms.push(performance.now() - t0);
-    edges += result.edgesRead;
+    edges.push(result.edgesRead);
+    if (result.truncated) truncated++;
   }
-  return { ms, edges };
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, edges, cpuMs: (cpu.user + cpu.system) / 1000, truncated };
 }
 
-/** Cold and warm trace latencies on a ledger of `ledgerSize` transfers. */
+/** Cold and warm trace latencies on a ledger of `ledgerSize` transfers, at each depth. */
 export async function benchTracing(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const file = await ledgerCopy(ledgerSize, "tracing");
   try {
@@ -73,7 +98,15 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
       attributions: storeAttributionSource(store),
       sanctions: storeSanctionsSource(store),
     });
-    const cold = await traceAll(sample, { ledger: store, resolver: coldResolver });
+    const label = `${(ledgerSize / 1e6).toLocaleString("en-US")}M-transfer ledger`;
+    const figures: Figure[] = [];
+    for (const depth of [DEPTHS[1]!, DEPTHS[3]!]) {
+      const cold = await traceAll(sample, { ledger: store, resolver: coldResolver }, depth);
+      figures.push(
+        figure(`${depth.label} trace p50, cold (SQLite), ${label}`, "ms", [percentile(cold.ms, 50)], "<= 5"),
+        figure(`${depth.label} trace p99, cold (SQLite)`, "ms", [percentile(cold.ms, 99)]),
+      );
+    }
     // Warm: the whole ledger in memory, reference data in a memory store.
     const index = new LedgerIndex();
     const memory = createMemoryStore();
@@ -86,19 +119,29 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
       attributions: storeAttributionSource(memory),
       sanctions: storeSanctionsSource(memory),
     });
-    await traceAll(sample.slice(0, 50), { ledger: index, resolver: warmResolver });
-    const warm = await traceAll(sample, { ledger: index, resolver: warmResolver });
-    const label = `${(ledgerSize / 1e6).toLocaleString("en-US")}M-transfer ledger`;
-    return [
-      figure(`5-hop trace p50, cold (SQLite), ${label}`, "ms", [percentile(cold.ms, 50)], "<= 5"),
-      figure(`5-hop trace p99, cold (SQLite)`, "ms", [percentile(cold.ms, 99)]),
-      figure(`5-hop trace p50, warm (in memory)`, "ms", [percentile(warm.ms, 50)], "<= 1"),
-      figure(`5-hop trace p99, warm (in memory)`, "ms", [percentile(warm.ms, 99)], "<= 10"),
-      figure(`edges read per trace (mean)`, "edges", [warm.edges / sample.length]),
-    ];
+    const warmDeps = { ledger: index, resolver: warmResolver };
+    await traceAll(sample.slice(0, 50), warmDeps, DEPTHS[3]!);
+    for (const depth of DEPTHS) {
+      const warm = await traceAll(sample, warmDeps, depth);
+      figures.push(
+        figure(`${depth.label} trace p50, warm (in memory)`, "ms", [percentile(warm.ms, 50)], "<= 1"),
+        figure(`${depth.label} trace p99, warm (in memory)`, "ms", [percentile(warm.ms, 99)], "<= 10"),
+        figure(`${depth.label} CPU per trace, warm (mean)`, "ms", [warm.cpuMs / sample.length]),
+        figure(`${depth.label} edges read per trace (mean)`, "edges", [mean(warm.edges)]),
+        figure(`${depth.label} edges read per trace (p99)`, "edges", [percentile(warm.edges, 99)]),
+        figure(`${depth.label} traces truncated by the edge budget`, "%", [
+          (100 * warm.truncated) / sample.length,
+        ]),
+      );
+    }
+    return figures;
   } finally {
     removeCopy(file);
   }
+}
+
+function mean(values: ReadonlyArray<number>): number {
+  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
 
 /** Every ledger row of the SQLite file into `index`, in chunks of 100,000 (for the warm trace). */

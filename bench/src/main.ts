@@ -5,6 +5,7 @@
  *   npm run bench            the full run (1M-transfer ledger; building it takes a few minutes once)
  *   npm run bench -- --quick the CI run (small sizes; fails only if a benchmark breaks, never on speed)
  *   npm run bench -- --only tracing,rules
+ *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  */
 import { spawnSync } from "node:child_process";
@@ -30,6 +31,7 @@ const ledgerSize = quick ? 20_000 : 1_000_000;
 const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   { name: "rules", args: [join(here, "bench-one.ts"), "rules", String(ledgerSize)] },
   { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
+  { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
   {
     name: "screening",
     args: [join(here, "bench-one.ts"), "screening", String(ledgerSize)],
