@@ -7,9 +7,16 @@
  */
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
+import {
+  createHttpApp,
+  createHttpLogger,
+  createUserDirectory,
+  serveHttp,
+  type UserDirectory,
+} from "@openkyt/http";
 import { parseCommandArgs, portOption, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
+import { consoleAssetsDir } from "./console-dir.js";
 import { openStore } from "./db-target.js";
 import {
   DEMO_ADDRESSES,
@@ -26,6 +33,31 @@ export const DEMO_KEY = Object.freeze({
   secret: "demo-secret-do-not-use-in-production",
   account: "demo",
 });
+
+/** The demo's console users (both of the demo account), with one password: for a local demo only. */
+export const DEMO_USERS = Object.freeze({
+  admin: "admin@demo.openkyt.test",
+  analyst: "analyst@demo.openkyt.test",
+  password: "demo-password-do-not-use",
+});
+
+/** Makes the demo's console users (kept in the database, like the demo key). */
+async function createDemoUsers(users: UserDirectory): Promise<void> {
+  for (const [email, role] of [
+    [DEMO_USERS.admin, "admin"],
+    [DEMO_USERS.analyst, "analyst"],
+  ] as const) {
+    if (!(await users.find(email))) {
+      await users.create({ accountId: DEMO_KEY.account, email, role, password: DEMO_USERS.password });
+    }
+  }
+}
+
+/** The lines that say where the console is and how to sign in. */
+function consoleLines(url: string | null): string[] {
+  const login = `sign in as ${DEMO_USERS.admin} (admin) or ${DEMO_USERS.analyst} (analyst), password ${DEMO_USERS.password}`;
+  return url ? [`Console: ${url} -- ${login}`] : [`Console (once served, at /console/): ${login}`];
+}
 
 /** A signed `curl` of the KYT interface at `url`, as shell lines (signed by scripts/sign-request.mjs). */
 function signedCurl(url: string, method: "GET" | "POST", path: string, body?: unknown): string[] {
@@ -99,6 +131,7 @@ export const demoCommand: CliCommand = {
       await engine.drain();
       // Kept in the database: `openkyt serve --db FILE` accepts the printed key later too.
       await engine.apiKeys.provision(DEMO_KEY.id, DEMO_KEY.secret, DEMO_KEY.account);
+      await createDemoUsers(createUserDirectory({ store }));
       io.stdout(
         `OpenKYT demo: ${loaded.toLocaleString("en-US")} ledger transfers, screened in ${Date.now() - started} ms\n\n`,
       );
@@ -113,13 +146,18 @@ export const demoCommand: CliCommand = {
             `Serve it with \`npx openkyt serve --db ${named}\`, then try it from the repository root in`,
             "another shell (scripts/sign-request.mjs signs each request):",
             ...demoTryLines(`http://${host}:${port}`, screened),
+            ...consoleLines(null),
             "",
           ].join("\n"),
         );
         return EXIT.OK;
       }
       const logger = createHttpLogger({ level: "warn" });
-      const server = await serveHttp(createHttpApp({ engine, logger }), { host, port });
+      const assetsDir = consoleAssetsDir();
+      const server = await serveHttp(createHttpApp({ engine, logger, console: { assetsDir } }), {
+        host,
+        port,
+      });
       engine.start();
       const stopped = io.untilSignal();
       io.stdout(
@@ -128,6 +166,7 @@ export const demoCommand: CliCommand = {
           ...key,
           "Try it from the repository root in another shell (scripts/sign-request.mjs signs each request):",
           ...demoTryLines(server.url, screened),
+          ...consoleLines(assetsDir ? `${server.url}/console/` : null),
           `Ctrl-C stops the server; \`npx openkyt serve --db ${named}\` serves the database again.`,
           "",
         ].join("\n"),

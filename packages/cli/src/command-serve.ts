@@ -8,6 +8,7 @@ import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
 import { parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
 import { type ParsedArgs, parseCommandArgs, portOption, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
+import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
 
@@ -21,6 +22,7 @@ const OPTIONS = {
   "max-connections": { type: "string" },
   "max-connections-per-address": { type: "string" },
   "failed-auth-limit": { type: "string" },
+  "no-console": { type: "boolean" },
 } as const;
 
 /** A connection cap from its flag, else its environment variable, else undefined (the default). */
@@ -46,7 +48,7 @@ export const serveCommand: CliCommand = {
   name: "serve",
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
-                     [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--json]
+                     [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --port        port to listen on (0: any free port); default 8080
@@ -55,6 +57,8 @@ export const serveCommand: CliCommand = {
   --warm        screen from memory: load the ledger into memory (SQLite or Postgres; about 0.5 GB
                 per million transfers) and cache labels, sanctions, tokens and prices; rows
                 imported meanwhile are traced within 1 s, reference data within 30 s
+  --no-console  do not serve the analyst console at /console/ nor accept console sign-ins
+                (signed requests only); users are made with \`openkyt users create\`
   --log-level   pino level of the request log on stderr; default info
   --max-connections  most open connections in all (0: no cap); default $OPENKYT_MAX_CONNECTIONS,
                 then 1,000 (less when the open-file limit is low)
@@ -111,7 +115,13 @@ export const serveCommand: CliCommand = {
               failedAuth:
                 failedAuthLimit === 0 ? null : { perSecond: failedAuthLimit, burst: 2 * failedAuthLimit },
             };
-      const server = await serveHttp(createHttpApp({ engine, logger, limits: failedAuth }), {
+      const consoleDir = args.values["no-console"] === true ? null : consoleAssetsDir();
+      if (args.values["no-console"] !== true && consoleDir === null) {
+        io.stderr("the console is not built (npm run build): serving without /console/\n");
+      }
+      const consoleOption = args.values["no-console"] === true ? null : { assetsDir: consoleDir };
+      const app = createHttpApp({ engine, logger, limits: failedAuth, console: consoleOption });
+      const server = await serveHttp(app, {
         host,
         port,
         logger,
@@ -124,8 +134,8 @@ export const serveCommand: CliCommand = {
       const db = describeDbTarget(target);
       io.stdout(
         args.values.json
-          ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, db, workers })}\n`
-          : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"})\n`,
+          ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, db, workers, console: consoleDir ? `${server.url}/console/` : null })}\n`
+          : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"})\n${consoleDir ? `console at ${server.url}/console/ (users: openkyt users create)\n` : ""}`,
       );
       const signal = await stopped;
       io.stderr(`${signal}: shutting down\n`);

@@ -25,6 +25,11 @@ export const COMMANDS: CliCommands = Object.freeze({
     "create, list, revoke or seal API keys of an account",
     async () => (await import("./command-keys.js")).keysCommand,
   ),
+  users: lazy(
+    "users",
+    "create, list or disable the console's users of an account",
+    async () => (await import("./command-users.js")).usersCommand,
+  ),
   migrate: lazy(
     "migrate",
     "migrate a store to the latest schema",

@@ -2,7 +2,8 @@
  * Runs one endpoint for a request: refuse a source or key past its budget of failed
  * authentications (429), check the headers, timestamp and key before reading the body, read
  * the body (size limit), check the signature, rate-limit, admit against replay, then parse the
- * JSON and query and call the account operation. Every failure is a KytError the app's error
+ * JSON and query and call the account operation. A console session (cookie, CSRF token on
+ * writes, role) takes the place of the signature and leads to the same operation. Every failure is a KytError the app's error
  * handler answers; nothing runs before authentication succeeds, so a refused request changes
  * nothing. A body left unread by a refusal is drained (bounded) or cut by @hono/node-server.
  */
@@ -14,13 +15,17 @@ import type { AppEnv } from "./app-env.js";
 import type { Authenticator, Refused } from "./auth-check.js";
 import type { AuthFailureBudget, FailureSubject } from "./auth-failures.js";
 import { parseBody } from "./body-forms.js";
-import { checkDeclaredLength, readBodyBytes, readIncomingBytes } from "./body-reader.js";
+import { checkDeclaredLength } from "./body-reader.js";
+import type { ConsoleSessions } from "./console-sessions.js";
 import type { Endpoint, EndpointResult } from "./endpoint-types.js";
 import { logValue } from "./log-fields.js";
 import { nodeIncoming, readHeader } from "./node-incoming.js";
 import type { RateLimiter, RateVerdict } from "./rate-limiter.js";
 import { limitAddress } from "./remote-address.js";
+import { type Caller, type CallerRequest, readBody, takeRate } from "./request-caller.js";
 import { REQUEST_ID_HEADER } from "./request-context.js";
+import { sessionCaller } from "./session-check.js";
+import { sessionTokenOf } from "./session-cookie.js";
 
 /** What the runner needs. */
 export interface EndpointRunnerDeps {
@@ -34,6 +39,8 @@ export interface EndpointRunnerDeps {
   readonly bodyBytes: number;
   /** Largest body of a batch endpoint (`bodyLimit: "batch"`). */
   readonly batchBodyBytes: number;
+  /** Console sessions (cookie and CSRF token); null: only signed requests are accepted. */
+  readonly sessions: ConsoleSessions | null;
 }
 
 /**
@@ -51,23 +58,6 @@ export function accountApis(engine: Engine, maxAccounts = 1_000): (accountId: st
     }
     return api;
   };
-}
-
-/** Methods whose requests carry no body: a fetch Request cannot have one, nor does node-server give one. */
-const BODYLESS = new Set(["GET", "HEAD"]);
-const NO_BYTES = new Uint8Array(0);
-
-/** The raw body (empty for GET and HEAD, whose Content-Length is still checked against the limit). */
-function readBody(
-  c: Context<AppEnv>,
-  incoming: IncomingMessage | undefined,
-  limit: number,
-): Promise<Uint8Array> {
-  if (BODYLESS.has(c.req.method)) {
-    checkDeclaredLength(readHeader(c, incoming, "content-length"), limit);
-    return Promise.resolve(NO_BYTES);
-  }
-  return incoming ? readIncomingBytes(incoming, limit) : readBodyBytes(c.req.raw, limit);
 }
 
 /** A `.` or `..` path segment, also percent-encoded (the URL parser resolves both). */
@@ -152,7 +142,35 @@ function respond(c: Context<AppEnv>, result: EndpointResult): Response {
   });
 }
 
-/** The Hono handler of one endpoint. */
+/** Authenticates a signed request (HMAC): headers, key, body, signature, then replay. */
+async function signedCaller(
+  req: CallerRequest,
+  targets: string[],
+  deps: EndpointRunnerDeps,
+): Promise<Caller> {
+  const { c, header, now, source } = req;
+  const pre = await deps.auth.precheck(header, now);
+  if (!pre.ok) return req.refuse(pre, source);
+  c.set("keyId", pre.keyId);
+  const keyed: FailureSubject = { address: source.address, keyId: pre.keyId };
+  if (deps.failures) tooManyFailures(deps.failures.checkKey(keyed, now), "for this API key");
+  const raw = await readBody(c, req.incoming, req.bodyBytes);
+  const parsed = parseBody(raw);
+  const verified = deps.auth.checkSignature(pre, { method: c.req.method, targets, raw, parsed });
+  if (!verified.ok) return req.refuse(verified, keyed);
+  c.set("keyId", verified.keyId);
+  c.set("accountId", verified.accountId);
+  takeRate(deps, verified.keyId, now, "API key");
+  const replayed = await deps.auth.admit(verified, now);
+  if (replayed) return req.refuse(replayed, keyed);
+  return { actor: verified.keyId, accountId: verified.accountId, parsed };
+}
+
+/**
+ * The Hono handler of one endpoint. A request that carries a console session cookie and no
+ * API-KEY-ID is authenticated by its session (see session-check.ts); every other one by its
+ * signature. Both then run the same endpoint for the caller's account.
+ */
 export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const log = c.get("log");
@@ -173,25 +191,14 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       throw new KytError("UNAUTHORIZED", refused.detail);
     };
     if (deps.failures) tooManyFailures(deps.failures.checkSource(source, now), "from this address");
-    const pre = await deps.auth.precheck(header, now);
-    if (!pre.ok) return refuse(pre, source);
-    c.set("keyId", pre.keyId);
-    const keyed: FailureSubject = { address: source.address, keyId: pre.keyId };
-    if (deps.failures) tooManyFailures(deps.failures.checkKey(keyed, now), "for this API key");
-    const raw = await readBody(c, incoming, bodyBytes);
-    const parsed = parseBody(raw);
-    const verified = deps.auth.checkSignature(pre, { method: c.req.method, targets, raw, parsed });
-    if (!verified.ok) return refuse(verified, keyed);
-    c.set("keyId", verified.keyId);
-    c.set("accountId", verified.accountId);
-    const rate = deps.limiter?.take(verified.keyId, now) ?? { ok: true as const };
-    if (!rate.ok) {
-      throw new KytError("RATE_LIMITED", "too many requests for this API key; retry later", {
-        details: { retryAfterMs: rate.retryAfterMs },
-      });
-    }
-    const replayed = await deps.auth.admit(verified, now);
-    if (replayed) return refuse(replayed, keyed);
+    const req: CallerRequest = { c, incoming, header, now, bodyBytes, source, refuse };
+    const token =
+      deps.sessions && header("api-key-id") === undefined ? sessionTokenOf(header("cookie")) : undefined;
+    const caller =
+      deps.sessions && token !== undefined
+        ? await sessionCaller(req, endpoint, token, { ...deps, sessions: deps.sessions })
+        : await signedCaller(req, targets, deps);
+    const { parsed } = caller;
     if (parsed.kind === "malformed") {
       throw new KytError("VALIDATION_ERROR", parsed.problem, {
         errors: { non_field_errors: [parsed.problem] },
@@ -201,8 +208,8 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       id: pathId(c),
       body: parsed.kind === "json" ? parsed.value : undefined,
       query: endpoint.query ? queryRecord(url) : {},
-      keyId: verified.keyId,
+      keyId: caller.actor,
     };
-    return respond(c, await endpoint.run(deps.accounts(verified.accountId), input));
+    return respond(c, await endpoint.run(deps.accounts(caller.accountId), input));
   };
 }

@@ -10,6 +10,8 @@ import { type Logger, pino } from "pino";
 import type { AppEnv } from "./app-env.js";
 import { createAuthenticator } from "./auth-check.js";
 import { type AuthFailureLimit, createAuthFailureBudget } from "./auth-failures.js";
+import { consoleAssets } from "./console-assets.js";
+import { createConsoleSessions } from "./console-sessions.js";
 import { accountApis, endpointHandler } from "./endpoint-runner.js";
 import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
@@ -17,6 +19,7 @@ import { openApiDocument } from "./openapi-document.js";
 import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
+import { sessionRoutes } from "./session-routes.js";
 
 /** Authentication settings. */
 export interface HttpAuthOptions {
@@ -54,6 +57,16 @@ export interface HttpLimitOptions {
   readonly failedAuth?: AuthFailureLimit | null;
 }
 
+/** The console's sessions and files. */
+export interface HttpConsoleOptions {
+  /** How long a console session lives from sign-in; default 12 hours. */
+  readonly sessionTtlMs?: number;
+  /** Mark the session cookie Secure: always, never, or (`"auto"`, the default) over https. */
+  readonly secureCookie?: boolean | "auto";
+  /** The built console (a folder with index.html) to serve at /console/; default none. */
+  readonly assetsDir?: string | null;
+}
+
 /** Options of {@link createHttpApp}. */
 export interface HttpAppOptions {
   readonly engine: Engine;
@@ -63,6 +76,12 @@ export interface HttpAppOptions {
   readonly clock?: Clock;
   readonly auth?: HttpAuthOptions;
   readonly limits?: HttpLimitOptions;
+  /**
+   * Console sign-in (`/v1/session`, cookie sessions accepted on /v1 for the store's users) and
+   * the console's files; null turns sessions off (signed requests only). Default: sessions on,
+   * no files.
+   */
+  readonly console?: HttpConsoleOptions | null;
   /** Version shown in the OpenAPI document; default "0.1.0". */
   readonly version?: string;
 }
@@ -86,8 +105,17 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     options.limits?.ratePerKey === undefined ? HTTP_DEFAULTS.ratePerKey : options.limits.ratePerKey;
   const failedAuth =
     options.limits?.failedAuth === undefined ? HTTP_DEFAULTS.failedAuth : options.limits.failedAuth;
+  const sessions =
+    options.console === null
+      ? null
+      : createConsoleSessions({
+          store: options.engine.store,
+          clock,
+          ...(options.console?.sessionTtlMs === undefined ? {} : { ttlMs: options.console.sessionTtlMs }),
+        });
   const deps = {
     accounts: accountApis(options.engine),
+    sessions,
     clock,
     bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,
     batchBodyBytes: options.limits?.batchBodyBytes ?? HTTP_DEFAULTS.batchBodyBytes,
@@ -114,6 +142,15 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     openApi ??= openApiDocument(ENDPOINTS, options.version ?? "0.1.0");
     return c.json(openApi);
   });
+  if (sessions) {
+    sessionRoutes(app, {
+      sessions,
+      now: () => clock.now(),
+      secureCookie: options.console?.secureCookie ?? "auto",
+    });
+  }
+  const assetsDir = options.console?.assetsDir;
+  if (assetsDir) consoleAssets(app, assetsDir);
   const methodsOf = new Map<string, string[]>();
   for (const endpoint of ENDPOINTS) {
     const path = honoPath(endpoint.path);

@@ -9,6 +9,7 @@ import { type ErrorBody, type ErrorCode, type FieldErrors, isKytError, type KytE
 export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   ILLEGAL_TRANSITION: 409,
   CONFLICT: 409,

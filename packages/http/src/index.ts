@@ -20,6 +20,14 @@ export {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   defaultMaxConnections,
 } from "./connection-limits.js";
+export { CONSOLE_PATH, consoleAssets } from "./console-assets.js";
+export {
+  type ConsoleSessions,
+  createConsoleSessions,
+  DEFAULT_SESSION_TTL_MS,
+  type LiveSession,
+  sessionIdOf,
+} from "./console-sessions.js";
 export { ENDPOINTS, honoPath } from "./endpoint-table.js";
 export {
   deletedResponseSchema,
@@ -34,6 +42,7 @@ export {
   HTTP_DEFAULTS,
   type HttpAppOptions,
   type HttpAuthOptions,
+  type HttpConsoleOptions,
   type HttpLimitOptions,
 } from "./http-app.js";
 export {
@@ -48,6 +57,15 @@ export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from
 export { LOG_VALUE_MAX, logValue } from "./log-fields.js";
 export { openApiDocument } from "./openapi-document.js";
 export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
+export {
+  DEFAULT_SCRYPT_COST,
+  generatePassword,
+  hashPassword,
+  MIN_PASSWORD_LENGTH,
+  passwordProblem,
+  type ScryptCost,
+  verifyPassword,
+} from "./password-hash.js";
 export { createRateLimiter, RATE_BUCKETS_MAX, type RateLimit, type RateLimiter } from "./rate-limiter.js";
 export {
   createReplayGuard,
@@ -59,3 +77,15 @@ export {
   replayPerKeyBound,
 } from "./replay-guard.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";
+export { SESSION_REFUSED, userActor } from "./session-check.js";
+export { CSRF_HEADER, SESSION_COOKIE } from "./session-cookie.js";
+export { roleNeeded } from "./session-roles.js";
+export { SESSION_PATH } from "./session-routes.js";
+export {
+  createUserDirectory,
+  type NewUser,
+  normaliseEmail,
+  type UserDirectory,
+  type UserDirectoryOptions,
+  type UserInfo,
+} from "./user-directory.js";

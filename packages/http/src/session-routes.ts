@@ -1,0 +1,118 @@
+/**
+ * The console's sign-in, outside the signed interface: `POST /v1/session` (e-mail and password:
+ * sets the session cookie, answers the user and the CSRF token), `GET /v1/session` (who is
+ * signed in, with the CSRF token again after a reload) and `DELETE /v1/session` (sign-out, with
+ * the CSRF token). Sign-in is rate limited per source address and per e-mail, whatever the outcome.
+ */
+import { KytError, parseInput, type UserRecord } from "@openkyt/core";
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "./app-env.js";
+import type { ConsoleSessions } from "./console-sessions.js";
+import { sameToken } from "./console-sessions.js";
+import { nodeIncoming } from "./node-incoming.js";
+import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
+import { limitAddress } from "./remote-address.js";
+import { readBody } from "./request-caller.js";
+import { SESSION_REFUSED, userActor } from "./session-check.js";
+import { CSRF_HEADER, sessionCookie, sessionTokenOf } from "./session-cookie.js";
+
+/** Options of {@link sessionRoutes}. */
+export interface SessionRouteOptions {
+  readonly sessions: ConsoleSessions;
+  readonly now: () => number;
+  /** Mark the cookie Secure: always, never, or (`"auto"`) when the request came over https. */
+  readonly secureCookie: boolean | "auto";
+  /** Sign-in attempts per source address; default 1/s with bursts of 20. */
+  readonly perAddress?: RateLimit;
+  /** Sign-in attempts per e-mail; default one per 10 s with bursts of 5. */
+  readonly perEmail?: RateLimit;
+}
+
+/** The path of the session routes. */
+export const SESSION_PATH = "/v1/session";
+
+const signInSchema = z.strictObject({
+  email: z.string().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+
+/** The body of a signed-in session. */
+function sessionBody(user: UserRecord, csrfToken: string, expiresAt: number) {
+  return {
+    user: { id: user.id, email: user.email, role: user.role, account: user.accountId },
+    actor: userActor(user.email),
+    csrf_token: csrfToken,
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}
+
+function limited(retryAfterMs: number): KytError {
+  return new KytError("RATE_LIMITED", "too many sign-in attempts; retry later", {
+    details: { retryAfterMs },
+  });
+}
+
+/** Adds the session routes to `app`. */
+export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): void {
+  const { sessions } = options;
+  const perAddress = createRateLimiter(options.perAddress ?? { perSecond: 1, burst: 20 });
+  const perEmail = createRateLimiter(options.perEmail ?? { perSecond: 0.1, burst: 5 });
+  const secure = (c: Context<AppEnv>) =>
+    options.secureCookie === "auto" ? new URL(c.req.url).protocol === "https:" : options.secureCookie;
+  const current = async (c: Context<AppEnv>) => {
+    const token = sessionTokenOf(c.req.header("cookie"));
+    const live = token === undefined ? null : await sessions.resolve(token);
+    if (!token || !live) throw new KytError("UNAUTHORIZED", SESSION_REFUSED);
+    c.set("keyId", userActor(live.user.email));
+    c.set("accountId", live.user.accountId);
+    return { token, ...live };
+  };
+
+  app.post(SESSION_PATH, async (c) => {
+    const now = options.now();
+    const address = limitAddress(nodeIncoming(c)?.socket?.remoteAddress);
+    const byAddress = perAddress.take(address, now);
+    if (!byAddress.ok) throw limited(byAddress.retryAfterMs);
+    const raw = new TextDecoder().decode(await readBody(c, nodeIncoming(c), 4096));
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new KytError("VALIDATION_ERROR", "the body must be JSON: {email, password}", {
+        errors: { non_field_errors: ["the body must be JSON"] },
+      });
+    }
+    const { email, password } = parseInput(signInSchema, json, "request body");
+    const normalised = email.trim().toLowerCase();
+    const byEmail = perEmail.take(normalised, now);
+    if (!byEmail.ok) throw limited(byEmail.retryAfterMs);
+    const signed = await sessions.signIn(normalised, password);
+    if (!signed) {
+      c.get("log").warn({ reason: "wrong e-mail or password" }, "sign-in refused");
+      throw new KytError("UNAUTHORIZED", "wrong e-mail or password, or the user is disabled");
+    }
+    c.set("keyId", userActor(signed.user.email));
+    c.set("accountId", signed.user.accountId);
+    c.header("Set-Cookie", sessionCookie(signed.token, sessions.ttlMs, secure(c)));
+    c.header("Cache-Control", "no-store");
+    return c.json(sessionBody(signed.user, signed.session.csrfToken, signed.session.expiresAt));
+  });
+
+  app.get(SESSION_PATH, async (c) => {
+    const { user, session } = await current(c);
+    c.header("Cache-Control", "no-store");
+    return c.json(sessionBody(user, session.csrfToken, session.expiresAt));
+  });
+
+  app.delete(SESSION_PATH, async (c) => {
+    const { token, session } = await current(c);
+    const sent = c.req.header(CSRF_HEADER);
+    if (sent === undefined || !sameToken(sent, session.csrfToken)) {
+      throw new KytError("FORBIDDEN", `signing out needs the session's ${CSRF_HEADER} header`);
+    }
+    await sessions.signOut(token);
+    c.header("Set-Cookie", sessionCookie("", 0, secure(c)));
+    return c.json({ signed_out: true });
+  });
+}
