@@ -15,7 +15,8 @@ export const ERROR_CODES = {
   NOT_CONFIGURED: "A collaborator the operation needs was not configured.",
   ENGINE_STOPPED: "The engine was stopped.",
   UNAUTHORIZED: "Authentication failed.",
-  FORBIDDEN: "A console session may not do this: its user's role does not allow it, or a write lacks its CSRF token.",
+  FORBIDDEN:
+    "A console session may not do this: its user's role does not allow it, or a write lacks its CSRF token.",
   RATE_LIMITED: "Too many requests.",
   REPLAY_GUARD_FULL: "The replay guard holds as many signed requests as it may; retry later.",
   PAYLOAD_TOO_LARGE: "The request body is too large.",
