@@ -16,6 +16,7 @@ import {
   DEFAULT_MIN_PATH_WEIGHT,
   LedgerIndex,
   type LedgerTransfer,
+  mayFund,
   storeAttributionSource,
   storeSanctionsSource,
   traceAddressExposure,
@@ -52,6 +53,7 @@ interface CaseOutcome {
   readonly shown: number;
   readonly risky: number;
   readonly reachable: number;
+  readonly inOrder: number;
   readonly forwardShare: number;
   readonly ms: number[];
   readonly edges: number[];
@@ -80,6 +82,30 @@ async function resolverFor(labelled: ReadonlyArray<Attribution>) {
 function reachableTerminals(c: LaunderingCase): number {
   const into = new Set(c.rows.map((r) => r.to));
   return c.terminals.filter((t) => into.has(t)).length;
+}
+
+/**
+ * Terminals a source reaches through transfers each of which may fund the next (the order rule
+ * of `rows`, no hop limit, no floor, no budget): the most that any tracer of these edges that
+ * keeps the order can show.
+ */
+function terminalsInOrder(c: LaunderingCase, rows: ReadonlyArray<LedgerTransfer>): number {
+  const into = new Map<string, LedgerTransfer[]>();
+  for (const r of rows) into.set(r.to, [...(into.get(r.to) ?? []), r]);
+  const sources = new Set(c.sources);
+  return c.terminals.filter((terminal) => {
+    const seen = new Set<LedgerTransfer>(into.get(terminal) ?? []);
+    const queue = [...seen];
+    for (let e = queue.pop(); e !== undefined; e = queue.pop()) {
+      if (sources.has(e.from)) return true;
+      for (const before of into.get(e.from) ?? []) {
+        if (seen.has(before) || !mayFund(before, e)) continue;
+        seen.add(before);
+        queue.push(before);
+      }
+    }
+    return false;
+  }).length;
 }
 
 async function runCase(c: LaunderingCase, s: Setting): Promise<CaseOutcome> {
@@ -137,6 +163,7 @@ async function runCase(c: LaunderingCase, s: Setting): Promise<CaseOutcome> {
     shown,
     risky,
     reachable: reachableTerminals(c),
+    inOrder: terminalsInOrder(c, rows),
     forwardShare: sent > 0 ? arrived / sent : 0,
     ms,
     edges,
@@ -156,6 +183,7 @@ export async function benchRecall(): Promise<Figure[]> {
     let shown = 0;
     let risky = 0;
     let reachable = 0;
+    let inOrder = 0;
     let weighted = 0;
     const ms: number[] = [];
     const edges: number[] = [];
@@ -164,6 +192,7 @@ export async function benchRecall(): Promise<Figure[]> {
       shown += o.shown;
       risky += o.risky;
       reachable += o.reachable;
+      inOrder += o.inOrder;
       weighted += o.forwardShare;
       ms.push(...o.ms);
       edges.push(...o.edges);
@@ -180,8 +209,13 @@ export async function benchRecall(): Promise<Figure[]> {
       );
     }
     figures.push(
-      figure(`${s.label}: all terminals showing the stolen funds`, `of ${terminals}`, [shown], ">= 97%"),
-      figure(`${s.label}: same, in percent`, "%", [(100 * shown) / terminals], ">= 97"),
+      figure(
+        `${s.label}: all terminals showing the stolen funds`,
+        `of ${terminals}`,
+        [shown],
+        `>= ${Math.ceil(0.97 * terminals)} (97%)`,
+      ),
+      figure(`${s.label}: terminals a source reaches by transfers in order`, `of ${terminals}`, [inOrder]),
       figure(`${s.label}: terminals any edge reaches`, `of ${terminals}`, [reachable]),
       figure(`${s.label}: all terminals at >= 2% (a risk by default)`, `of ${terminals}`, [risky]),
       figure(`${s.label}: forward share reaching terminals (mean of cases)`, "%", [

@@ -432,3 +432,27 @@ describe("order inside a block and the weight floor", () => {
     expect(shareOf(direct.shares, "mixer")).toBeCloseTo(0.001, 12);
   });
 });
+
+describe("order inside a block, outgoing", () => {
+  it("follows funds forward to what the receiving transfer may fund in its block", async () => {
+    // s -> r at 1000 (block 100, log 2) is the transfer the trace leaves s by; r sends on at
+    // log 5 (same block, later: followed) to a scam, and at log 1 (earlier: not followed).
+    const inBlock = (from: string, to: string, amount: number, logIndex: number) => ({
+      ...tr(from, to, amount, 1000, logIndex),
+      txHash: `0x${from}-${to}`,
+      block: 100,
+    });
+    const rows = [inBlock("s", "r", 10, 2), inBlock("r", "x", 10, 5), inBlock("r", "y", 10, 1)];
+    const resolver = resolverOf([attr("x", "scam"), attr("y", "exchange")]);
+    const result = await traceTransferExposure({
+      ...base,
+      direction: "outgoing",
+      counterparty: "s",
+      at: 900,
+      ledger: ledgerOf(rows),
+      resolver,
+    });
+    expect(result.shares.map((s) => [s.category, s.share])).toEqual([["scam", 1]]);
+    expect(result.shares[0]).toMatchObject({ path: ["s", "r", "x"], pathTxHashes: ["0xs-r", "0xr-x"] });
+  });
+});
