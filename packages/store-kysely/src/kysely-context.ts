@@ -63,11 +63,28 @@ export async function lockRow(
   table: LockedTable,
   id: string,
 ): Promise<void> {
+  await lockRows(ctx, db, table, [id]);
+}
+
+/**
+ * {@link lockRow} for several rows: those the transaction does not hold yet are locked with one
+ * statement per chunk, in id order (so two batches never wait on each other in a cycle).
+ */
+export async function lockRows(
+  ctx: KyselyContext,
+  db: Kysely<Database>,
+  table: LockedTable,
+  ids: ReadonlyArray<string>,
+): Promise<void> {
   if (!ctx.rowLocks) return;
-  const key = `${table}:${id}`;
-  if (ctx.inTransaction && ctx.heldLocks.has(key)) return;
-  await db.selectFrom(table).select("id").where("id", "=", id).forUpdate().execute();
-  if (ctx.inTransaction) ctx.heldLocks.add(key);
+  const wanted = [...new Set(ids)].filter(
+    (id) => !(ctx.inTransaction && ctx.heldLocks.has(`${table}:${id}`)),
+  );
+  for (let i = 0; i < wanted.length; i += 500) {
+    const chunk = wanted.slice(i, i + 500).sort();
+    await db.selectFrom(table).select("id").where("id", "in", chunk).orderBy("id").forUpdate().execute();
+    if (ctx.inTransaction) for (const id of chunk) ctx.heldLocks.add(`${table}:${id}`);
+  }
 }
 
 /** A text column as an ORDER BY expression, in the context's collation when it has one. */

@@ -8,12 +8,19 @@ import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool,
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, JobsTable } from "./kysely-schema.js";
-import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
+import { chunksOf, fromJson, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The job members of the store port. */
 export type JobOps = Pick<
   StoreOps,
-  "enqueueJob" | "claimJobs" | "completeJob" | "retryJob" | "listJobs" | "nextJobAt"
+  | "enqueueJob"
+  | "enqueueJobs"
+  | "claimJobs"
+  | "completeJob"
+  | "completeJobs"
+  | "retryJob"
+  | "listJobs"
+  | "nextJobAt"
 >;
 
 /** A row as a job. */
@@ -85,24 +92,29 @@ async function claimDue(
   return rows.map(fromRow).sort(byDueTime);
 }
 
+/** A job as a row. */
+function jobRow(job: JobRecord) {
+  return {
+    id: job.id,
+    kind: job.kind,
+    account_id: job.accountId,
+    subject_id: job.subjectId,
+    payload: toJson(job.payload),
+    run_at: job.runAt,
+    attempts: job.attempts,
+    lease_owner: job.leaseOwner,
+    lease_until: job.leaseUntil,
+    last_error: job.lastError,
+    created_at: job.createdAt,
+  };
+}
+
 /** Creates the job members over `ctx`. */
 export function kyselyJobOps(ctx: KyselyContext): JobOps {
   const { db } = ctx;
   return {
     async enqueueJob(job) {
-      const row = {
-        id: job.id,
-        kind: job.kind,
-        account_id: job.accountId,
-        subject_id: job.subjectId,
-        payload: toJson(job.payload),
-        run_at: job.runAt,
-        attempts: job.attempts,
-        lease_owner: job.leaseOwner,
-        lease_until: job.leaseUntil,
-        last_error: job.lastError,
-        created_at: job.createdAt,
-      };
+      const row = jobRow(job);
       const result = await runPrecompiled(
         db,
         "jobs.insert",
@@ -114,6 +126,32 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
         Object.values(row),
       );
       if (Number(result.numAffectedRows ?? 0n) === 0) throw new KytError("CONFLICT", `job ${job.id} exists`);
+    },
+    async enqueueJobs(jobs) {
+      if (jobs.length === 0) return;
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(jobs.map(jobRow), INSERT_CHUNK)) {
+          const result = await tx
+            .insertInto("jobs")
+            .values(chunk)
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
+          if (Number(result.numInsertedOrUpdatedRows ?? 0n) < chunk.length)
+            throw new KytError("CONFLICT", "a job of the batch exists");
+        }
+      });
+    },
+    async completeJobs(ids, owner) {
+      let done = 0;
+      for (const chunk of chunksOf([...new Set(ids)], IN_LIST_CHUNK)) {
+        const result = await db
+          .deleteFrom("jobs")
+          .where("lease_owner", "=", owner)
+          .where("id", "in", chunk)
+          .executeTakeFirst();
+        done += Number(result.numDeletedRows ?? 0n);
+      }
+      return done;
     },
     async claimJobs(request) {
       return claimDue(ctx, request);

@@ -1,12 +1,12 @@
 /** Risks of the kysely store. */
-import { assertRisksOfKinds, type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
+import { assertReplacements, type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
-import { type KyselyContext, lockRow, orderText } from "./kysely-context.js";
+import { type KyselyContext, lockRows, orderText } from "./kysely-context.js";
 import type { RisksTable } from "./kysely-schema.js";
-import { chunksOf, fromJson, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
+import { chunksOf, fromJson, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The risk members of the store port. */
-export type RiskOps = Pick<StoreOps, "replaceRisks" | "listRisks">;
+export type RiskOps = Pick<StoreOps, "replaceRisks" | "replaceRisksOfSubjects" | "listRisks">;
 
 /** A risk as a row. */
 function toRow(r: RiskRecord): Insertable<RisksTable> {
@@ -53,19 +53,45 @@ function fromRow(r: Selectable<RisksTable>): RiskRecord {
 
 /** Creates the risk members over `ctx`. */
 export function kyselyRiskOps(ctx: KyselyContext): RiskOps {
-  return {
+  const ops: RiskOps = {
     async replaceRisks(subjectType, subjectId, checkKinds, risks) {
-      assertRisksOfKinds(checkKinds, risks);
-      if (checkKinds.length === 0) return;
+      await ops.replaceRisksOfSubjects(subjectType, [{ subjectId, checkKinds, risks }]);
+    },
+    async replaceRisksOfSubjects(subjectType, replacements) {
+      assertReplacements(replacements);
+      const live = replacements.filter((r) => r.checkKinds.length > 0);
+      if (live.length === 0) return;
       await ctx.atomic(async (db) => {
-        await lockRow(ctx, db, subjectType === "transfer" ? "transfers" : "manual_checks", subjectId);
-        await db
-          .deleteFrom("risks")
-          .where("subject_type", "=", subjectType)
-          .where("subject_id", "=", subjectId)
-          .where("check_kind", "in", [...checkKinds])
-          .execute();
-        for (const chunk of chunksOf(risks.map(toRow), INSERT_CHUNK / 2)) {
+        const table = subjectType === "transfer" ? "transfers" : "manual_checks";
+        // Serialise with other replacements of the same subjects (Postgres): lock their rows, in id order.
+        await lockRows(
+          ctx,
+          db,
+          table,
+          live.map((r) => r.subjectId),
+        );
+        // One delete per set of kinds (a batch of checks has one: every kind) and chunk of subjects.
+        const byKinds = new Map<string, { kinds: ReadonlyArray<string>; ids: string[] }>();
+        for (const r of live) {
+          const key = [...r.checkKinds].sort().join(",");
+          const group = byKinds.get(key) ?? { kinds: [...new Set(r.checkKinds)], ids: [] };
+          group.ids.push(r.subjectId);
+          byKinds.set(key, group);
+        }
+        for (const { kinds, ids } of byKinds.values()) {
+          for (const chunk of chunksOf(ids, IN_LIST_CHUNK)) {
+            await db
+              .deleteFrom("risks")
+              .where("subject_type", "=", subjectType)
+              .where("subject_id", "in", chunk)
+              .where("check_kind", "in", [...kinds])
+              .execute();
+          }
+        }
+        for (const chunk of chunksOf(
+          live.flatMap((r) => r.risks.map(toRow)),
+          INSERT_CHUNK / 2,
+        )) {
           await db.insertInto("risks").values(chunk).execute();
         }
       });
@@ -83,4 +109,5 @@ export function kyselyRiskOps(ctx: KyselyContext): RiskOps {
       return rows.map(fromRow);
     },
   };
+  return ops;
 }

@@ -8,6 +8,7 @@ import {
   type SanctionsResult,
   type StoreOps,
   type TransferFilter,
+  type TransferIdentity,
   type TransferRecord,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
@@ -30,8 +31,63 @@ import {
 /** The transfer members of the store port. */
 export type TransferOps = Pick<
   StoreOps,
-  "insertTransfer" | "updateTransfer" | "getTransfer" | "getTransfers" | "findTransfer" | "listTransfers"
+  | "insertTransfer"
+  | "insertTransfers"
+  | "updateTransfer"
+  | "updateTransfers"
+  | "getTransfer"
+  | "getTransfers"
+  | "findTransfer"
+  | "findTransfers"
+  | "listTransfers"
 >;
+
+/** Transfer rows per multi-row statement (29 parameters each: under every driver's limit). */
+const TRANSFER_CHUNK = 200;
+
+/** The columns an update of a whole transfer replaces (all but the id). */
+const UPDATED_COLUMNS = [
+  "account_id",
+  "client_id",
+  "attempt_id",
+  "registered_at",
+  "network",
+  "token_id",
+  "token_symbol",
+  "direction",
+  "tx_status",
+  "tx_hash",
+  "occurred_at",
+  "input_address",
+  "output_address",
+  "amount",
+  "value_in_fiat",
+  "risk_level",
+  "risk_score",
+  "risk_model_id",
+  "risk_model_version",
+  "checks",
+  "disable_auto_check",
+  "exposure",
+  "counterparty",
+  "sanctions",
+  "counterparty_name",
+  "counterparty_category",
+  "last_error",
+  "updated_at",
+] as const satisfies ReadonlyArray<Exclude<keyof TransfersTable, "id">>;
+
+/** The same identity (see `Store.findTransfer`). */
+function sameIdentity(t: TransferRecord, i: TransferIdentity): boolean {
+  return (
+    t.accountId === i.accountId &&
+    t.network === i.network &&
+    t.txHash === i.txHash &&
+    t.tokenId === i.tokenId &&
+    t.outputAddress === i.outputAddress &&
+    t.direction === i.direction
+  );
+}
 
 /** A transfer as a row. */
 function toRow(t: TransferRecord): Insertable<TransfersTable> {
@@ -69,7 +125,7 @@ function toRow(t: TransferRecord): Insertable<TransfersTable> {
 }
 
 /** A row as a transfer. */
-function fromRow(r: Selectable<TransfersTable>): TransferRecord {
+export function fromRow(r: Selectable<TransfersTable>): TransferRecord {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -104,7 +160,7 @@ function fromRow(r: Selectable<TransfersTable>): TransferRecord {
 }
 
 /** The WHERE of the transfer list: the account and every filter given. */
-function listConditions(
+export function listConditions(
   eb: ExpressionBuilder<Database, "transfers">,
   accountId: string,
   f: TransferFilter,
@@ -132,6 +188,20 @@ function listConditions(
 /** Creates the transfer members over `ctx`. */
 export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
   const { db } = ctx;
+  /** Rows by id, locked FOR UPDATE in id order inside a transaction that takes row locks. */
+  const rowsById = async (ids: ReadonlyArray<string>) => {
+    const lock = ctx.rowLocks && ctx.inTransaction;
+    const out: TransferRecord[] = [];
+    for (const chunk of chunksOf([...new Set(ids)].sort(), IN_LIST_CHUNK)) {
+      const query = db.selectFrom("transfers").selectAll().where("id", "in", chunk);
+      const rows = await (lock ? query.orderBy("id").forUpdate() : query).execute();
+      for (const row of rows) {
+        if (lock) ctx.heldLocks.add(`transfers:${row.id}`);
+        out.push(fromRow(row));
+      }
+    }
+    return out;
+  };
   return {
     async insertTransfer(record) {
       // DO NOTHING instead of a failing insert keeps an open Postgres transaction usable.
@@ -149,6 +219,51 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       if (Number(result.numAffectedRows ?? 0n) === 0) {
         throw new KytError("CONFLICT", `transfer ${record.id} or its identity exists`);
       }
+    },
+    async insertTransfers(records) {
+      if (records.length === 0) return;
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(records.map(toRow), TRANSFER_CHUNK)) {
+          // DO NOTHING instead of a failing insert keeps an open Postgres transaction usable.
+          const result = await tx
+            .insertInto("transfers")
+            .values(chunk)
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
+          if (Number(result.numInsertedOrUpdatedRows ?? 0n) < chunk.length) {
+            throw new KytError("CONFLICT", "a transfer of the batch, or its identity, exists");
+          }
+        }
+      });
+    },
+    async updateTransfers(records) {
+      if (records.length === 0) return;
+      await ctx.atomic(async (tx) => {
+        const ids = records.map((r) => r.id);
+        const stored = new Set<string>();
+        for (const chunk of chunksOf([...new Set(ids)], IN_LIST_CHUNK)) {
+          for (const row of await tx.selectFrom("transfers").select("id").where("id", "in", chunk).execute())
+            stored.add(row.id);
+        }
+        const missing = ids.find((id) => !stored.has(id));
+        if (missing !== undefined) throw notFound("transfer", missing);
+        // Every id is stored: the upsert replaces rows and inserts none, one statement per chunk.
+        for (const chunk of chunksOf(records.map(toRow), TRANSFER_CHUNK)) {
+          await conflictAware("a transfer of the batch", () =>
+            tx
+              .insertInto("transfers")
+              .values(chunk)
+              .onConflict((oc) =>
+                oc
+                  .column("id")
+                  .doUpdateSet((eb) =>
+                    Object.fromEntries(UPDATED_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+                  ),
+              )
+              .execute(),
+          );
+        }
+      });
     },
     async updateTransfer(record) {
       const { id, ...changes } = toRow(record);
@@ -181,12 +296,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       return rows[0] ? fromRow(rows[0]) : null;
     },
     async getTransfers(ids) {
-      const out: TransferRecord[] = [];
-      for (const chunk of chunksOf([...new Set(ids)], IN_LIST_CHUNK)) {
-        const rows = await db.selectFrom("transfers").selectAll().where("id", "in", chunk).execute();
-        out.push(...rows.map(fromRow));
-      }
-      return out;
+      return rowsById(ids);
     },
     async findTransfer(identity) {
       const row = await lockedRead(
@@ -203,6 +313,36 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
           .where("direction", "=", identity.direction),
       );
       return row ? fromRow(row) : null;
+    },
+    async findTransfers(identities) {
+      // One read per (account, network) and chunk of hashes; the rest of the identity is matched here.
+      const groups = new Map<string, TransferIdentity[]>();
+      for (const i of identities) {
+        const key = `${i.accountId}\u0000${i.network}`;
+        const group = groups.get(key);
+        if (group) group.push(i);
+        else groups.set(key, [i]);
+      }
+      const lock = ctx.rowLocks && ctx.inTransaction;
+      const out = new Map<string, TransferRecord>();
+      for (const group of groups.values()) {
+        const first = group[0] as TransferIdentity;
+        for (const hashes of chunksOf([...new Set(group.map((i) => i.txHash))].sort(), IN_LIST_CHUNK)) {
+          const query = db
+            .selectFrom("transfers")
+            .selectAll()
+            .where("account_id", "=", first.accountId)
+            .where("network", "=", first.network)
+            .where("tx_hash", "in", hashes);
+          for (const row of await (lock ? query.orderBy("id").forUpdate() : query).execute()) {
+            const t = fromRow(row);
+            if (!group.some((i) => sameIdentity(t, i))) continue;
+            if (lock) ctx.heldLocks.add(`transfers:${t.id}`);
+            out.set(t.id, t);
+          }
+        }
+      }
+      return [...out.values()];
     },
     async listTransfers(accountId, filter, page) {
       const matching = db.selectFrom("transfers").where((eb) => listConditions(eb, accountId, filter));

@@ -67,6 +67,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     manualCheckConformance(context);
     riskAlertConformance(context);
     jobConformance(context);
+    batchConformance(context);
     transactionConformance(context);
     keyModelConformance(context);
     ledgerConformance(context);

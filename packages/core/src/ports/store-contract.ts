@@ -5,11 +5,26 @@
 import type { CheckKind } from "../domain/enums.js";
 import type { RiskRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
+import type { RiskReplacement } from "./store.js";
 
 /**
  * `Store.replaceRisks`: every risk must be of one of the kinds being replaced (a risk of another
  * kind would survive the next replacement of its own kind). VALIDATION_ERROR otherwise.
  */
+/**
+ * `Store.replaceRisksOfSubjects`: each replacement's risks are of its kinds (see
+ * {@link assertRisksOfKinds}) and no subject is named twice. VALIDATION_ERROR otherwise.
+ */
+export function assertReplacements(replacements: ReadonlyArray<RiskReplacement>): void {
+  const seen = new Set<string>();
+  for (const r of replacements) {
+    if (seen.has(r.subjectId))
+      throw new KytError("VALIDATION_ERROR", `subject ${r.subjectId} is named twice in one risk replacement`);
+    seen.add(r.subjectId);
+    assertRisksOfKinds(r.checkKinds, r.risks);
+  }
+}
+
 export function assertRisksOfKinds(kinds: ReadonlyArray<CheckKind>, risks: ReadonlyArray<RiskRecord>): void {
   const stray = risks.find((risk) => !kinds.includes(risk.checkKind));
   if (stray) {

@@ -143,6 +143,13 @@ export interface StoreCapabilities {
 
 /** Every read and write of the store; also the view a transaction gets. */
 export interface StoreOps extends LedgerReader, UserStoreOps {
+/** The risks the checks `checkKinds` produced for one subject (see `replaceRisksOfSubjects`). */
+export interface RiskReplacement {
+  readonly subjectId: string;
+  readonly checkKinds: ReadonlyArray<CheckKind>;
+  readonly risks: ReadonlyArray<RiskRecord>;
+}
+
   // Transfers
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
   insertTransfer(record: TransferRecord): Promise<void>;
@@ -150,12 +157,31 @@ export interface StoreOps extends LedgerReader, UserStoreOps {
   updateTransfer(record: TransferRecord): Promise<void>;
   /** One transfer by id, any account. */
   getTransfer(id: string): Promise<TransferRecord | null>;
-  /** Transfers by ids, any account, in no particular order; unknown ids are left out. */
+  /**
+   * Transfers by ids, any account, in no particular order; unknown ids are left out. Inside a
+   * transaction of a multi-process store the rows read stay locked until it ends, like
+   * `getTransfer`'s, so a batch can read what it will write in one statement.
+   */
   getTransfers(ids: ReadonlyArray<string>): Promise<ReadonlyArray<TransferRecord>>;
   /** The full transfer with this identity (tx_hash not null), or null. */
   findTransfer(identity: TransferIdentity): Promise<TransferRecord | null>;
   /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
   listTransfers(
+  /**
+   * Inserts new transfers together: a statement per chunk of rows, not one per row. One whose
+   * identity or id exists (stored, or earlier in `records`): CONFLICT, and none is inserted.
+   */
+  insertTransfers(records: ReadonlyArray<TransferRecord>): Promise<void>;
+  /**
+   * Replaces transfers by id together, a statement per chunk. An unknown id: NOT_FOUND, and
+   * none is written; an identity taken by another transfer: CONFLICT, none written.
+   */
+  updateTransfers(records: ReadonlyArray<TransferRecord>): Promise<void>;
+  /**
+   * The full transfers with these identities that exist, in no particular order, read together
+   * (locked inside a transaction of a multi-process store, like `findTransfer`).
+   */
+  findTransfers(identities: ReadonlyArray<TransferIdentity>): Promise<ReadonlyArray<TransferRecord>>;
     accountId: string,
     filter: TransferFilter,
     page: PageRequest,
@@ -186,6 +212,15 @@ export interface StoreOps extends LedgerReader, UserStoreOps {
   ): Promise<void>;
   /** Every risk of a subject, highest level first, then by createdAt and id. */
   listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
+  /**
+   * `replaceRisks` for several subjects of one type at once, atomically, with a statement per
+   * step and chunk instead of per subject. Each replacement follows `replaceRisks`'s rules; a
+   * subject named twice: VALIDATION_ERROR, nothing written.
+   */
+  replaceRisksOfSubjects(
+    subjectType: RiskSubjectType,
+    replacements: ReadonlyArray<RiskReplacement>,
+  ): Promise<void>;
 
   // Alerts
   /** Inserts an alert unless one with the same (transferId, dedupeKey) exists; true when inserted. */
@@ -208,6 +243,8 @@ export interface StoreOps extends LedgerReader, UserStoreOps {
   enqueueJob(job: JobRecord): Promise<void>;
   /**
    * Claims up to `limit` due jobs (runAt <= now, and no lease or a lease that ran out),
+  /** Adds jobs together, a statement per chunk. A duplicate id: CONFLICT, and none is added. */
+  enqueueJobs(jobs: ReadonlyArray<JobRecord>): Promise<void>;
    * earliest runAt first: each gets the lease (owner, now + leaseMs) and attempts + 1.
    * Atomic: two concurrent claimers never get the same job while its lease holds.
    */
@@ -216,6 +253,8 @@ export interface StoreOps extends LedgerReader, UserStoreOps {
   completeJob(id: string, owner: string): Promise<boolean>;
   /**
    * Releases a job for a later run (runAt, lastError kept) if `owner` still holds its lease;
+  /** `completeJob` for several jobs in one statement; answers how many `owner` still held (and deleted). */
+  completeJobs(ids: ReadonlyArray<string>, owner: string): Promise<number>;
    * false when the lease was lost.
    */
   retryJob(id: string, owner: string, runAt: Millis, lastError: string | null): Promise<boolean>;

@@ -8,7 +8,14 @@ import { compareStrings, copy, type MemoryTables } from "./memory-state.js";
 /** The job members of the store port. */
 export type JobOps = Pick<
   StoreOps,
-  "enqueueJob" | "claimJobs" | "completeJob" | "retryJob" | "listJobs" | "nextJobAt"
+  | "enqueueJob"
+  | "enqueueJobs"
+  | "claimJobs"
+  | "completeJob"
+  | "completeJobs"
+  | "retryJob"
+  | "listJobs"
+  | "nextJobAt"
 >;
 
 /** True when a job may be claimed at `now`: due, and not leased or its lease ran out. */
@@ -33,10 +40,17 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
     const job = jobs.get(id);
     return job && job.leaseOwner === owner ? job : null;
   };
-  return {
+  const ops: JobOps = {
     async enqueueJob(job) {
-      if (jobs.has(job.id)) throw new KytError("CONFLICT", `job ${job.id} exists`);
-      setEntry(journal, jobs, job.id, copy(job));
+      await ops.enqueueJobs([job]);
+    },
+    async enqueueJobs(batch) {
+      const ids = new Set<string>();
+      for (const job of batch) {
+        if (jobs.has(job.id) || ids.has(job.id)) throw new KytError("CONFLICT", `job ${job.id} exists`);
+        ids.add(job.id);
+      }
+      for (const job of batch) setEntry(journal, jobs, job.id, copy(job));
     },
     async claimJobs({ now, limit, leaseMs, owner, kinds }) {
       const due = [...jobs.values()]
@@ -54,9 +68,16 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
       });
     },
     async completeJob(id, owner) {
-      if (!heldBy(id, owner)) return false;
-      deleteEntry(journal, jobs, id);
-      return true;
+      return (await ops.completeJobs([id], owner)) === 1;
+    },
+    async completeJobs(ids, owner) {
+      let done = 0;
+      for (const id of new Set(ids)) {
+        if (!heldBy(id, owner)) continue;
+        deleteEntry(journal, jobs, id);
+        done += 1;
+      }
+      return done;
     },
     async retryJob(id, owner, runAt, lastError) {
       const job = heldBy(id, owner);
@@ -77,4 +98,5 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
       return next;
     },
   };
+  return ops;
 }

@@ -3,7 +3,7 @@ import { riskRank } from "../domain/enums.js";
 import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
 import type { AlertFilter, StoreOps } from "../ports/store.js";
-import { assertRisksOfKinds } from "../ports/store-contract.js";
+import { assertReplacements } from "../ports/store-contract.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import {
   compareStrings,
@@ -20,6 +20,7 @@ import {
 export type RiskAlertOps = Pick<
   StoreOps,
   | "replaceRisks"
+  | "replaceRisksOfSubjects"
   | "listRisks"
   | "insertAlert"
   | "updateAlert"
@@ -66,12 +67,17 @@ export function matchesAlertFilter(a: AlertRecord, t: TransferRecord | undefined
 /** Creates the risk and alert members over `tables`, writing through `journal`. */
 export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): RiskAlertOps {
   const { risks, alerts, alertDedupe, alertHistory, transfers } = tables;
-  return {
+  const ops: RiskAlertOps = {
     async replaceRisks(subjectType, subjectId, checkKinds, replacement) {
-      assertRisksOfKinds(checkKinds, replacement);
-      const key = keyOf(subjectType, subjectId);
-      const kept = (risks.get(key) ?? []).filter((r) => !checkKinds.includes(r.checkKind));
-      setEntry(journal, risks, key, [...kept, ...replacement.map(copy)]);
+      await ops.replaceRisksOfSubjects(subjectType, [{ subjectId, checkKinds, risks: replacement }]);
+    },
+    async replaceRisksOfSubjects(subjectType, replacements) {
+      assertReplacements(replacements);
+      for (const { subjectId, checkKinds, risks: replacement } of replacements) {
+        const key = keyOf(subjectType, subjectId);
+        const kept = (risks.get(key) ?? []).filter((r) => !checkKinds.includes(r.checkKind));
+        setEntry(journal, risks, key, [...kept, ...replacement.map(copy)]);
+      }
     },
     async listRisks(subjectType, subjectId) {
       return [...(risks.get(keyOf(subjectType, subjectId)) ?? [])].sort(compareRisks).map(copy);
@@ -118,4 +124,5 @@ export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): Risk
         .map((x) => copy(x.entry));
     },
   };
+  return ops;
 }

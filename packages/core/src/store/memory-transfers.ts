@@ -8,7 +8,15 @@ import { copy, keyOf, type MemoryTables, newestFirst, pageOf, withinBounds } fro
 /** The transfer members of the store port. */
 export type TransferOps = Pick<
   StoreOps,
-  "insertTransfer" | "updateTransfer" | "getTransfer" | "getTransfers" | "findTransfer" | "listTransfers"
+  | "insertTransfer"
+  | "insertTransfers"
+  | "updateTransfer"
+  | "updateTransfers"
+  | "getTransfer"
+  | "getTransfers"
+  | "findTransfer"
+  | "findTransfers"
+  | "listTransfers"
 >;
 
 /** The identity key of a transfer, or null when it has none (no tx hash or no output address). */
@@ -67,19 +75,47 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
     setEntry(journal, transfers, record.id, copy(record));
   };
 
-  return {
-    async insertTransfer(record) {
-      if (transfers.has(record.id)) throw new KytError("CONFLICT", `transfer ${record.id} exists`);
+  /** Refuses the whole batch before anything is written: a taken id or identity, or one named twice. */
+  const checkNew = (records: ReadonlyArray<TransferRecord>): void => {
+    const ids = new Set<string>();
+    const keys = new Set<string>();
+    for (const record of records) {
+      if (transfers.has(record.id) || ids.has(record.id))
+        throw new KytError("CONFLICT", `transfer ${record.id} exists`);
       checkIdentity(record);
-      write(record);
+      const key = identityKey(record);
+      if (key !== null && keys.has(key))
+        throw new KytError("CONFLICT", `two transfers of the batch have the identity of ${record.id}`);
+      ids.add(record.id);
+      if (key !== null) keys.add(key);
+    }
+  };
+
+  const replace = (record: TransferRecord, previous: TransferRecord): void => {
+    const oldKey = identityKey(previous);
+    if (oldKey !== null && oldKey !== identityKey(record)) deleteEntry(journal, transferIdentities, oldKey);
+    write(record);
+  };
+
+  const ops: TransferOps = {
+    async insertTransfer(record) {
+      await ops.insertTransfers([record]);
+    },
+    async insertTransfers(records) {
+      checkNew(records);
+      for (const record of records) write(record);
     },
     async updateTransfer(record) {
-      const previous = transfers.get(record.id);
-      if (!previous) throw notFound("transfer", record.id);
-      checkIdentity(record);
-      const oldKey = identityKey(previous);
-      if (oldKey !== null && oldKey !== identityKey(record)) deleteEntry(journal, transferIdentities, oldKey);
-      write(record);
+      await ops.updateTransfers([record]);
+    },
+    async updateTransfers(records) {
+      const previous = records.map((record) => {
+        const stored = transfers.get(record.id);
+        if (!stored) throw notFound("transfer", record.id);
+        checkIdentity(record);
+        return stored;
+      });
+      records.forEach((record, i) => replace(record, previous[i] as TransferRecord));
     },
     async getTransfer(id) {
       const record = transfers.get(id);
@@ -94,18 +130,25 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
       return out;
     },
     async findTransfer(identity: TransferIdentity) {
-      const id = transferIdentities.get(
-        keyOf(
-          identity.accountId,
-          identity.network,
-          identity.txHash,
-          identity.tokenId,
-          identity.outputAddress,
-          identity.direction,
-        ),
-      );
-      const record = id === undefined ? undefined : transfers.get(id);
-      return record ? copy(record) : null;
+      return (await ops.findTransfers([identity]))[0] ?? null;
+    },
+    async findTransfers(identities) {
+      const out = new Map<string, TransferRecord>();
+      for (const identity of identities) {
+        const id = transferIdentities.get(
+          keyOf(
+            identity.accountId,
+            identity.network,
+            identity.txHash,
+            identity.tokenId,
+            identity.outputAddress,
+            identity.direction,
+          ),
+        );
+        const record = id === undefined ? undefined : transfers.get(id);
+        if (record) out.set(record.id, copy(record));
+      }
+      return [...out.values()];
     },
     async listTransfers(accountId, filter, page) {
       const matching = [...transfers.values()].filter(
@@ -115,4 +158,5 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
       return pageOf(matching, page);
     },
   };
+  return ops;
 }
