@@ -422,6 +422,7 @@ describe("order inside a block and the weight floor", () => {
     expect(floor.edgesRead).toBe(3);
     const none = await traceTransferExposure({ ...base, minPathWeight: 0, ledger, resolver });
     expect(shareOf(none.shares, "mixer")).toBeCloseTo(0.001, 12);
+    expect(none.edgesRead).toBe(4);
     // An attributed address is credited however light: the floor only stops following.
     const direct = await traceTransferExposure({
       ...base,
