@@ -61,7 +61,7 @@ function checkedCounter(engine: Engine, count: number, onChecked?: (id: string) 
  * Registers the sample INFLIGHT at a time with the runner started; transfers/s, CPU ms and SQL
  * statements per transfer.
  */
-async function throughputRun(ledgerSize: number, warm: boolean, count: number) {
+export async function screeningThroughput(ledgerSize: number, warm: boolean, count: number) {
   const sql = countSqlStatements();
   return withEngine(ledgerSize, warm, count, async (engine, sample) => {
     const api = engine.forAccount("bench");
@@ -130,8 +130,8 @@ async function latencyRun(ledgerSize: number, count: number, perSecond: number) 
 export async function benchScreening(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const count = quick ? 500 : 5_000;
   const coldCount = quick ? 200 : 1_000;
-  const warmRuns = await repeat(quick ? 1 : 3, () => throughputRun(ledgerSize, true, count));
-  const coldRuns = await repeat(1, () => throughputRun(ledgerSize, false, coldCount));
+  const warmRuns = await repeat(quick ? 1 : 3, () => screeningThroughput(ledgerSize, true, count));
+  const coldRuns = await repeat(1, () => screeningThroughput(ledgerSize, false, coldCount));
   const rate = percentile(
     warmRuns.map((r) => r.rate),
     50,

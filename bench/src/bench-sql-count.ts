@@ -12,6 +12,8 @@ export interface SqlCounter {
   total(): number;
   /** The statements run most, by the first 60 characters of their SQL. */
   top(n: number): ReadonlyArray<readonly [string, number]>;
+  /** The statements that took longest in all (milliseconds inside better-sqlite3), by the first 60 characters. */
+  slowest(n: number): ReadonlyArray<readonly [string, number]>;
   start(): void;
   stop(): void;
 }
@@ -24,6 +26,7 @@ let installed: SqlCounter | null = null;
 export function countSqlStatements(): SqlCounter {
   if (installed) return installed;
   const counts = new Map<string, number>();
+  const times = new Map<string, number>();
   let on = false;
   const proto = (Database as unknown as { prototype: { prepare: Prepare } }).prototype;
   const prepare = proto.prepare;
@@ -33,8 +36,14 @@ export function countSqlStatements(): SqlCounter {
     for (const method of ["run", "get", "all", "iterate"]) {
       const original = statement[method] as (...args: unknown[]) => unknown;
       statement[method] = (...args: unknown[]) => {
-        if (on) counts.set(key, (counts.get(key) ?? 0) + 1);
-        return original.apply(statement, args);
+        if (!on) return original.apply(statement, args);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        const t0 = performance.now();
+        try {
+          return original.apply(statement, args);
+        } finally {
+          times.set(key, (times.get(key) ?? 0) + performance.now() - t0);
+        }
       };
     }
     return statement;
@@ -42,8 +51,10 @@ export function countSqlStatements(): SqlCounter {
   installed = {
     total: () => [...counts.values()].reduce((a, b) => a + b, 0),
     top: (n) => [...counts].sort((a, b) => b[1] - a[1]).slice(0, n),
+    slowest: (n) => [...times].sort((a, b) => b[1] - a[1]).slice(0, n),
     start() {
       counts.clear();
+      times.clear();
       on = true;
     },
     stop() {

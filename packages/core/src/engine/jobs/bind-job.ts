@@ -23,6 +23,7 @@ import { type EventOutbox, eventOutbox, recordEvent } from "../webhooks/webhook-
 import { emitWritten, runChecks, startedChecks, type Written, writeResults } from "./check-job.js";
 import { newJob } from "./job-factory.js";
 import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
+import { batchWrites, directWrites, type TransferWrites } from "./transfer-writes.js";
 
 /** The ledger transfer of a transaction that matches a registered transfer, or null. */
 export function matchChainTransfer(
@@ -146,9 +147,10 @@ async function writeBind(
   found: FoundTransfer,
   checks: Precomputed | null = null,
   outbox: EventOutbox = eventOutbox(ctx, tx),
+  writes: TransferWrites = directWrites(tx),
 ): Promise<BindWritten | null> {
   if (checks) {
-    const transfer = await tx.getTransfer(job.subjectId);
+    const transfer = await writes.transfer(job.subjectId);
     if (transfer?.txStatus !== "binding") return null;
     const now = ctx.clock.now();
     const bound = boundTransfer(transfer, found, now);
@@ -157,7 +159,16 @@ async function writeBind(
       from: "binding",
     });
     const started = startedChecks(bound, CHECK_KINDS, now);
-    const checked = await writeResults(ctx, tx, started, CHECK_KINDS, checks.results, checks.model, outbox);
+    const checked = await writeResults(
+      ctx,
+      tx,
+      started,
+      CHECK_KINDS,
+      checks.results,
+      checks.model,
+      outbox,
+      writes,
+    );
     return { bound, checked };
   }
   const bound = await leaveBinding(ctx, tx, job, (transfer, now) => boundTransfer(transfer, found, now));
@@ -284,12 +295,18 @@ export function bindJobHandler(ctx: EngineContext): JobHandler {
       );
       const changed = await ctx.store.transaction(async (tx) => {
         const outbox = eventOutbox(ctx, tx);
+        // The transfers bound with their checks: read with one statement, written with one.
+        const writes = await batchWrites(
+          tx,
+          jobs.filter((_job, i) => steps[i]?.kind === "bind").map((j) => j.subjectId),
+        );
         const out: Array<{ bound: BindWritten } | { ended: TransferRecord } | null> = [];
+        const completed: string[] = [];
         for (const [i, job] of jobs.entries()) {
           const step = steps[i];
           let done: { bound: BindWritten } | { ended: TransferRecord } | null = null;
           if (step?.kind === "bind") {
-            const bound = await writeBind(ctx, tx, job, step.found, step.checks, outbox);
+            const bound = await writeBind(ctx, tx, job, step.found, step.checks, outbox, writes);
             done = bound ? { bound } : null;
           } else if (step?.kind === "end") {
             const ended = await writeEndBinding(ctx, tx, job, "not_found", step.reason);
@@ -298,9 +315,11 @@ export function bindJobHandler(ctx: EngineContext): JobHandler {
             out.push(null);
             continue;
           }
-          await tx.completeJob(job.id, ctx.jobs.workerId);
+          completed.push(job.id);
           out.push(done);
         }
+        await writes.flush();
+        await tx.completeJobs(completed, ctx.jobs.workerId);
         return out;
       });
       return jobs.map((_job, i): BatchJobOutcome => {

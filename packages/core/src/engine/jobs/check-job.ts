@@ -16,6 +16,7 @@ import { modelVersionTag } from "../screening/model-resolution.js";
 import { alertForRisk, riskRecords } from "../screening/risk-records.js";
 import { type EventOutbox, eventOutbox } from "../webhooks/webhook-outbox.js";
 import type { BatchJobOutcome, JobHandler, JobOutcome } from "./job-runner.js";
+import { batchWrites, directWrites, type TransferWrites } from "./transfer-writes.js";
 
 /** The checks a job asks for. */
 export function jobChecks(job: JobRecord): CheckKind[] {
@@ -76,6 +77,7 @@ export async function writeResults(
   computed: CheckResults,
   model: RiskModel,
   outbox: EventOutbox = eventOutbox(ctx, tx),
+  writes: TransferWrites = directWrites(tx),
 ): Promise<{ transfer: TransferRecord; risks: RiskRecord[]; alerts: AlertRecord[]; kinds: CheckKind[] }> {
   const { live, own: results } = ownResults(transfer, kinds, computed);
   if (live.length === 0) return { transfer, risks: [], alerts: [], kinds: [] };
@@ -100,8 +102,7 @@ export async function writeResults(
     occurredAt: transfer.occurredAt ?? transfer.registeredAt,
   };
   const risks = riskRecords(ctx, fired, subject);
-  await tx.replaceRisks(
-    "transfer",
+  await writes.replaceRisks(
     transfer.id,
     ok,
     risks.filter((risk) => ok.includes(risk.checkKind)),
@@ -109,7 +110,7 @@ export async function writeResults(
   const checks = finish(transfer, ok, "checked", now);
   const afterFail = finish({ ...transfer, checks }, failed, "error", now);
   // Every check kind replaced: the stored risks are exactly `risks`, no need to read them back.
-  const all = new Set(ok).size === CHECK_KINDS.length ? risks : await tx.listRisks("transfer", transfer.id);
+  const all = new Set(ok).size === CHECK_KINDS.length ? risks : await writes.risks(transfer.id);
   const { riskLevel, riskScore } = aggregateRisk(all, anyChecked(afterFail));
   const counterparty = results.counterparty ?? transfer.counterparty;
   const sanctions = results.sanctions ?? transfer.sanctions;
@@ -131,7 +132,7 @@ export async function writeResults(
         : transfer.lastError,
     updatedAt: now,
   };
-  await tx.updateTransfer(next);
+  await writes.updateTransfer(next);
   const alerts: AlertRecord[] = [];
   for (const risk of risks) {
     const alert = alertForRisk(ctx, risk);
@@ -259,21 +260,30 @@ export function checkJobHandler(ctx: EngineContext): JobHandler {
       );
       const written = await ctx.store.transaction(async (tx) => {
         const outbox = eventOutbox(ctx, tx);
+        const writes = await batchWrites(
+          tx,
+          jobs
+            .filter((_job, i) => computed[i] && !("error" in (computed[i] as object)))
+            .map((j) => j.subjectId),
+        );
         const out: Array<Written | null> = [];
+        const completed: string[] = [];
         for (const [i, job] of jobs.entries()) {
           const run = computed[i];
           if (run && "error" in run) {
             out.push(null);
             continue;
           }
-          const transfer = run ? await tx.getTransfer(job.subjectId) : null;
+          const transfer = run ? await writes.transfer(job.subjectId) : null;
           out.push(
             run && transfer
-              ? await writeResults(ctx, tx, transfer, run.kinds, run.results, run.model, outbox)
+              ? await writeResults(ctx, tx, transfer, run.kinds, run.results, run.model, outbox, writes)
               : null,
           );
-          await tx.completeJob(job.id, ctx.jobs.workerId);
+          completed.push(job.id);
         }
+        await writes.flush();
+        await tx.completeJobs(completed, ctx.jobs.workerId);
         return out;
       });
       return jobs.map((_job, i): BatchJobOutcome => {

@@ -1,0 +1,26 @@
+/**
+ * One warm screening run in this process, for `node --cpu-prof`: the README's embedding API
+ * (`registerTransfer`, the runner started, warm sources) on a generated ledger, `INFLIGHT`
+ * registrations at a time. Prints transfers/s, CPU per transfer and SQL statements per transfer.
+ *
+ *   node --conditions=source --import tsx --max-semi-space-size=64 [--cpu-prof] \
+ *     bench/src/screening-profile.ts [ledgerSize=100000] [transfers=4000] [runs=1]
+ */
+import { ledgerDatabase } from "./bench-ledger-db.js";
+import { screeningThroughput } from "./bench-screening.js";
+import { countSqlStatements } from "./bench-sql-count.js";
+
+const [size = "100000", count = "4000", runs = "1"] = process.argv.slice(2);
+await ledgerDatabase(Number(size));
+for (let i = 0; i < Number(runs); i++) {
+  const r = await screeningThroughput(Number(size), true, Number(count));
+  console.log(
+    `ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer, ` +
+      `${r.statements.toFixed(1)} SQL statements/transfer, ${r.alerts} alerts`,
+  );
+  const sql = countSqlStatements();
+  for (const [text, ms] of sql.slowest(30)) {
+    const n = sql.top(1_000).find(([t]) => t === text)?.[1] ?? 0;
+    console.log(`  ${(ms / Number(count)).toFixed(4)} ms/transfer  ${(n / Number(count)).toFixed(2)}/transfer  ${text}`);
+  }
+}
