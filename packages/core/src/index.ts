@@ -4,6 +4,7 @@
  */
 
 export * from "./domain/addresses.js";
+export * from "./domain/backtests.js";
 export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
 export * from "./domain/money.js";
@@ -21,6 +22,7 @@ export * from "./ports/replay-guard.js";
 export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
+export * from "./ports/store-backtests.js";
 export * from "./ports/store-contract.js";
 export * from "./ports/webhook-transport.js";
 export * from "./ports/store-users.js";

@@ -16,6 +16,7 @@ import { webhookStateMigration } from "./kysely-migration-0008-webhook-state.js"
 import { sanctionsDatesMigration } from "./kysely-migration-0009-sanctions-dates.js";
 import { ledgerSeqMigration } from "./kysely-migration-0010-ledger-seq.js";
 import { usersMigration } from "./kysely-migration-0011-users.js";
+import { backtestsMigration } from "./kysely-migration-0013-backtests.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -31,6 +32,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0009_sanctions_dates": sanctionsDatesMigration,
   "0010_ledger_seq": ledgerSeqMigration,
   "0011_users": usersMigration,
+  "0013_backtests": backtestsMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

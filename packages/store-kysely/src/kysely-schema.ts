@@ -271,6 +271,22 @@ export interface SessionsTable {
   revoked_at: NullableInt8;
 }
 
+/** `backtests`: backtests of risk models run as jobs (migration 0013). */
+export interface BacktestsTable {
+  id: string;
+  account_id: string;
+  status: string;
+  /** JSON of `BacktestRequest`. */
+  request: string;
+  scanned: Int8;
+  total: NullableInt8;
+  /** JSON of `BacktestReport`; null until done. */
+  report: string | null;
+  error: string | null;
+  created_at: Int8;
+  updated_at: Int8;
+}
+
 /** `webhooks`: subscriptions. */
 export interface WebhooksTable {
   id: string;
@@ -334,4 +350,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   users: UsersTable;
   sessions: SessionsTable;
+  backtests: BacktestsTable;
 }

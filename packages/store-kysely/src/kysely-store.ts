@@ -5,6 +5,7 @@
 import type { Store, StoreCapabilities, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
+import { kyselyBacktestOps } from "./kysely-backtests.js";
 import type { KyselyContext } from "./kysely-context.js";
 import { groupCommitter } from "./kysely-group-commit.js";
 import { kyselyJobOps } from "./kysely-jobs.js";
@@ -66,6 +67,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),
     ...kyselyUserOps(ctx),
+    ...kyselyBacktestOps(ctx),
   };
 }
 

@@ -37,12 +37,12 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0011) adds the console's users and sessions: stepping over it drops
-      // exactly those tables and their indexes.
-      const consoleTables = (entry: string) => /^(table|index) (users|sessions)[_:]/.test(entry);
-      expect(await tables()).not.toContain("users");
-      expect(await schema()).toEqual(latest.filter((entry) => !consoleTables(entry)));
-      expect(latest.filter(consoleTables)).toHaveLength(5);
+      // The last migration (0013) adds the backtests table: stepping over it drops exactly that
+      // table (it has no index of its own beyond its primary key).
+      const backtestTables = (entry: string) => /^(table|index) backtests[_:]/.test(entry);
+      expect(await tables()).not.toContain("backtests");
+      expect(await schema()).toEqual(latest.filter((entry) => !backtestTables(entry)));
+      expect(latest.filter(backtestTables)).toHaveLength(1);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 

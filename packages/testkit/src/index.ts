@@ -5,6 +5,9 @@
 
 // The generated ledger: its own package (the demo uses it at runtime), re-exported for tests and benchmarks.
 export * from "@openkyt/ledger-generator";
+export * from "./backtest-history.js";
+export * from "./backtest-oracle.js";
+export * from "./engine-backtest-scenarios.js";
 export * from "./engine-harness.js";
 export * from "./engine-model-alerts.js";
 export * from "./engine-scenarios.js";

@@ -4,6 +4,7 @@
  */
 import type { ErrorCode, Store } from "@openkyt/core";
 import { afterEach, beforeEach, describe, expect } from "vitest";
+import { backtestConformance } from "./store-conformance-backtests.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
@@ -78,5 +79,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     propertyConformance(context);
     workflowConformance(context);
     userConformance(context);
+    backtestConformance(context);
   });
 }

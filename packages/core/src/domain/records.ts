@@ -345,7 +345,13 @@ export interface AlertHistoryRecord {
 }
 
 /** Kinds of durable job. */
-export const JOB_KINDS = ["transfer.bind", "transfer.check", "manual_check.run", "webhook.deliver"] as const;
+export const JOB_KINDS = [
+  "transfer.bind",
+  "transfer.check",
+  "manual_check.run",
+  "webhook.deliver",
+  "backtest.run",
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** A durable unit of work. */
@@ -353,7 +359,7 @@ export interface JobRecord {
   readonly id: string;
   readonly kind: JobKind;
   readonly accountId: string;
-  /** The transfer or manual check it works on. */
+  /** The transfer, manual check, webhook or backtest it works on. */
   readonly subjectId: string;
   /** Kind-specific data (for `transfer.check`: which checks). */
   readonly payload: Readonly<Record<string, unknown>>;

@@ -18,6 +18,7 @@ import type {
 } from "./engine-config.js";
 import type { EngineContext } from "./engine-context.js";
 import type { EngineEvents } from "./engine-events.js";
+import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
@@ -205,7 +206,9 @@ export function createEngine(config: EngineConfig): Engine {
     },
     onFailure,
   });
-  runners = [checks, deliveries];
+  // Backtests run one at a time in a runner of their own, with a long lease (backtest-job.ts).
+  const backtests = backtestRunner(ctx, onFailure);
+  runners = [checks, deliveries, backtests];
   return Object.freeze({
     events,
     store,
@@ -215,14 +218,16 @@ export function createEngine(config: EngineConfig): Engine {
     start: () => {
       checks.start();
       deliveries.start();
+      backtests.start();
     },
     stop: async () => {
-      await Promise.all([checks.stop(), deliveries.stop()]);
+      await Promise.all([checks.stop(), deliveries.stop(), backtests.stop()]);
     },
     drain: async () => {
       // Checks enqueue deliveries and never the other way round: one pass of each suffices.
       await checks.drain();
       await deliveries.drain();
+      await backtests.drain();
     },
   });
 }

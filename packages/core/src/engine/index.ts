@@ -25,6 +25,7 @@ export {
 } from "./sources/warm-ledger.js";
 export { createWarmSources, type WarmSources, type WarmSourcesOptions } from "./sources/warm-sources.js";
 export type { AccountApi } from "./use-cases/account-api.js";
+export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
 export type { Actor } from "./use-cases/alert-workflow.js";
 export {
   type ApiKeyInfo,

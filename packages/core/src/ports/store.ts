@@ -39,6 +39,7 @@ import type {
 } from "../domain/records.js";
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
+import type { BacktestStoreOps } from "./store-backtests.js";
 import type { UserStoreOps } from "./store-users.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
@@ -142,7 +143,7 @@ export interface StoreCapabilities {
 }
 
 /** Every read and write of the store; also the view a transaction gets. */
-export interface StoreOps extends LedgerReader, UserStoreOps {
+export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps {
 /** The risks the checks `checkKinds` produced for one subject (see `replaceRisksOfSubjects`). */
 export interface RiskReplacement {
   readonly subjectId: string;

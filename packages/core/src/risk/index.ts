@@ -1,4 +1,5 @@
 /** Risk models, rule matching and aggregation. */
+export { assessRisks, type RiskAssessment } from "./assess-risks.js";
 export {
   DEFAULT_RISK_MODEL,
   DEFAULT_RULE_TABLE,

@@ -2,6 +2,7 @@
  * The wire layer of @openkyt/core: request and query schemas with `parseInput`, response
  * schemas (which also feed the OpenAPI document), and the presenters from records to wire objects.
  */
+export * from "./backtest-schemas.js";
 export * from "./date-filters.js";
 export * from "./entity-category-ids.js";
 export * from "./network-fields.js";

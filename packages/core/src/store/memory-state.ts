@@ -19,6 +19,7 @@ import type {
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
+import type { BacktestRecord } from "../domain/backtests.js";
 import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
@@ -58,6 +59,7 @@ export interface MemoryTables {
   readonly users: Map<string, UserRecord>;
   /** Session id (the token's hash) to the session. */
   readonly sessions: Map<string, SessionRecord>;
+  readonly backtests: Map<string, BacktestRecord>;
 }
 
 /**
@@ -94,6 +96,7 @@ export function createMemoryTables(): MemoryTables {
     webhookDeliveries: new Map(),
     users: new Map(),
     sessions: new Map(),
+    backtests: new Map(),
   };
 }
 

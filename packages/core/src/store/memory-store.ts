@@ -3,6 +3,7 @@
  * and out, transactions serialised by an async mutex and made atomic by an undo log.
  */
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
+import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
@@ -37,6 +38,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
+    ...memoryBacktestOps(tables, journal),
   };
 }
 

@@ -29,6 +29,7 @@ import {
 } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
+import { backtestRuns } from "./backtest-runs.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { riskModelManagement } from "./risk-model-management.js";
@@ -215,6 +216,11 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** GET/POST /v1/risk-models/, GET/PUT/DELETE /v1/risk-models/{id}/ */
     riskModels: riskModelManagement(ctx, accountId),
+    /**
+     * Backtests of risk models on the account's stored transfers: `run` in this process,
+     * `start` as a job (POST /v1/risk-models/{id}/backtest/) and `get` (GET /v1/backtests/{id}/).
+     */
+    backtests: backtestRuns(ctx, accountId),
     /**
      * POST/GET /v1/webhooks/, GET/DELETE /v1/webhooks/{id}/, POST /v1/webhooks/{id}/resume/,
      * GET /v1/webhooks/{id}/deliveries/

@@ -35,12 +35,17 @@ export async function accountDefaultModelId(store: StoreOps, accountId: string):
   return (await store.getSetting(defaultModelSetting(accountId))) || null;
 }
 
-function isBuiltin(ctx: EngineContext, id: string): boolean {
+/** True when `id` names the built-in model. */
+export function isBuiltin(ctx: EngineContext, id: string): boolean {
   return id === ctx.defaultModel.id;
 }
 
 /** The rules of a body: given, or copied from another model. */
-async function rulesOf(ctx: EngineContext, accountId: string, body: RiskModelBodyInput): Promise<RiskRule[]> {
+export async function rulesOf(
+  ctx: EngineContext,
+  accountId: string,
+  body: RiskModelBodyInput,
+): Promise<RiskRule[]> {
   if (body.rules) {
     return body.rules.map((r) => ({
       ruleType: r.rule_type,
@@ -58,7 +63,7 @@ async function rulesOf(ctx: EngineContext, accountId: string, body: RiskModelBod
 }
 
 /** Validates a model, naming wire fields (`rules[3].min_value_share`). */
-function checkModel(model: RiskModel): void {
+export function checkModel(model: RiskModel): void {
   const problems = validateRiskModel(model);
   const keys = Object.keys(problems);
   if (keys.length === 0) return;

@@ -1,0 +1,68 @@
+/**
+ * Backtests of one account: run one in this process and get its report, or start one as a
+ * durable job (`backtest.run`) and read its progress and report by id. A started backtest is a
+ * record and a job written in one transaction; the job runs it (engine/jobs/backtest-job.ts).
+ */
+import type { BacktestRecord } from "../../domain/backtests.js";
+import { notFound } from "../../errors.js";
+import {
+  backtestBodySchema,
+  lookupId,
+  parseInput,
+  presentBacktest,
+  presentBacktestReport,
+} from "../../schemas/index.js";
+import type { EngineContext } from "../engine-context.js";
+import { newJob } from "../jobs/job-factory.js";
+import {
+  type BacktestRunOptions,
+  backtestRequestOf,
+  candidateModel,
+  requestOf,
+  runBacktest,
+} from "./backtest.js";
+
+/** The backtest operations of one account. */
+export function backtestRuns(ctx: EngineContext, accountId: string) {
+  return Object.freeze({
+    /**
+     * Runs a backtest here and now (`{ model, from, to, filters, shift_limit }`; the model by id
+     * or as a risk model body) and answers its report. Writes nothing.
+     */
+    async run(body: unknown, options: BacktestRunOptions = {}) {
+      const request = await backtestRequestOf(ctx, accountId, body);
+      return presentBacktestReport(await runBacktest(ctx, accountId, request, options));
+    },
+    /** POST /v1/risk-models/{id}/backtest/: starts a backtest of the model as a job (queued). */
+    async start(modelId: string, body: unknown) {
+      const input = parseInput(backtestBodySchema, body ?? {}, "backtest");
+      const request = requestOf({ kind: "stored", id: lookupId("risk model", modelId) }, input);
+      await candidateModel(ctx, accountId, request.candidate);
+      const now = ctx.clock.now();
+      const record: BacktestRecord = {
+        id: ctx.ids.next(),
+        accountId,
+        status: "queued",
+        request,
+        scanned: 0,
+        total: null,
+        report: null,
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await ctx.store.transaction(async (tx) => {
+        await tx.putBacktest(record);
+        await tx.enqueueJob(newJob(ctx, "backtest.run", accountId, record.id, {}));
+      });
+      ctx.wake();
+      return presentBacktest(record);
+    },
+    /** GET /v1/backtests/{id}/: progress while it runs, the report once done. */
+    async get(id: string) {
+      const record = await ctx.store.getBacktest(accountId, lookupId("backtest", id));
+      if (!record) throw notFound("backtest", id);
+      return presentBacktest(record);
+    },
+  });
+}

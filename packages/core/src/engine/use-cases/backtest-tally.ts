@@ -1,0 +1,120 @@
+/**
+ * The counts of a backtest, kept as transfers stream past: levels under each model, alerts by
+ * risk type and category, the level shift with the first ids each way. Memory stays bounded
+ * whatever the number of transfers: counters, one entry per (risk type, category) met and at
+ * most `shiftLimit` ids each way.
+ */
+import type { AlertCount, BacktestReport, BacktestScope, LevelMove } from "../../domain/backtests.js";
+import { RISK_LEVELS, type RiskLevel, type RiskType } from "../../domain/enums.js";
+import type { FiredRisk } from "../../risk/index.js";
+
+const LEVELS = RISK_LEVELS.length;
+
+/** A running backtest tally. */
+export interface BacktestTally {
+  /** Counts one evaluated transfer; `actualRisks` null when its model version is gone. */
+  add(
+    id: string,
+    actual: RiskLevel,
+    candidate: RiskLevel,
+    actualRisks: ReadonlyArray<FiredRisk> | null,
+    candidateRisks: ReadonlyArray<FiredRisk>,
+    actualVersion: string,
+  ): void;
+  /** Counts a transfer in scope that was never checked. */
+  addUnchecked(): void;
+  /** The report of what was counted. */
+  report(candidate: string, scope: BacktestScope, elapsedMs: number): BacktestReport;
+}
+
+/** A fresh tally listing at most `shiftLimit` ids each way. */
+export function createBacktestTally(shiftLimit: number): BacktestTally {
+  const actualLevels = new Array<number>(LEVELS).fill(0);
+  const candidateLevels = new Array<number>(LEVELS).fill(0);
+  const moves = new Array<number>(LEVELS * LEVELS).fill(0);
+  const alerts = new Map<
+    string,
+    { riskType: RiskType; category: string; actual: number; candidate: number }
+  >();
+  const versions = new Map<string, number>();
+  const upIds: string[] = [];
+  const downIds: string[] = [];
+  let evaluated = 0;
+  let unchecked = 0;
+  let missing = 0;
+  let up = 0;
+  let down = 0;
+
+  const countAlerts = (risks: ReadonlyArray<FiredRisk>, side: "actual" | "candidate") => {
+    for (let i = 0; i < risks.length; i += 1) {
+      const r = risks[i]!;
+      const key = `${r.riskType}\u0000${r.entityCategory}`;
+      let entry = alerts.get(key);
+      if (!entry) {
+        entry = { riskType: r.riskType, category: r.entityCategory, actual: 0, candidate: 0 };
+        alerts.set(key, entry);
+      }
+      entry[side] += 1;
+    }
+  };
+
+  return {
+    add(id, actual, candidate, actualRisks, candidateRisks, actualVersion) {
+      evaluated += 1;
+      const from = RISK_LEVELS.indexOf(actual);
+      const to = RISK_LEVELS.indexOf(candidate);
+      actualLevels[from] = (actualLevels[from] ?? 0) + 1;
+      candidateLevels[to] = (candidateLevels[to] ?? 0) + 1;
+      moves[from * LEVELS + to] = (moves[from * LEVELS + to] ?? 0) + 1;
+      if (to > from) {
+        up += 1;
+        if (upIds.length < shiftLimit) upIds.push(id);
+      } else if (to < from) {
+        down += 1;
+        if (downIds.length < shiftLimit) downIds.push(id);
+      }
+      versions.set(actualVersion, (versions.get(actualVersion) ?? 0) + 1);
+      if (actualRisks === null) missing += 1;
+      else countAlerts(actualRisks, "actual");
+      countAlerts(candidateRisks, "candidate");
+    },
+    addUnchecked() {
+      unchecked += 1;
+    },
+    report(candidate, scope, elapsedMs) {
+      const levelMoves: LevelMove[] = [];
+      for (let f = 0; f < LEVELS; f += 1) {
+        for (let t = 0; t < LEVELS; t += 1) {
+          const count = moves[f * LEVELS + t] ?? 0;
+          if (count > 0) levelMoves.push({ from: RISK_LEVELS[f]!, to: RISK_LEVELS[t]!, count });
+        }
+      }
+      const alertCounts: AlertCount[] = [...alerts.values()].sort((a, b) =>
+        a.riskType === b.riskType ? compareText(a.category, b.category) : compareText(a.riskType, b.riskType),
+      );
+      return {
+        candidate,
+        scope,
+        evaluated,
+        unchecked,
+        actualModels: [...versions]
+          .sort((a, b) => compareText(a[0], b[0]))
+          .map(([version, transfers]) => ({ version, transfers })),
+        actualModelMissing: missing,
+        levels: RISK_LEVELS.map((level, i) => ({
+          level,
+          actual: actualLevels[i] ?? 0,
+          candidate: candidateLevels[i] ?? 0,
+        })),
+        alerts: alertCounts,
+        shift: { up, down, same: evaluated - up - down, moves: levelMoves, upIds, downIds },
+        elapsedMs,
+        transfersPerSecond: elapsedMs > 0 ? Math.round((evaluated * 1000) / elapsedMs) : 0,
+      };
+    },
+  };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+/**
+ * The backtest members of the Store port (see `Store`): a streamed read of an account's stored
+ * transfers with their check results, and the backtests themselves. Every store keeps them
+ * (memory, SQLite, Postgres) and passes their conformance section.
+ */
+import type { BacktestRecord } from "../domain/backtests.js";
+import type { Millis, TransferRecord } from "../domain/records.js";
+import type { TransferFilter } from "./store.js";
+
+/** Where a transfer scan stands: the last transfer returned, by (registeredAt, id). */
+export interface TransferCursor {
+  readonly registeredAt: Millis;
+  readonly id: string;
+}
+
+/** A page of a transfer scan. */
+export interface TransferScanPage {
+  readonly rows: ReadonlyArray<TransferRecord>;
+  /** The `after` of the next page; null when this page was the last. */
+  readonly next: TransferCursor | null;
+}
+
+/** Backtest reads and records. */
+export interface BacktestStoreOps {
+  /**
+   * The account's transfers that pass `filter`, in (registeredAt, id) order, from just after
+   * `after` (null: from the first), at most `limit` of them (at least 1), with their stored
+   * results (exposure, counterparty, sanctions, the model version). Keyset paging: a caller
+   * holds one page at a time however many transfers match, and a transfer registered meanwhile
+   * with an earlier position is not seen. `next` is null once fewer than `limit` rows came back.
+   */
+  scanTransfers(
+    accountId: string,
+    filter: TransferFilter,
+    after: TransferCursor | null,
+    limit: number,
+  ): Promise<TransferScanPage>;
+  /** Writes a backtest, replacing the one with the same id (progress, status, report). */
+  putBacktest(record: BacktestRecord): Promise<void>;
+  /** One backtest of the account by id; another account's or an unknown id is null. */
+  getBacktest(accountId: string, id: string): Promise<BacktestRecord | null>;
+}

@@ -1,0 +1,89 @@
+/** Backtests of the kysely store: the keyset transfer scan and the backtest rows. */
+import type { BacktestRecord, BacktestStoreOps } from "@openkyt/core";
+import type { Insertable, Selectable } from "kysely";
+import { type KyselyContext, orderText } from "./kysely-context.js";
+import type { BacktestsTable } from "./kysely-schema.js";
+import { listConditions, fromRow as transferFromRow } from "./kysely-transfers.js";
+import { fromJson, fromJsonOrNull, num, numOrNull, toJson, toJsonOrNull } from "./kysely-values.js";
+
+/** A backtest as a row. */
+function toRow(b: BacktestRecord): Insertable<BacktestsTable> {
+  return {
+    id: b.id,
+    account_id: b.accountId,
+    status: b.status,
+    request: toJson(b.request),
+    scanned: b.scanned,
+    total: b.total,
+    report: toJsonOrNull(b.report),
+    error: b.error,
+    created_at: b.createdAt,
+    updated_at: b.updatedAt,
+  };
+}
+
+/** A row as a backtest. */
+function fromRow(r: Selectable<BacktestsTable>): BacktestRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    status: r.status as BacktestRecord["status"],
+    request: fromJson<BacktestRecord["request"]>(r.request),
+    scanned: num(r.scanned),
+    total: numOrNull(r.total),
+    report: fromJsonOrNull<NonNullable<BacktestRecord["report"]>>(r.report),
+    error: r.error,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+/** Creates the backtest members over `ctx`. */
+export function kyselyBacktestOps(ctx: KyselyContext): BacktestStoreOps {
+  const { db } = ctx;
+  return {
+    async scanTransfers(accountId, filter, after, limit) {
+      const size = Math.max(1, Math.floor(limit));
+      const id = orderText(ctx, "id");
+      const rows = await db
+        .selectFrom("transfers")
+        .selectAll()
+        .where((eb) => {
+          const matching = listConditions(eb, accountId, filter);
+          if (after === null) return matching;
+          return eb.and([
+            matching,
+            eb.or([
+              eb("registered_at", ">", after.registeredAt),
+              eb.and([eb("registered_at", "=", after.registeredAt), eb(id, ">", after.id)]),
+            ]),
+          ]);
+        })
+        .orderBy("registered_at", "asc")
+        .orderBy(id, "asc")
+        .limit(size)
+        .execute();
+      const records = rows.map(transferFromRow);
+      const last = records[records.length - 1];
+      const next = records.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
+      return { rows: records, next };
+    },
+    async putBacktest(record) {
+      const { id, ...changes } = toRow(record);
+      await db
+        .insertInto("backtests")
+        .values({ id, ...changes })
+        .onConflict((oc) => oc.column("id").doUpdateSet(changes))
+        .execute();
+    },
+    async getBacktest(accountId, id) {
+      const row = await db
+        .selectFrom("backtests")
+        .selectAll()
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+  };
+}
