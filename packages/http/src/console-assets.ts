@@ -66,8 +66,9 @@ export function consoleAssets(app: Hono<AppEnv>, root: string): void {
   const assets = listAssets(root);
   const index = assets.get("index.html");
   if (!index) throw new Error(`the console folder ${root} has no index.html: build @openkyt/console first`);
-  app.get(CONSOLE_PATH, (c) => c.redirect(`${CONSOLE_PATH}/`, 302));
+  // The app routes with `strict: false`, so this one route also sees `/console` (sent on to `/console/`).
   app.get(`${CONSOLE_PATH}/*`, (c) => {
+    if (new URL(c.req.url).pathname === CONSOLE_PATH) return c.redirect(`${CONSOLE_PATH}/`, 302);
     let path: string;
     try {
       path = decodeURIComponent(new URL(c.req.url).pathname.slice(CONSOLE_PATH.length + 1));

@@ -1,0 +1,67 @@
+/**
+ * TanStack Query (query-core) for Preact: a cache of the API's answers by key, refetched when
+ * invalidated after a change. `useApiQuery` subscribes a component to one query.
+ */
+import { QueryClient, QueryObserver, type QueryObserverResult } from "@tanstack/query-core";
+import { createContext } from "preact";
+import { useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { type ApiClient, createApiClient } from "./api-client.js";
+
+/** What every screen reads: the API client and the query cache. */
+export interface ConsoleServices {
+  readonly api: ApiClient;
+  readonly queries: QueryClient;
+}
+
+/** Creates the services of one console. */
+export function createServices(base = ""): ConsoleServices {
+  return {
+    api: createApiClient(base),
+    queries: new QueryClient({
+      defaultOptions: { queries: { staleTime: 10_000, retry: false, refetchOnWindowFocus: false } },
+    }),
+  };
+}
+
+/** The services, provided once at the root. */
+export const Services = createContext<ConsoleServices | null>(null);
+
+/** The services of the console this component is in. */
+export function useServices(): ConsoleServices {
+  const services = useContext(Services);
+  if (!services) throw new Error("useServices outside <Services.Provider>");
+  return services;
+}
+
+/** Subscribes to the GET of `path` (null: nothing to fetch yet). */
+export function useApiQuery<T>(
+  path: string | null,
+  options: { refetchMs?: number } = {},
+): QueryObserverResult<T, Error> {
+  const { api, queries } = useServices();
+  const observer = useMemo(
+    () =>
+      new QueryObserver<T, Error>(queries, {
+        queryKey: [path],
+        queryFn: () => api.get<T>(path ?? ""),
+        enabled: path !== null,
+        ...(options.refetchMs ? { refetchInterval: options.refetchMs } : {}),
+      }),
+    [queries, api, path, options.refetchMs],
+  );
+  const [result, setResult] = useState(() =>
+    observer.getOptimisticResult(queries.defaultQueryOptions(observer.options)),
+  );
+  useEffect(() => {
+    setResult(observer.getCurrentResult());
+    return observer.subscribe(setResult);
+  }, [observer]);
+  return result;
+}
+
+/** Marks every cached answer whose path starts with `prefix` as stale (refetching those shown). */
+export function invalidate(queries: QueryClient, prefix: string): Promise<void> {
+  return queries.invalidateQueries({
+    predicate: (q) => typeof q.queryKey[0] === "string" && q.queryKey[0].startsWith(prefix),
+  });
+}

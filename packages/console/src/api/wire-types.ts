@@ -1,0 +1,144 @@
+/** The shapes of the API's answers that the console reads (see docs/http-api.md). */
+
+export type RiskLevel = "none" | "low" | "medium" | "high" | "severe";
+export type AlertStatus = "open" | "in_progress" | "awaiting_response" | "done";
+
+/** A page of a list. */
+export interface Page<T> {
+  readonly page: number;
+  readonly page_size: number;
+  readonly total_pages: number;
+  readonly total_items: number;
+  readonly items: ReadonlyArray<T>;
+}
+
+export interface RuleWire {
+  readonly rule_type: string;
+  readonly rule_sub_type: string;
+  readonly entity_category: string;
+  readonly min_value_in_fiat: number | null;
+  readonly min_value_share: number | null;
+  readonly risk_level?: string;
+}
+
+export interface TransferWire {
+  readonly id: string;
+  readonly client_id: string | null;
+  readonly registered_at: string;
+  readonly risk_level: RiskLevel | null;
+  readonly risk_score: number | null;
+  readonly network: string;
+  readonly token_id: string;
+  readonly token_symbol: string | null;
+  readonly tx_status: string;
+  readonly tx_hash: string | null;
+  readonly occurred_at: string | null;
+  readonly input_address: string | null;
+  readonly output_address: string | null;
+  readonly direction: "incoming" | "outgoing";
+  readonly amount: number | null;
+  readonly value_in_fiat: number | null;
+  readonly check_state?: Readonly<Record<string, string | null>>;
+}
+
+export interface AlertWire {
+  readonly id: string;
+  readonly created_at: string;
+  readonly updated_at: string | null;
+  readonly risk_level: RiskLevel;
+  readonly risk_type: string;
+  readonly risk_occurred_at: string | null;
+  readonly alert_status: AlertStatus;
+  readonly assignee?: string | null;
+  readonly transfer: TransferWire;
+  readonly fiat_currency: string;
+  readonly entity_interaction: {
+    readonly entity_category: string;
+    readonly proximity: string;
+    readonly value_in_fiat: number | null;
+    readonly value_share: number | null;
+    readonly rule: RuleWire;
+  } | null;
+}
+
+export interface HistoryEntry {
+  readonly id: string;
+  readonly at: string;
+  readonly actor: string | null;
+  readonly from: AlertStatus | null;
+  readonly to: AlertStatus | null;
+  readonly comment: string | null;
+  readonly assignee: string | null;
+}
+
+export interface RiskWire {
+  readonly id: string;
+  readonly risk_type: string;
+  readonly risk_level: RiskLevel;
+  readonly entity_category: string;
+  readonly entity_name: string | null;
+  readonly proximity: string;
+  readonly value_in_fiat: number | null;
+  readonly value_share: number | null;
+  readonly rule: RuleWire;
+  readonly risk_occurred_at: string | null;
+}
+
+export interface PathWire {
+  readonly hops: number;
+  readonly addresses: ReadonlyArray<string>;
+  readonly tx_hashes: ReadonlyArray<string>;
+}
+
+export interface InteractionWire {
+  readonly entity_category: string;
+  readonly value_share: number;
+  readonly value_in_fiat: number | null;
+  readonly strongest_path?: PathWire | null;
+}
+
+export interface ExposureWire {
+  readonly direct_interaction: InteractionWire | ReadonlyArray<InteractionWire> | null;
+  readonly indirect_interaction: ReadonlyArray<InteractionWire> | null;
+  readonly check_status?: string;
+}
+
+export interface ManualCheckWire {
+  readonly id: string;
+  readonly created_at: string;
+  readonly check_type: string;
+  readonly check_status: "checking" | "checked" | "error";
+  readonly checked_at: string | null;
+  readonly transfer: { readonly network: string; readonly tx_hash: string } | null;
+  readonly address: { readonly network: string; readonly address: string } | null;
+  readonly risk_level: RiskLevel | null;
+  readonly risk_score: number | null;
+}
+
+export interface RiskModelWire {
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+  readonly is_default: boolean;
+  readonly is_builtin: boolean;
+  readonly created_at: string | null;
+  readonly rules: ReadonlyArray<RuleWire>;
+}
+
+export interface WebhookWire {
+  readonly id: string;
+  readonly url: string;
+  readonly events: ReadonlyArray<string>;
+  readonly created_at: string;
+  readonly state?: string;
+  readonly secret?: string;
+}
+
+export interface DeliveryWire {
+  readonly id: string;
+  readonly event_type?: string;
+  readonly status_code?: number | null;
+  readonly ok?: boolean;
+  readonly at?: string;
+  readonly error?: string | null;
+}

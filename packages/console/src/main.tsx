@@ -1,0 +1,18 @@
+/** Mounts the console. The API is the server that served it (same origin: the session cookie). */
+import { render } from "preact";
+import { createServices, Services } from "./api/query-hooks.js";
+import { App } from "./app/app.js";
+import "./styles.css";
+
+const services = createServices(
+  document.querySelector<HTMLMetaElement>('meta[name="openkyt-api"]')?.content ?? "",
+);
+const root = document.getElementById("app");
+if (root) {
+  render(
+    <Services.Provider value={services}>
+      <App />
+    </Services.Provider>,
+    root,
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * A transfer's exposure: the share of its value by entity category as a chart with the direct
+ * and indirect parts, and the strongest path of each indirect category as a chain of hops.
+ */
+import type { ExposureWire, InteractionWire } from "../api/wire-types.js";
+import { BarChart, type BarPart } from "../components/bar-chart.js";
+import { fiat, share, short, words } from "../components/format.js";
+
+const LEGEND: ReadonlyArray<BarPart> = [
+  { label: "direct", value: 0, tone: "tone-direct" },
+  { label: "indirect", value: 0, tone: "tone-indirect" },
+];
+
+function list(value: ExposureWire["direct_interaction"]): ReadonlyArray<InteractionWire> {
+  if (!value) return [];
+  return Array.isArray(value) ? value : [value as InteractionWire];
+}
+
+/** The chart and the paths of one exposure. */
+export function ExposureView({ exposure }: { exposure: ExposureWire }) {
+  const direct = list(exposure.direct_interaction);
+  const indirect = list(exposure.indirect_interaction);
+  const categories = [...new Set([...direct, ...indirect].map((i) => i.entity_category))];
+  if (categories.length === 0) {
+    return <p class="state empty">No exposure to any known entity ({words(exposure.check_status ?? "")}).</p>;
+  }
+  const shareOf = (of: ReadonlyArray<InteractionWire>, category: string) =>
+    of.filter((i) => i.entity_category === category).reduce((sum, i) => sum + i.value_share, 0);
+  const bars = categories
+    .map((category) => {
+      const d = shareOf(direct, category);
+      const n = shareOf(indirect, category);
+      return {
+        label: words(category),
+        caption: `${share(d + n)}${d > 0 && n > 0 ? ` (${share(d)} direct)` : d > 0 ? " direct" : " indirect"}`,
+        parts: [
+          { label: "direct", value: d, tone: "tone-direct" },
+          { label: "indirect", value: n, tone: "tone-indirect" },
+        ],
+      };
+    })
+    .sort((a, b) => b.parts[0]!.value + b.parts[1]!.value - (a.parts[0]!.value + a.parts[1]!.value));
+  const paths = indirect.filter((i) => i.strongest_path && i.strongest_path.addresses.length > 0);
+  return (
+    <div>
+      <BarChart
+        title="Exposure by entity category (share of the transfer's value)"
+        bars={bars}
+        legend={LEGEND}
+      />
+      {paths.length > 0 ? (
+        <div>
+          <h3>Strongest paths</h3>
+          {paths.map((i) => (
+            <div class="path" key={i.entity_category}>
+              <p>
+                <strong>{words(i.entity_category)}</strong>: {share(i.value_share)} ({fiat(i.value_in_fiat)})
+                over {i.strongest_path?.hops} hops
+              </p>
+              <ol class="hops">
+                {i.strongest_path?.addresses.map((address, n) => {
+                  const last = n === (i.strongest_path?.addresses.length ?? 0) - 1;
+                  const tx = i.strongest_path?.tx_hashes[n];
+                  return (
+                    <li key={`${address}-${n}`}>
+                      <span class="mono" title={address}>
+                        {short(address, 10)}
+                      </span>
+                      <span class="hop-note">
+                        {n === 0
+                          ? " the transfer's side"
+                          : last
+                            ? ` ${words(i.entity_category)}`
+                            : ` hop ${n}`}
+                      </span>
+                      {tx && !last ? (
+                        <div class="hop-tx">
+                          linked by tx{" "}
+                          <span class="mono" title={tx}>
+                            {short(tx, 10)}
+                          </span>
+                        </div>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ol>
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

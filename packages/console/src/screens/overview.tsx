@@ -1,0 +1,93 @@
+/**
+ * The overview: open alerts by risk level and by age, and transfers registered per day over
+ * the last week, each bar one count from the list endpoints (`page_size=1`, the total).
+ */
+import { queryString } from "../api/api-client.js";
+import { useApiQuery } from "../api/query-hooks.js";
+import { RULE_RISK_LEVELS } from "../api/wire-enums.js";
+import type { Page } from "../api/wire-types.js";
+import { href } from "../app/router.js";
+import { BarChart } from "../components/bar-chart.js";
+import { Failure, Loading } from "../components/states.js";
+
+const DAY = 86_400_000;
+
+function useTotal(path: string, filters: Record<string, string>) {
+  const answer = useApiQuery<Page<unknown>>(`${path}${queryString({ ...filters, page_size: 1 })}`, {
+    refetchMs: 30_000,
+  });
+  return { total: answer.data?.total_items ?? null, error: answer.error };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The overview screen. */
+export function Overview() {
+  // Whole minutes: the bounds (and so the queries' keys) stay the same from one render to the next.
+  const now = Math.floor(Date.now() / 60_000) * 60_000;
+  const today = Math.floor(now / DAY) * DAY;
+  const byLevel = RULE_RISK_LEVELS.map((level) => ({
+    level,
+    ...useTotal("/v1/alerts/", { alert_status: "open", risk_level: level }),
+  }));
+  const ages: ReadonlyArray<{ label: string; filters: Record<string, string> }> = [
+    { label: "under a day", filters: { created_from: iso(now - DAY) } },
+    { label: "1 to 7 days", filters: { created_from: iso(now - 7 * DAY), created_to: iso(now - DAY) } },
+    { label: "over 7 days", filters: { created_to: iso(now - 7 * DAY) } },
+  ];
+  const byAge = ages.map((a) => ({
+    label: a.label,
+    ...useTotal("/v1/alerts/", { alert_status: "open", ...a.filters }),
+  }));
+  const days = [6, 5, 4, 3, 2, 1, 0].map((back) => {
+    const day = new Date(today - back * DAY).toISOString().slice(0, 10);
+    return { day, ...useTotal("/v1/transfers/", { registered_from: day, registered_to: day }) };
+  });
+  const failed = [...byLevel, ...byAge, ...days].find((x) => x.error)?.error;
+  const loading = [...byLevel, ...byAge, ...days].some((x) => x.total === null);
+  return (
+    <section aria-labelledby="overview-title">
+      <h1 id="overview-title">Overview</h1>
+      {failed ? <Failure error={failed} what="The figures could not be read" /> : null}
+      {loading && !failed ? <Loading what="the figures" /> : null}
+      {!loading ? (
+        <div class="charts">
+          <div>
+            <BarChart
+              title="Open alerts by risk level"
+              bars={[...byLevel].reverse().map((b) => ({
+                label: b.level,
+                parts: [{ label: b.level, value: b.total ?? 0, tone: `tone-${b.level}` }],
+              }))}
+            />
+            <p>
+              {[...byLevel].reverse().map((b) => (
+                <a
+                  key={b.level}
+                  class="chip"
+                  href={href("/alerts", { alert_status: "open", risk_level: b.level })}
+                >
+                  {b.total} open {b.level}
+                </a>
+              ))}
+            </p>
+          </div>
+          <BarChart
+            title="Open alerts by age"
+            bars={byAge.map((a) => ({
+              label: a.label,
+              parts: [{ label: a.label, value: a.total ?? 0, tone: "tone-indirect" }],
+            }))}
+          />
+          <BarChart
+            title="Transfers registered per day (UTC), last 7 days"
+            bars={days.map((d) => ({
+              label: d.day,
+              parts: [{ label: d.day, value: d.total ?? 0, tone: "tone-direct" }],
+            }))}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

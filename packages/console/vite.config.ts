@@ -1,0 +1,14 @@
+import { defineConfig } from "vite";
+
+// The console is served by `openkyt serve` at /console/; every asset is bundled (no CDN, no remote font).
+export default defineConfig({
+  base: "/console/",
+  esbuild: { jsx: "automatic", jsxImportSource: "preact" },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    assetsInlineLimit: 0,
+    reportCompressedSize: true,
+  },
+});
