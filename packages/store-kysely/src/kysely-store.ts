@@ -12,6 +12,7 @@ import { kyselyJobOps } from "./kysely-jobs.js";
 import { kyselyKeyModelOps } from "./kysely-keys-models.js";
 import { kyselyLedgerOps } from "./kysely-ledger.js";
 import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
+import { kyselyOperationsOps } from "./kysely-operations.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
 import { kyselyReplayOps } from "./kysely-replay.js";
 import { kyselyRiskOps } from "./kysely-risks.js";
@@ -68,6 +69,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselySecretOps(ctx),
     ...kyselyUserOps(ctx),
     ...kyselyBacktestOps(ctx),
+    ...kyselyOperationsOps(ctx),
   };
 }
 

@@ -11,6 +11,7 @@ import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
 import { ledgerScanConformance } from "./store-conformance-ledger-scan.js";
 import { manualCheckConformance } from "./store-conformance-manual-checks.js";
+import { operationsConformance } from "./store-conformance-operations.js";
 import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
 import { replayConformance } from "./store-conformance-replay.js";
@@ -80,5 +81,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     workflowConformance(context);
     userConformance(context);
     backtestConformance(context);
+    operationsConformance(context);
   });
 }

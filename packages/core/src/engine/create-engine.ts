@@ -17,7 +17,7 @@ import type {
   WebhooksConfig,
 } from "./engine-config.js";
 import type { EngineContext } from "./engine-context.js";
-import type { EngineEvents } from "./engine-events.js";
+import type { EngineEvents, JobLane } from "./engine-events.js";
 import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
@@ -53,6 +53,12 @@ const CHECK_LANE: ReadonlyArray<JobKind> = Object.freeze([
   "transfer.check",
   "manual_check.run",
 ]);
+
+/** The job kinds each runner (lane) of an engine claims. */
+export const JOB_LANES: Readonly<Record<JobLane, ReadonlyArray<JobKind>>> = Object.freeze({
+  checks: CHECK_LANE,
+  webhooks: Object.freeze(["webhook.deliver"] as const),
+});
 
 /** Default webhook delivery settings. */
 export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
@@ -141,7 +147,11 @@ export function createEngine(config: EngineConfig): Engine {
   const ids = config.ids ?? uuidGenerator;
   const ctx: EngineContext = Object.freeze({
     store,
-    chain: guardedChainSource(config.chainSource ?? storeChainSource(store), binding.lookupTimeoutMs),
+    chain: guardedChainSource(
+      config.chainSource ?? storeChainSource(store),
+      binding.lookupTimeoutMs,
+      (info) => events.emit("chain.looked_up", info),
+    ),
     ledger: config.ledger ?? store,
     resolver: createEntityResolver({ attributions, sanctions }),
     sanctions,
@@ -173,7 +183,9 @@ export function createEngine(config: EngineConfig): Engine {
     ids: ctx.ids,
     logger: ctx.logger,
     config: ctx.jobs,
-    kinds: CHECK_LANE,
+    kinds: JOB_LANES.checks,
+    lane: "checks",
+    events,
     handlers: {
       "transfer.bind": bindJobHandler(ctx),
       "transfer.check": checkJobHandler(ctx),
@@ -195,7 +207,9 @@ export function createEngine(config: EngineConfig): Engine {
       backoffBaseMs: webhooks.backoffBaseMs,
       backoffMaxMs: webhooks.backoffMaxMs,
     }),
-    kinds: ["webhook.deliver"],
+    kinds: JOB_LANES.webhooks,
+    lane: "webhooks",
+    events,
     handlers: {
       "webhook.deliver": webhookDeliveryHandler(ctx, {
         sender: webhookSender,

@@ -1,6 +1,19 @@
 /** The engine's typed events, emitted after the change that causes them has been committed. */
 import type { CheckKind, TxStatus } from "../domain/enums.js";
-import type { AlertRecord, ManualCheckRecord, RiskRecord, TransferRecord } from "../domain/records.js";
+import type {
+  AlertRecord,
+  JobRecord,
+  ManualCheckRecord,
+  RiskRecord,
+  TransferRecord,
+} from "../domain/records.js";
+import type { ChainLookup } from "../ports/chain-source.js";
+
+/** The job runners of an engine: checks (binding, checks, manual checks) and webhook deliveries. */
+export type JobLane = "checks" | "webhooks";
+
+/** What became of a claimed job: deleted as done, run again later, retried after a failure, or given up. */
+export type JobSettlement = "done" | "later" | "retried" | "gave_up";
 
 /** Event name to listener signature. */
 export interface EngineEvents {
@@ -30,4 +43,14 @@ export interface EngineEvents {
     reason: string;
     final: boolean;
   }) => void;
+  /** A runner claimed a batch of jobs and starts running them (before any of them runs). */
+  "jobs.claimed": (info: { lane: JobLane; jobs: ReadonlyArray<JobRecord> }) => void;
+  /** A claimed job was settled (see {@link JobSettlement}). */
+  "job.settled": (info: { lane: JobLane; job: JobRecord; outcome: JobSettlement }) => void;
+  /** A batch claimed by a runner was run and settled; `ms` from its claim to its last settlement. */
+  "jobs.batch_finished": (info: { lane: JobLane; jobs: number; startedAt: number; ms: number }) => void;
+  /** The chain source answered a lookup (its kind), or failed, timed out or answered a malformed lookup (`error`). */
+  "chain.looked_up": (info: { outcome: ChainLookup["kind"] | "error"; ms: number }) => void;
+  /** A webhook delivery was attempted: received (2xx) or not, and whether this failure paused the webhook. */
+  "webhook.delivered": (info: { webhookId: string; ok: boolean; paused: boolean }) => void;
 }

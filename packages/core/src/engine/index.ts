@@ -1,6 +1,6 @@
 export * from "./create-engine.js";
 export type * from "./engine-config.js";
-export type { EngineEvents } from "./engine-events.js";
+export type { EngineEvents, JobLane, JobSettlement } from "./engine-events.js";
 export { matchChainTransfer } from "./jobs/bind-job.js";
 export { backoffDelay, type JobHandler, type JobOutcome, type JobRunner } from "./jobs/job-runner.js";
 export { NO_WEBHOOK_TRANSPORT, webhookSignature } from "./jobs/webhook-delivery.js";

@@ -40,6 +40,7 @@ import type {
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
+import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
@@ -151,6 +152,7 @@ export interface RiskReplacement {
   readonly risks: ReadonlyArray<RiskRecord>;
 }
 
+export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, OperationsStoreOps {
   // Transfers
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
   insertTransfer(record: TransferRecord): Promise<void>;

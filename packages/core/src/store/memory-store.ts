@@ -11,6 +11,7 @@ import { memoryKeyModelOps } from "./memory-keys-models.js";
 import { memoryLedgerScan } from "./memory-ledger-scan.js";
 import { memoryManualCheckOps } from "./memory-manual-checks.js";
 import { createMutex, type Mutex } from "./memory-mutex.js";
+import { memoryOperationsOps } from "./memory-operations.js";
 import { memoryReferenceOps } from "./memory-reference.js";
 import { createMemoryReplayGuard } from "./memory-replay.js";
 import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
@@ -39,6 +40,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
     ...memoryBacktestOps(tables, journal),
+    ...memoryOperationsOps(tables),
   };
 }
 

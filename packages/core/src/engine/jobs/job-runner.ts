@@ -3,11 +3,16 @@
  * and retries failures with exponential backoff until a handler gives up. A job whose worker
  * died is claimed again when its lease runs out, so handlers must be idempotent.
  */
+import type EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../../domain/records.js";
 import { describeError } from "../../errors.js";
 import type { Clock, IdGenerator, Logger, Sleep, Timer } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import type { JobsConfig } from "../engine-config.js";
+import type { EngineEvents, JobLane, JobSettlement } from "../engine-events.js";
+
+/** Where a runner reports its batches and settlements (the engine's emitter). */
+export type JobRunnerEvents = Pick<EventEmitter<EngineEvents>, "emit">;
 
 /** What a handler decided. */
 export type JobOutcome =
@@ -82,6 +87,10 @@ export interface JobRunnerDeps {
   /** The kinds this runner claims (a lane); every kind when omitted. */
   readonly kinds?: ReadonlyArray<JobKind>;
   readonly onFailure: JobFailureListener;
+  /** The lane this runner is, in its events; default `checks`. */
+  readonly lane?: JobLane;
+  /** Where claims, settlements and finished batches are reported; default nowhere. */
+  readonly events?: JobRunnerEvents;
 }
 
 /** Shortest sleep of an idle runner. */
@@ -97,7 +106,8 @@ export function backoffDelay(
 
 /** Creates a runner over the store's job table. */
 export function createJobRunner(deps: JobRunnerDeps): JobRunner {
-  const { store, clock, logger, config, handlers } = deps;
+  const { store, clock, logger, config, handlers, events } = deps;
+  const lane = deps.lane ?? "checks";
   let running = false;
   let loop: Promise<void> | null = null;
   let nap: Sleep | null = null;
@@ -106,6 +116,17 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
   /** Records what became of a job: completed, deleted, run again later, retried or given up. */
   async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
+    if (!events) return record(job, handler, outcome);
+    let settled: JobSettlement = outcome.kind === "later" ? "later" : "done";
+    if (outcome.kind === "failed") settled = job.attempts >= config.maxAttempts ? "gave_up" : "retried";
+    try {
+      await record(job, handler, outcome);
+    } finally {
+      events.emit("job.settled", { lane, job, outcome: settled });
+    }
+  }
+
+  async function record(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
     if (outcome.kind === "completed") return;
     if (outcome.kind === "later") {
       // A fresh job, so that waiting does not count towards maxAttempts.
@@ -145,12 +166,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     const handler = handlers[job.kind];
     if (!handler) {
       logger.error({ jobId: job.id, kind: job.kind }, "no handler for job kind");
-      await store.retryJob(
-        job.id,
-        config.workerId,
-        clock.now() + config.backoffMaxMs,
-        `no handler for ${job.kind}`,
-      );
+      try {
+        await store.retryJob(
+          job.id,
+          config.workerId,
+          clock.now() + config.backoffMaxMs,
+          `no handler for ${job.kind}`,
+        );
+      } finally {
+        events?.emit("job.settled", { lane, job, outcome: "retried" });
+      }
       return;
     }
     let outcome: BatchJobOutcome;
@@ -199,7 +224,17 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       if (group) group.push(job);
       else byKind.set(job.kind, [job]);
     }
-    await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
+    if (!events || jobs.length === 0) {
+      await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
+      return jobs.length;
+    }
+    const startedAt = clock.now();
+    events.emit("jobs.claimed", { lane, jobs });
+    try {
+      await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
+    } finally {
+      events.emit("jobs.batch_finished", { lane, jobs: jobs.length, startedAt, ms: clock.now() - startedAt });
+    }
     return jobs.length;
   }
 

@@ -96,6 +96,8 @@ async function deliver(ctx: EngineContext, deps: WebhookDeliveryDeps, job: JobRe
       reason: `${deps.pauseAfterFailures} consecutive failed deliveries`,
     });
   });
+  const paused = error !== null && noted?.state === "paused" && noted.pausedAt === at;
+  ctx.events.emit("webhook.delivered", { webhookId: webhook.id, ok: error === null, paused });
   if (error === null) return { kind: "done" };
   if (noted?.state === "paused") {
     if (noted.pausedAt === at)

@@ -43,10 +43,22 @@ export function checkChainLookup(value: unknown): ChainLookup {
   );
 }
 
-/** `source` with each lookup bounded by `timeoutMs` and its answer checked. */
-export function guardedChainSource(source: ChainSource, timeoutMs: number): ChainSource {
+/** What a lookup came to, and how long it took: see {@link guardedChainSource}. */
+export type ChainLookupListener = (info: { outcome: ChainLookup["kind"] | "error"; ms: number }) => void;
+
+/**
+ * `source` with each lookup bounded by `timeoutMs` and its answer checked; `onLookup` (optional)
+ * hears each lookup's outcome (`error`: it threw, timed out or answered a malformed lookup).
+ */
+export function guardedChainSource(
+  source: ChainSource,
+  timeoutMs: number,
+  onLookup?: ChainLookupListener,
+): ChainSource {
   return {
     async lookup(network, txHash) {
+      const started = performance.now();
+      let outcome: ChainLookup["kind"] | "error" = "error";
       let timer: ReturnType<typeof setTimeout> | undefined;
       const pending = Promise.resolve().then(() => source.lookup(network, txHash));
       const expired = new Promise<never>((_, reject) => {
@@ -58,9 +70,12 @@ export function guardedChainSource(source: ChainSource, timeoutMs: number): Chai
       // A lookup that settles after its timeout is dropped, its failure included.
       pending.catch(() => undefined);
       try {
-        return checkChainLookup(await Promise.race([pending, expired]));
+        const answer = checkChainLookup(await Promise.race([pending, expired]));
+        outcome = answer.kind;
+        return answer;
       } finally {
         clearTimeout(timer);
+        onLookup?.({ outcome, ms: performance.now() - started });
       }
     },
   };

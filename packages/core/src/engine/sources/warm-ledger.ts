@@ -38,6 +38,8 @@ export interface WarmLedger extends LedgerReader {
   catchUp(): Promise<number>;
   /** Transfers held. */
   readonly size: number;
+  /** When the last catch-up began (epoch ms of the clock): the copy holds every row stored before. */
+  readonly caughtUpAt: number;
 }
 
 /** Default staleness bound and page size. */
@@ -113,6 +115,9 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     catchUp,
     get size() {
       return index.size;
+    },
+    get caughtUpAt() {
+      return caughtUpAt;
     },
   };
 }
