@@ -3,7 +3,7 @@
  * check no longer `checking`. The published interface makes clients poll; OpenKYT can also
  * answer at once (the `wait` option) or call back (webhooks).
  */
-import type { ManualCheckResponse, TransferResponse } from "@openkyt/core";
+import type { BacktestResponse, ManualCheckResponse, TransferResponse } from "@openkyt/core";
 import { KytWaitTimeoutError } from "./client-errors.js";
 import type { WaitOptions } from "./client-types.js";
 
@@ -23,6 +23,11 @@ export function transferSettled(t: TransferResponse): boolean {
 /** True when a manual check is checked or in error. */
 export function manualCheckSettled(c: ManualCheckResponse): boolean {
   return c.check_status !== "checking";
+}
+
+/** True when a backtest is done or failed. */
+export function backtestSettled(b: BacktestResponse): boolean {
+  return b.status === "done" || b.status === "error";
 }
 
 /** Calls `read` every `intervalMs` until `done` holds, or throws KytWaitTimeoutError after `timeoutMs`. */

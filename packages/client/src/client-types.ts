@@ -7,6 +7,7 @@ import type {
   AlertWorkflowResponse,
   alertBulkUpdateSchema,
   alertUpdateSchema,
+  backtestBodySchema,
   bindTransactionSchema,
   checkAddressSchema,
   checkTransferSchema,
@@ -27,6 +28,8 @@ export type {
   AlertHistoryEntryResponse,
   AlertResponse,
   AlertWorkflowResponse,
+  BacktestReportResponse,
+  BacktestResponse,
   EntityCategoryInfoResponse,
   ErrorBody,
   ManualCheckResponse,
@@ -77,6 +80,8 @@ export type AlertUpdateBody = WireInput<typeof alertUpdateSchema>;
 export type AlertBulkUpdateBody = WireInput<typeof alertBulkUpdateSchema>;
 /** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/. */
 export type RiskModelBody = WireInput<typeof riskModelBodySchema>;
+/** Body of POST /v1/risk-models/{id}/backtest/. */
+export type BacktestBody = WireInput<typeof backtestBodySchema>;
 /** Body of POST /v1/webhooks/. */
 export type WebhookCreateBody = WireInput<typeof webhookCreateSchema>;
 

@@ -4,7 +4,7 @@
  */
 export { isKytHttpError, KytHttpError, KytWaitTimeoutError } from "./client-errors.js";
 export { eachItem } from "./client-pagination.js";
-export { manualCheckSettled, pollUntil, transferSettled } from "./client-polling.js";
+export { backtestSettled, manualCheckSettled, pollUntil, transferSettled } from "./client-polling.js";
 export { type SignRequestInput, signedHeaders, signRequest, stringToSign } from "./client-signing.js";
 export {
   type Answer,

@@ -1,10 +1,11 @@
 /**
  * The client methods of the additions beyond the published interface: the alert workflow,
- * risk-model management and webhooks.
+ * risk-model management and backtests, and webhooks.
  */
 import type {
   AlertHistoryEntryResponse,
   AlertWorkflowResponse,
+  BacktestResponse,
   Page,
   RiskModelResponse,
   WebhookDeliveryResponse,
@@ -15,6 +16,7 @@ import type { Transport } from "./client-transport.js";
 import type {
   AlertBulkUpdateBody,
   AlertUpdateBody,
+  BacktestBody,
   PageParams,
   RiskModelBody,
   WebhookCreateBody,
@@ -53,6 +55,11 @@ export function workflowMethods(t: Transport) {
       call<RiskModelResponse>("PUT", `/v1/risk-models/${seg(id)}/`, body),
     /** DELETE /v1/risk-models/{id}/ */
     deleteRiskModel: (id: string) => call<Deleted>("DELETE", `/v1/risk-models/${seg(id)}/`),
+    /** POST /v1/risk-models/{id}/backtest/ (201): starts a backtest of the model; poll `getBacktest`. */
+    backtestRiskModel: (id: string, body: BacktestBody) =>
+      call<BacktestResponse>("POST", `/v1/risk-models/${seg(id)}/backtest/`, body),
+    /** GET /v1/backtests/{id}/: progress, then the report (`status` done) or the reason (`error`). */
+    getBacktest: (id: string) => call<BacktestResponse>("GET", `/v1/backtests/${seg(id)}/`),
 
     /** POST /v1/webhooks/ (201): the answer's `secret` is shown this once. */
     createWebhook: (body: WebhookCreateBody) => call<WebhookResponse>("POST", "/v1/webhooks/", body),

@@ -1,9 +1,15 @@
 /**
  * Risk-model management beyond the published interface: the account's models and the
  * built-in one (readable and copyable, not editable). A change writes a new version; checks
- * already made keep the version that made them.
+ * already made keep the version that made them. A backtest tries a model on the stored results
+ * of the account's transfers (docs/backtesting.md).
  */
-import { riskModelBodySchema, riskModelResponseSchema } from "@openkyt/core";
+import {
+  backtestBodySchema,
+  backtestResponseSchema,
+  riskModelBodySchema,
+  riskModelResponseSchema,
+} from "@openkyt/core";
 import { z } from "zod";
 import { deletedResponseSchema, type Endpoint, expectNoBody, json, noBodySchema } from "./endpoint-types.js";
 
@@ -76,5 +82,33 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
       expectNoBody(body);
       return json(await api.riskModels.remove(id));
     },
+  },
+  {
+    operationId: "backtestRiskModel",
+    method: "POST",
+    path: "/v1/risk-models/{id}/backtest/",
+    summary:
+      'Starts a backtest of the model (its latest version; "default" is the built-in model) on the account\'s ' +
+      "transfers registered from `from` to `to`: a job whose progress and report GET /v1/backtests/{id}/ answers. " +
+      "It re-evaluates stored results only: it writes no result of a transfer and opens no alert.",
+    tag,
+    status: 201,
+    body: backtestBodySchema,
+    response: backtestResponseSchema,
+    errors: [404],
+    run: async (api, { id, body }) => json(await api.backtests.start(id, body), 201),
+  },
+  {
+    operationId: "getBacktest",
+    method: "GET",
+    path: "/v1/backtests/{id}/",
+    summary:
+      "A backtest: `queued` or `running` with its progress (transfers read of those in scope), then `done` " +
+      "with its report, or `error` with the reason.",
+    tag,
+    status: 200,
+    response: backtestResponseSchema,
+    errors: [404],
+    run: async (api, { id }) => json(await api.backtests.get(id)),
   },
 ];

@@ -35,9 +35,10 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
     },
     /** POST /v1/risk-models/{id}/backtest/: starts a backtest of the model as a job (queued). */
     async start(modelId: string, body: unknown) {
-      const input = parseInput(backtestBodySchema, body ?? {}, "backtest");
-      const request = requestOf({ kind: "stored", id: lookupId("risk model", modelId) }, input);
-      await candidateModel(ctx, accountId, request.candidate);
+      // The model first: another account's model is a 404 whatever the body.
+      const candidate = { kind: "stored", id: lookupId("risk model", modelId) } as const;
+      await candidateModel(ctx, accountId, candidate);
+      const request = requestOf(candidate, parseInput(backtestBodySchema, body ?? {}, "backtest"));
       const now = ctx.clock.now();
       const record: BacktestRecord = {
         id: ctx.ids.next(),
