@@ -40,6 +40,11 @@ export const COMMANDS: CliCommands = Object.freeze({
     "import sanctions, labels, a ledger, tokens or prices from a file",
     async () => (await import("./command-import.js")).importCommand,
   ),
+  backtest: lazy(
+    "backtest",
+    "what a risk model would have done to an account's screened transfers",
+    async () => (await import("./command-backtest.js")).backtestCommand,
+  ),
   demo: lazy(
     "demo",
     "build a demo database from real sanctions and labels, screen transfers, and serve them",
