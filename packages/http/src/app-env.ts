@@ -13,6 +13,8 @@ export interface AppVariables {
   keyId: string | undefined;
   /** The authenticated account, once known. */
   accountId: string | undefined;
+  /** Why authentication refused the request, when it did (see `AUTH_REFUSAL_REASONS`). */
+  authRefusal?: string;
 }
 
 /** The app's Hono environment. */

@@ -48,10 +48,29 @@ export interface Verified {
   readonly method: string;
 }
 
+/**
+ * Why authentication refused a request, as a closed set (the metrics' label): headers missing, a
+ * timestamp not in milliseconds or outside the window, a bad signature (also an unknown or
+ * revoked key: the answer does not tell them apart), a replay, a console session not valid.
+ */
+export const AUTH_REFUSAL_REASONS = [
+  "missing_headers",
+  "bad_timestamp",
+  "timestamp_window",
+  "bad_signature",
+  "replay",
+  "session",
+] as const;
+
+/** One of {@link AUTH_REFUSAL_REASONS}. */
+export type AuthRefusalReason = (typeof AUTH_REFUSAL_REASONS)[number];
+
 /** Why a request is refused (the 401 detail; never mentions the secret). */
 export interface Refused {
   readonly ok: false;
   readonly detail: string;
+  /** The reason as a closed set, for metrics. */
+  readonly reason: AuthRefusalReason;
   /** The key id presented, for the log. */
   readonly keyId?: string;
 }
@@ -81,7 +100,12 @@ export interface AuthenticatorOptions {
 const TIMESTAMP = /^\d{1,16}$/;
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
-const refuse = (detail: string, keyId?: string): Refused => ({ ok: false, detail, keyId });
+const refuse = (reason: AuthRefusalReason, detail: string, keyId?: string): Refused => ({
+  ok: false,
+  detail,
+  reason,
+  keyId,
+});
 
 /**
  * The one detail of an unknown key, a revoked key and a bad signature: the answer does not tell
@@ -123,12 +147,18 @@ export function createAuthenticator(options: AuthenticatorOptions) {
           signature ? null : "API-SIGNATURE",
         ].filter((h) => h !== null);
         const legacy = header("x-api-key-secret") !== undefined ? " (X-API-KEY-SECRET is not accepted)" : "";
-        return refuse(`missing authentication header(s): ${missing.join(", ")}${legacy}`, keyId);
+        return refuse(
+          "missing_headers",
+          `missing authentication header(s): ${missing.join(", ")}${legacy}`,
+          keyId,
+        );
       }
-      if (!TIMESTAMP.test(stamp)) return refuse("API-TIMESTAMP must be the time in milliseconds", keyId);
+      if (!TIMESTAMP.test(stamp))
+        return refuse("bad_timestamp", "API-TIMESTAMP must be the time in milliseconds", keyId);
       const timestamp = Number(stamp);
       if (Math.abs(now - timestamp) > windowMs) {
         return refuse(
+          "timestamp_window",
           `API-TIMESTAMP is outside the accepted window of ${Math.round(windowMs / 1000)} s (milliseconds expected)`,
           keyId,
         );
@@ -140,7 +170,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         // A store failure or a secret the vault cannot open is the server's fault, not the client's.
         throw new KytError("INTERNAL_ERROR", "API key resolution failed", { cause: error });
       }
-      if (!key) return refuse(BAD_SIGNATURE, keyId);
+      if (!key) return refuse("bad_signature", BAD_SIGNATURE, keyId);
       return {
         ok: true,
         keyId,
@@ -157,7 +187,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
      */
     checkSignature(pre: Prechecked, req: SignedRequest): Verified | Refused {
       if (!matchesAnySignature(pre.secret, pre.signature, signatureCandidates(pre, req))) {
-        return refuse(BAD_SIGNATURE, pre.keyId);
+        return refuse("bad_signature", BAD_SIGNATURE, pre.keyId);
       }
       // The replay guard keys on the digest, not on the text: the same digest may be written
       // without its `=` or with other values in the last character's unused bits.
@@ -191,7 +221,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
           { details: { retryAfterMs: admission.retryAfterMs } },
         );
       }
-      return refuse("this signed request was already received (replay)", request.keyId);
+      return refuse("replay", "this signed request was already received (replay)", request.keyId);
     },
   });
 }

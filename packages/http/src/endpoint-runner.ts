@@ -187,6 +187,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
     const refuse = (refused: Refused, subject: FailureSubject): never => {
       deps.failures?.record(subject, now);
       c.set("keyId", refused.keyId);
+      c.set("authRefusal", refused.reason);
       log.warn({ keyId: logValue(refused.keyId), reason: refused.detail }, "authentication refused");
       throw new KytError("UNAUTHORIZED", refused.detail);
     };

@@ -16,9 +16,11 @@ import { accountApis, endpointHandler } from "./endpoint-runner.js";
 import { ENDPOINTS, honoPath } from "./endpoint-table.js";
 import { answerError, errorBody } from "./http-errors.js";
 import { openApiDocument } from "./openapi-document.js";
+import { type OpsOptions, opsRoutes } from "./ops-routes.js";
 import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
+import { requestMetrics } from "./request-metrics.js";
 import { sessionRoutes } from "./session-routes.js";
 
 /** Authentication settings. */
@@ -84,6 +86,11 @@ export interface HttpAppOptions {
   readonly console?: HttpConsoleOptions | null;
   /** Version shown in the OpenAPI document; default "0.1.0". */
   readonly version?: string;
+  /**
+   * Operations: `/readyz`, `/metrics` and the request observer (see ops-routes.ts); default
+   * none (only `/healthz`).
+   */
+  readonly ops?: OpsOptions;
 }
 
 /** Defaults of the options. */
@@ -136,8 +143,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   let openApi: object | null = null;
 
   const app = new Hono<AppEnv>({ strict: false });
+  if (options.ops?.observe) app.use("*", requestMetrics({ observe: options.ops.observe }));
   app.use("*", requestContext({ logger }));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  if (options.ops) opsRoutes(app, options.ops);
   app.get("/v1/openapi.json", (c) => {
     openApi ??= openApiDocument(ENDPOINTS, options.version ?? "0.1.0");
     return c.json(openApi);

@@ -27,6 +27,8 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
 /** Codes only the HTTP adapter raises (routing), beyond core's registry. */
 export const HTTP_ONLY_CODES = Object.freeze({
   METHOD_NOT_ALLOWED: "The path exists but not with this method (405, with an Allow header).",
+  NOT_READY:
+    "The server is starting and serves only /healthz, /readyz and /metrics yet (503, with Retry-After).",
 });
 
 /** An error body. */

@@ -3,7 +3,14 @@
  * engine (`createHttpApp`), served on Node by `serveHttp`.
  */
 export type { AppEnv, AppVariables } from "./app-env.js";
-export { type Authenticator, type AuthRequest, createAuthenticator, type KeyResolver } from "./auth-check.js";
+export {
+  AUTH_REFUSAL_REASONS,
+  type Authenticator,
+  type AuthRefusalReason,
+  type AuthRequest,
+  createAuthenticator,
+  type KeyResolver,
+} from "./auth-check.js";
 export { type AuthFailureBudget, type AuthFailureLimit, createAuthFailureBudget } from "./auth-failures.js";
 export { computeSignature, type SignedParts, signatureDigest, targetCandidates } from "./auth-signature.js";
 export {
@@ -57,6 +64,7 @@ export { type FetchApp, type HttpServer, type ServeHttpOptions, serveHttp } from
 export { LOG_VALUE_MAX, logValue } from "./log-fields.js";
 export { openApiDocument } from "./openapi-document.js";
 export { openApiWebhooks, WEBHOOK_EVENT_DATA } from "./openapi-webhooks.js";
+export { createOpsApp, type MetricsText, type OpsOptions, opsRoutes } from "./ops-routes.js";
 export {
   DEFAULT_SCRYPT_COST,
   generatePassword,
@@ -67,6 +75,7 @@ export {
   verifyPassword,
 } from "./password-hash.js";
 export { createRateLimiter, RATE_BUCKETS_MAX, type RateLimit, type RateLimiter } from "./rate-limiter.js";
+export { createReadiness, type Readiness, type ReadinessAnswer, type ReadinessOptions } from "./readiness.js";
 export {
   createReplayGuard,
   REPLAY_GUARD_KINDS,
@@ -77,6 +86,7 @@ export {
   replayPerKeyBound,
 } from "./replay-guard.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";
+export { type ObservedRequest, type RequestMetricsOptions, requestMetrics } from "./request-metrics.js";
 export { SESSION_REFUSED, userActor } from "./session-check.js";
 export { CSRF_HEADER, SESSION_COOKIE } from "./session-cookie.js";
 export { roleNeeded } from "./session-roles.js";

@@ -39,7 +39,7 @@ export async function sessionCaller(
 ): Promise<Caller> {
   const { c, now } = req;
   const live = await deps.sessions.resolve(token);
-  if (!live) return req.refuse({ ok: false, detail: SESSION_REFUSED }, req.source);
+  if (!live) return req.refuse({ ok: false, detail: SESSION_REFUSED, reason: "session" }, req.source);
   const { session, user } = live;
   const actor = userActor(user.email);
   c.set("keyId", actor);

@@ -8,7 +8,7 @@
  * throws on a violation (the test asserts; the nightly script prints).
  */
 import fc from "fast-check";
-import { type HttpServer, serveHttp } from "../src/index.js";
+import { type HttpAppOptions, type HttpServer, serveHttp } from "../src/index.js";
 import { KEYS } from "./http-harness.js";
 import {
   createSecurityWorld,
@@ -37,6 +37,8 @@ export interface FuzzOptions {
    * must be refused with the status the generator expects (400, or 404 for a path id).
    */
   readonly cases?: "any" | "unstorable";
+  /** Adjusts the app of every world (for example a request observer); default none. */
+  readonly http?: Partial<HttpAppOptions>;
 }
 
 /** What a run found. */
@@ -195,7 +197,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (digested) digestChecks += 1;
   };
   for (let done = 0, round = 0; done < options.runs && failure === null; done += chunk, round += 1) {
-    const world = await createSecurityWorld({}, options.store);
+    const world = await createSecurityWorld(options.http ?? {}, options.store);
     const server = options.transport === "http" ? await serveHttp(world.app, { port: 0 }) : null;
     const send = server
       ? (r: Request) => forwardOverHttp(server, r)

@@ -1,5 +1,8 @@
+import { createMetrics, httpRequestCounter } from "@openkyt/metrics";
 import { describe, expect, it } from "vitest";
 import { withTestPostgres } from "../../store-postgres/test/pg-test-suite.js";
+import { parsePrometheusText } from "../../testkit/src/prometheus-text.js";
+import { ENDPOINTS } from "../src/index.js";
 import { type FuzzOptions, runFuzz } from "./security-fuzz-runner.js";
 
 /** Requests per CI run; `OPENKYT_FUZZ_RUNS` raises it (the nightly script runs more). */
@@ -25,13 +28,29 @@ describe("fuzzing every endpoint of the table", () => {
   it(`${RUNS} generated requests in-process: never a 5xx, refusals are JSON and change nothing`, {
     timeout: 300_000,
   }, async () => {
-    const report = await fuzz("in-process", { runs: RUNS });
+    const metrics = createMetrics({ processMetrics: false });
+    const observe = httpRequestCounter(metrics);
+    const report = await fuzz("in-process", { runs: RUNS, http: { ops: { observe } } });
     expect(report.failure).toBeNull();
     expect(report.tried).toBeGreaterThanOrEqual(RUNS);
     // The generator reaches every kind of answer, successes included.
     for (const status of ["200", "201", "400", "401", "404", "405"]) {
       expect(report.byStatus[status] ?? 0, status).toBeGreaterThan(0);
     }
+    // Every request was counted, under labels from closed sets: route templates of the table
+    // (or the fixed routes), never an id, a hash or an address from a path.
+    const families = parsePrometheusText(await metrics.registry.metrics());
+    const samples = families.get("openkyt_http_requests_total")?.samples ?? [];
+    expect(samples.reduce((sum, s) => sum + s.value, 0)).toBe(report.tried);
+    const routes = new Set(samples.map((s) => s.labels.route));
+    const known = new Set([...ENDPOINTS.map((e) => e.path), "/healthz", "/v1/openapi.json", "unmatched"]);
+    expect(
+      [...routes].filter((route) => !known.has(route ?? "") && !/^\/v1\/session/.test(route ?? "")),
+    ).toEqual([]);
+    const values = [...families.values()].flatMap((f) => f.samples.flatMap((s) => Object.values(s.labels)));
+    expect(values.filter((v) => /0x[0-9a-f]{6}|[0-9a-f]{8}-[0-9a-f]{4}|[^\x20-\x7e]/i.test(v))).toEqual([]);
+    expect(new Set(samples.map((s) => s.labels.method)).size).toBeLessThanOrEqual(8);
+    console.info(`fuzz (in-process): ${samples.length} request series over ${routes.size} routes`);
   });
 
   it(`${HTTP_RUNS} of them over real HTTP on 127.0.0.1`, { timeout: 120_000 }, async () => {

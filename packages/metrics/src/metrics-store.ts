@@ -19,7 +19,8 @@ const ALL_KINDS: ReadonlyArray<JobKind> = Object.values(JOB_LANES).flat();
 
 /**
  * A refresher of the queue gauges, to run before each exposition. A failed read sets
- * `openkyt_store_up` to 0 and leaves the gauges as they were; it does not fail the scrape.
+ * `openkyt_store_up` to 0 and leaves the gauges as they were; it does not fail the scrape (a
+ * store wrapped by {@link countStoreErrors} also counts it).
  */
 export function storeGauges(
   metrics: OpenKytMetrics,
@@ -58,10 +59,7 @@ export function storeGauges(
     if (last === null || at - last.at >= cacheMs) {
       const read = store.operationalStats(at).then(
         (stats) => apply(stats, at),
-        () => {
-          metrics.storeUp.set(0);
-          metrics.storeErrors.inc({ operation: "operationalStats" });
-        },
+        () => metrics.storeUp.set(0),
       );
       last = { at, read };
     }

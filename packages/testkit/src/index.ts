@@ -12,6 +12,7 @@ export * from "./engine-harness.js";
 export * from "./engine-model-alerts.js";
 export * from "./engine-scenarios.js";
 export * from "./engine-world.js";
+export * from "./prometheus-text.js";
 export {
   type ConformanceContext,
   expectKytError,
