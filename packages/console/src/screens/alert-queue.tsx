@@ -58,7 +58,7 @@ function FilterForm({ filters }: { filters: Record<string, string> }) {
       {SELECTS.map((s) => (
         <div class="field" key={s.name}>
           <label for={`f-${s.name}`}>{s.label}</label>
-          <select id={`f-${s.name}`} name={s.name} value={filters[s.name] ?? ""}>
+          <select id={`f-${s.name}`} name={s.name} defaultValue={filters[s.name] ?? ""}>
             <option value="">any</option>
             {s.values.map((v) => (
               <option key={v} value={v}>
@@ -71,7 +71,12 @@ function FilterForm({ filters }: { filters: Record<string, string> }) {
       {TEXTS.map((t) => (
         <div class="field" key={t.name}>
           <label for={`f-${t.name}`}>{t.label}</label>
-          <input id={`f-${t.name}`} name={t.name} type={t.type ?? "text"} value={filters[t.name] ?? ""} />
+          <input
+            id={`f-${t.name}`}
+            name={t.name}
+            type={t.type ?? "text"}
+            defaultValue={filters[t.name] ?? ""}
+          />
         </div>
       ))}
       <div class="actions">
@@ -171,7 +176,8 @@ export function AlertQueue({ query }: { query: URLSearchParams }) {
   return (
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">Alerts</h1>
-      <FilterForm filters={filters} />
+      {/* Uncontrolled fields, made anew when the address changes: a refetch never undoes a choice. */}
+      <FilterForm key={JSON.stringify(filters)} filters={filters} />
       <BulkChange ids={[...selected]} onDone={() => setSelected(new Set())} />
       <p class="hint">Keys: j/k or arrows move, Enter opens, x selects.</p>
       {alerts.isPending ? <Loading what="alerts" /> : null}

@@ -50,12 +50,12 @@ export function Transfers({ query }: { query: URLSearchParams }) {
   return (
     <section aria-labelledby="transfers-title">
       <h1 id="transfers-title">Transfers</h1>
-      <form class="filters" onSubmit={submit} aria-label="Transfer filters">
+      <form class="filters" key={JSON.stringify(filters)} onSubmit={submit} aria-label="Transfer filters">
         {FILTERS.map((f) => (
           <div class="field" key={f.name}>
             <label for={`t-${f.name}`}>{f.label}</label>
             {f.values ? (
-              <select id={`t-${f.name}`} name={f.name} value={filters[f.name] ?? ""}>
+              <select id={`t-${f.name}`} name={f.name} defaultValue={filters[f.name] ?? ""}>
                 <option value="">any</option>
                 {f.values.map((v) => (
                   <option key={v} value={v}>
@@ -64,7 +64,12 @@ export function Transfers({ query }: { query: URLSearchParams }) {
                 ))}
               </select>
             ) : (
-              <input id={`t-${f.name}`} name={f.name} type={f.type ?? "text"} value={filters[f.name] ?? ""} />
+              <input
+                id={`t-${f.name}`}
+                name={f.name}
+                type={f.type ?? "text"}
+                defaultValue={filters[f.name] ?? ""}
+              />
             )}
           </div>
         ))}

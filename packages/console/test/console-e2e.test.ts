@@ -1,0 +1,218 @@
+/**
+ * The console end to end in a real browser (Debian's Chromium) against a real `openkyt serve` on
+ * the demo's SQLite database: sign in, find a severe alert, move it open -> in progress -> done
+ * with comments and read the history, see an illegal transition refused, edit a risk model into
+ * version 2 (a bad value shown at its field first), run a manual address check and open its PDF,
+ * sign out, and an analyst refused an admin page. axe-core runs on every screen (no serious or
+ * critical violation); each screen is saved under test-output/console/.
+ *
+ * Without Chromium the tests are skipped with a message, except under CI (CI=true), where its
+ * absence fails (.ci/run installs it).
+ */
+import { readFileSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath, launch, seriousViolations, shoot } from "./console-browser.js";
+import { buildConsole, type ConsoleServer, startConsoleServer } from "./console-server.js";
+
+const ADMIN = "admin@demo.openkyt.test";
+const ANALYST = "analyst@demo.openkyt.test";
+const PASSWORD = "demo-password-do-not-use";
+
+const executable = chromiumPath();
+if (!executable)
+  console.log("console browser tests skipped: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)");
+
+if (!executable && process.env.CI === "true") {
+  describe("Chromium under CI", () => {
+    it("is installed: .ci/run installs it, so its absence fails rather than skips", () => {
+      expect.fail("no Chromium at /usr/bin/chromium (set CHROMIUM_PATH)");
+    });
+  });
+}
+
+describe.skipIf(!executable)("the console in Chromium", () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  /** Checks the screen with axe and saves it. */
+  const screen = async (p: Page, name: string) => {
+    await p.waitForLoadState("networkidle");
+    await shoot(p, name);
+    expect(await seriousViolations(p), `axe on ${name}`).toEqual([]);
+  };
+
+  const signIn = async (p: Page, email: string) => {
+    await p.goto(`${server.url}/console/`);
+    await p.getByLabel("E-mail").fill(email);
+    await p.getByLabel("Password").fill(PASSWORD);
+    await p.getByRole("button", { name: "Sign in" }).click();
+    await p.getByRole("heading", { name: "Overview" }).waitFor();
+  };
+
+  beforeAll(async () => {
+    await buildConsole();
+    server = await startConsoleServer();
+    browser = await launch(executable ?? "");
+    // axe-core is injected as an inline script, which the console's Content-Security-Policy forbids.
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+      acceptDownloads: true,
+    });
+    page = await context.newPage();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("signs in (a wrong password is refused in words) and shows the overview", async () => {
+    await page.goto(`${server.url}/console/`);
+    await screen(page, "01-sign-in");
+    await page.getByLabel("E-mail").fill(ADMIN);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("wrong e-mail or password");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    await page.getByText("Open alerts by risk level").waitFor();
+    await screen(page, "02-overview");
+  });
+
+  it("finds a severe alert and works it open -> in progress -> done, with the history naming the user", async () => {
+    await page.getByRole("link", { name: "Alerts", exact: true }).click();
+    await page.getByLabel("Risk level").selectOption("severe");
+    await page.getByLabel("Status").selectOption("open");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => page.url()).toContain("risk_level=severe");
+    const rows = page.locator("table.queue tbody tr");
+    await rows.first().waitFor();
+    expect(await rows.locator(".risk-severe").count()).toBe(await rows.count());
+    await screen(page, "03-alert-queue");
+
+    await rows.first().getByRole("link").click();
+    await page.getByRole("heading", { name: "History" }).waitFor();
+    const status = page.getByLabel("New status");
+    // Only the next states the alert machine allows are offered.
+    expect(await status.locator("option").allTextContents()).toEqual(["keep open", "in progress"]);
+    await status.selectOption("in_progress");
+    await page.getByLabel("Comment").fill("Looking into the sanctions exposure");
+    await page.getByRole("button", { name: "Save" }).click();
+    const timeline = page.getByRole("list", { name: "History" });
+    await timeline.getByText("Looking into the sanctions exposure").waitFor();
+    expect(await timeline.textContent()).toContain(`user:${ADMIN}`);
+    expect(await status.locator("option").allTextContents()).toEqual([
+      "keep in progress",
+      "awaiting response",
+      "done",
+    ]);
+    await status.selectOption("done");
+    await page.getByLabel("Comment").fill("Reported; customer offboarded");
+    await page.getByRole("button", { name: "Save" }).click();
+    await timeline.getByText("Reported; customer offboarded").waitFor();
+    const entries = await timeline.locator("li").allTextContents();
+    expect(entries).toHaveLength(3);
+    expect(entries[1]).toContain("open → in progress");
+    expect(entries[2]).toContain("in progress → done");
+    await screen(page, "04-alert-page");
+  });
+
+  it("refuses an illegal transition made from a stale page, saying which states are allowed", async () => {
+    await page.goto(`${server.url}/console/#/alerts?risk_level=severe&alert_status=open`);
+    const first = page.locator("table.queue tbody tr").first();
+    await first.getByRole("link").click();
+    await page.getByLabel("New status").selectOption("in_progress");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("list", { name: "History" }).locator("li").nth(1).waitFor();
+    // A second tab still shows the alert in progress while the first moves it to done.
+    const stale = await context.newPage();
+    await stale.goto(page.url());
+    await stale.getByLabel("New status").selectOption("awaiting_response");
+    await page.getByLabel("New status").selectOption("done");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("list", { name: "History" }).locator("li").nth(2).waitFor();
+    await stale.getByRole("button", { name: "Save" }).click();
+    const refusal = stale.getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/Not saved: .*done.*ILLEGAL_TRANSITION/);
+    await shoot(stale, "05-illegal-transition");
+    await stale.close();
+  });
+
+  it("edits a copy of the built-in risk model: a bad value is shown at its field, then version 2", async () => {
+    await page.getByRole("link", { name: "Risk models" }).click();
+    await screen(page, "06-risk-models");
+    await page.getByRole("button", { name: "Copy the built-in model" }).click();
+    await page.getByText("version 1").waitFor();
+    const share = page.getByLabel("Rule 1 min value share");
+    await share.fill("1.5");
+    await page.getByRole("button", { name: "Save as a new version" }).click();
+    const fieldError = page.locator("#rule-0-min_value_share-error");
+    await fieldError.waitFor();
+    expect(await fieldError.textContent()).toContain("[0, 1]");
+    expect(await share.getAttribute("aria-invalid")).toBe("true");
+    await shoot(page, "07-risk-model-error");
+    await share.fill("0.5");
+    await page.getByRole("button", { name: "Save as a new version" }).click();
+    await page.getByText("Saved as version 2").waitFor();
+    await page.getByRole("heading", { name: /version 2/ }).waitFor();
+    await screen(page, "08-risk-model-v2");
+  });
+
+  it("runs a manual address check, shows its result and opens its PDF report", async () => {
+    await page.getByRole("link", { name: "Manual checks" }).click();
+    await page.getByLabel("Address", { exact: true }).fill(server.sanctionedAddress);
+    await page.getByRole("button", { name: "Run the check" }).click();
+    await page.getByRole("heading", { name: /Result: severe/ }).waitFor();
+    await screen(page, "09-manual-check");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "PDF report" }).click(),
+    ]);
+    const pdf = readFileSync((await download.path()) ?? "");
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  });
+
+  it("shows transfers, a transfer's checks and webhooks to an admin", async () => {
+    await page.getByRole("link", { name: "Transfers" }).click();
+    await page.locator("table tbody tr").first().waitFor();
+    await screen(page, "10-transfers");
+    await page.locator("table tbody tr").first().getByRole("link").click();
+    await page.getByRole("heading", { name: "Checks" }).waitFor();
+    await screen(page, "11-transfer-page");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("button", { name: "Subscribe" }).waitFor();
+    await screen(page, "12-webhooks");
+  });
+
+  it("signs out: the session ends on the server too", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    const after = await page.evaluate(async () => (await fetch("/v1/session")).status);
+    expect(after).toBe(401);
+  });
+
+  it("refuses an analyst the admin pages, and fits a narrow screen", async () => {
+    const analyst = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const p = await analyst.newPage();
+    try {
+      await signIn(p, ANALYST);
+      expect(await p.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
+      await p.goto(`${server.url}/console/#/webhooks`);
+      const refusal = p.getByRole("alert");
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain(`this needs the admin role; ${ANALYST} is analyst`);
+      await screen(p, "13-analyst-refused");
+      await p.goto(`${server.url}/console/#/alerts`);
+      await p.locator("table.queue tbody tr").first().waitFor();
+      await screen(p, "14-narrow-alert-queue");
+    } finally {
+      await analyst.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * A real `openkyt serve` for the browser tests: the demo database built by `openkyt demo
+ * --no-serve` (its console users included), served on a free loopback port with the console
+ * freshly built from its sources.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+
+/** The repository root. */
+export const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../..");
+const CONSOLE = resolve(ROOT, "packages/console");
+const BIN = resolve(ROOT, "packages/cli/bin/openkyt.js");
+/** Run the CLI from its sources: the test checks the code as it is, built or not. */
+const ENV = { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_VAULT_KEY: "" };
+
+/** A served demo database. */
+export interface ConsoleServer {
+  readonly url: string;
+  /** The sanctioned address the demo prints for a manual check. */
+  readonly sanctionedAddress: string;
+  readonly db: string;
+  /** Runs the CLI on the same database; resolves with its stdout. */
+  cli(args: ReadonlyArray<string>, input?: string): string;
+  close(): Promise<void>;
+}
+
+/** Builds the console into packages/console/dist (what `openkyt serve` serves). */
+export async function buildConsole(): Promise<void> {
+  await build({ root: CONSOLE, configFile: join(CONSOLE, "vite.config.ts"), logLevel: "warn" });
+}
+
+/** Builds the demo database and serves it. */
+export async function startConsoleServer(): Promise<ConsoleServer> {
+  const dir = mkdtempSync(join(tmpdir(), "openkyt-console-"));
+  const db = join(dir, "demo.db");
+  const cli = (args: ReadonlyArray<string>, input?: string) => {
+    const run = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: ENV, encoding: "utf8", input });
+    if (run.status !== 0) throw new Error(`openkyt ${args.join(" ")} failed: ${run.stderr}`);
+    return run.stdout;
+  };
+  const demo = cli(["demo", "--no-serve", "--db", db]);
+  const sanctionedAddress = /"address":"(0x[0-9a-f]{40})"/.exec(demo)?.[1];
+  if (!sanctionedAddress) throw new Error(`the demo printed no address to check:\n${demo}`);
+  const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--json"], {
+    cwd: dir,
+    env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let out = "";
+    const timer = setTimeout(() => fail(new Error(`openkyt serve did not start:\n${stderr}`)), 30_000);
+    child.stdout?.on("data", (chunk) => {
+      out += String(chunk);
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) {
+        clearTimeout(timer);
+        const answer = JSON.parse(line) as { url: string; console: string | null };
+        if (!answer.console) fail(new Error(`openkyt serve serves no console:\n${stderr}`));
+        else done(answer.url);
+      }
+    });
+    child.once("exit", (code) => fail(new Error(`openkyt serve exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    url,
+    db,
+    sanctionedAddress,
+    cli,
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
