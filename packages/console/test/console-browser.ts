@@ -53,8 +53,8 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     }));
 }
 
-/** Saves a full-page screenshot named `name`.png. */
-export async function shoot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot named `name`.png: the whole page, or (`fullPage: false`) what the window shows. */
+export async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }

@@ -38,9 +38,9 @@ describe.skipIf(!executable)("the console in Chromium", () => {
   let page: Page;
 
   /** Checks the screen with axe and saves it. */
-  const screen = async (p: Page, name: string) => {
+  const screen = async (p: Page, name: string, fullPage = true) => {
     await p.waitForLoadState("networkidle");
-    await shoot(p, name);
+    await shoot(p, name, fullPage);
     expect(await seriousViolations(p), `axe on ${name}`).toEqual([]);
   };
 
@@ -156,12 +156,13 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     await fieldError.waitFor();
     expect(await fieldError.textContent()).toContain("[0, 1]");
     expect(await share.getAttribute("aria-invalid")).toBe("true");
-    await shoot(page, "07-risk-model-error");
+    await shoot(page, "07-risk-model-error", false);
     await share.fill("0.5");
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await page.getByText("Saved as version 2").waitFor();
     await page.getByRole("heading", { name: /version 2/ }).waitFor();
-    await screen(page, "08-risk-model-v2");
+    await page.evaluate("window.scrollTo(0, 0)");
+    await screen(page, "08-risk-model-v2", false);
   });
 
   it("runs a manual address check, shows its result and opens its PDF report", async () => {

@@ -22,7 +22,14 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
   const indirect = list(exposure.indirect_interaction);
   const categories = [...new Set([...direct, ...indirect].map((i) => i.entity_category))];
   if (categories.length === 0) {
-    return <p class="state empty">No exposure to any known entity ({words(exposure.check_status ?? "")}).</p>;
+    const state = exposure.check_status ?? "checked";
+    return (
+      <p class="state empty">
+        {state === "checked"
+          ? "No exposure to any known entity."
+          : `The exposure has not been checked (state: ${words(state)}).`}
+      </p>
+    );
   }
   const shareOf = (of: ReadonlyArray<InteractionWire>, category: string) =>
     of.filter((i) => i.entity_category === category).reduce((sum, i) => sum + i.value_share, 0);

@@ -172,7 +172,7 @@ function RulesEditor({ model, readOnly }: { model: RiskModelWire; readOnly: bool
         </table>
       </div>
       {readOnly ? null : (
-        <div class="actions">
+        <div class="actions sticky-actions">
           <button
             type="button"
             onClick={() =>
