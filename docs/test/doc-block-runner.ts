@@ -132,7 +132,7 @@ export async function runShell(
   return run;
 }
 
-/** Resolves once something answers HTTP on the port; rejects if `exited` settles first or time runs out. */
+/** Resolves once the server on the port answers /readyz 200; rejects if `exited` settles first or time runs out. */
 async function waitForHttp(port: number, exited: Promise<unknown>, timeoutMs: number, output: () => string) {
   let gone = false;
   exited.then(
@@ -147,8 +147,10 @@ async function waitForHttp(port: number, exited: Promise<unknown>, timeoutMs: nu
   while (Date.now() < deadline) {
     if (gone) throw new Error(`the server block exited before it served:\n${tail(output())}`);
     try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1_000) });
-      return;
+      // Ready, not only listening: serve answers /readyz 503 while it opens its store and loads.
+      const answer = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(1_000) });
+      if (answer.ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -1,16 +1,35 @@
 /**
  * `openkyt serve`: the KYT interface over HTTP, with the job runner in-process so transfers
  * get checked while it serves. SQLite files are migrated on start; keys from OPENKYT_API_KEYS
- * are provisioned. SIGTERM or SIGINT: stop accepting, finish requests in flight, stop the job
- * runner, close the store, exit 0.
+ * are provisioned. It listens at once, answering /healthz, /readyz (503 until the store is open
+ * and migrated and `--warm` sources are loaded) and /metrics while it starts. SIGTERM or SIGINT:
+ * /readyz answers 503 (for `--drain-seconds`), then stop accepting, finish requests in flight,
+ * stop the job runner, close the store, exit 0.
  */
-import { createHttpApp, createHttpLogger, serveHttp } from "@openkyt/http";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  createHttpApp,
+  createHttpLogger,
+  createOpsApp,
+  type FetchApp,
+  type HttpServer,
+  serveHttp,
+} from "@openkyt/http";
 import { parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
-import { type ParsedArgs, parseCommandArgs, portOption, stringOption } from "./cli-args.js";
+import {
+  METRICS_OPTIONS,
+  metricsAddressOption,
+  type ParsedArgs,
+  parseCommandArgs,
+  portOption,
+  secondsOption,
+  stringOption,
+} from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
+import { startProcessOps } from "./ops-setup.js";
 
 const OPTIONS = {
   db: { type: "string" },
@@ -23,6 +42,8 @@ const OPTIONS = {
   "max-connections-per-address": { type: "string" },
   "failed-auth-limit": { type: "string" },
   "no-console": { type: "boolean" },
+  "drain-seconds": { type: "string" },
+  ...METRICS_OPTIONS,
 } as const;
 
 /** A connection cap from its flag, else its environment variable, else undefined (the default). */
@@ -49,6 +70,7 @@ export const serveCommand: CliCommand = {
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
+                     [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --port        port to listen on (0: any free port); default 8080
@@ -67,6 +89,11 @@ export const serveCommand: CliCommand = {
   --failed-auth-limit  failed authentications per second per address and per key, bursts of twice
                 that, then 429 (0: no budget); default $OPENKYT_FAILED_AUTH_LIMIT, then 10. Behind a
                 proxy every client has its address: raise it or set 0
+  --metrics-port  serve /metrics (and /readyz, /healthz) on a port of its own instead of --port,
+                so it need not face the public (0: any free port); default: /metrics on --port
+  --metrics-host  interface of --metrics-port; default 127.0.0.1
+  --drain-seconds  on SIGTERM, answer /readyz 503 this long before refusing connections, so a
+                load balancer stops sending first; default 0 (see docs/operations.md)
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
                OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.`,
@@ -96,55 +123,80 @@ export const serveCommand: CliCommand = {
     const envKeys = parseApiKeysEnv(io.env.OPENKYT_API_KEYS);
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
-    const store = await openStore(target, { migrateSqlite: true });
-    const renderer = lazyPdfRenderer();
+    const warm = args.values.warm === true;
+    const drainSeconds = secondsOption(args, "drain-seconds", 0);
+    const ops = await startProcessOps(
+      warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
+      metricsAddressOption(args),
+    );
+    let server: HttpServer | null = null;
     try {
-      const engine = createCliEngine(
-        store,
-        io.env,
-        logger,
-        await warmSourcesIf(args.values.warm === true, store),
-        renderer,
+      // Listen before the store opens and the ledger loads: meanwhile only the operations routes answer.
+      let app: FetchApp = createOpsApp({ ...ops.mainRoutes, starting: true });
+      server = await serveHttp(
+        { fetch: (request, env) => app.fetch(request, env) },
+        {
+          host,
+          port,
+          logger,
+          ...(maxConnections === undefined ? {} : { maxConnections }),
+          ...(maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress }),
+        },
       );
-      if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
-      await provisionEnvKeys(engine, envKeys);
-      const failedAuth =
-        failedAuthLimit === undefined
-          ? {}
-          : {
-              failedAuth:
-                failedAuthLimit === 0 ? null : { perSecond: failedAuthLimit, burst: 2 * failedAuthLimit },
-            };
-      const consoleDir = args.values["no-console"] === true ? null : consoleAssetsDir();
-      if (args.values["no-console"] !== true && consoleDir === null) {
-        io.stderr("the console is not built (npm run build): serving without /console/\n");
+      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      ops.readiness.done("store");
+      const renderer = lazyPdfRenderer();
+      try {
+        const warmSources = await warmSourcesIf(warm, store);
+        if (warm) ops.readiness.done("warm_sources");
+        const engine = createCliEngine(store, io.env, logger, warmSources, renderer);
+        ops.watch(engine, warmSources);
+        if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
+        await provisionEnvKeys(engine, envKeys);
+        const failedAuth =
+          failedAuthLimit === undefined
+            ? {}
+            : {
+                failedAuth:
+                  failedAuthLimit === 0 ? null : { perSecond: failedAuthLimit, burst: 2 * failedAuthLimit },
+              };
+        const consoleDir = args.values["no-console"] === true ? null : consoleAssetsDir();
+        if (args.values["no-console"] !== true && consoleDir === null) {
+          io.stderr("the console is not built (npm run build): serving without /console/\n");
+        }
+        const consoleOption = args.values["no-console"] === true ? null : { assetsDir: consoleDir };
+        app = createHttpApp({
+          engine,
+          logger,
+          limits: failedAuth,
+          console: consoleOption,
+          ops: ops.mainRoutes,
+        });
+        if (workers) engine.start();
+        ops.readiness.done("engine");
+        // Listen for signals before telling anyone where we listen: a supervisor may stop us at once.
+        const stopped = io.untilSignal();
+        const db = describeDbTarget(target);
+        const metrics = `${ops.server?.url ?? server.url}/metrics`;
+        io.stdout(
+          args.values.json
+            ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, db, workers, console: consoleDir ? `${server.url}/console/` : null, metrics })}\n`
+            : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"}, metrics ${metrics})\n${consoleDir ? `console at ${server.url}/console/ (users: openkyt users create)\n` : ""}`,
+        );
+        const signal = await stopped;
+        io.stderr(`${signal}: shutting down\n`);
+        ops.readiness.drain();
+        if (drainSeconds > 0) await sleep(drainSeconds * 1000);
+        await server.close();
+        await engine.stop();
+        return EXIT.OK;
+      } finally {
+        await renderer.close();
+        await store.close();
       }
-      const consoleOption = args.values["no-console"] === true ? null : { assetsDir: consoleDir };
-      const app = createHttpApp({ engine, logger, limits: failedAuth, console: consoleOption });
-      const server = await serveHttp(app, {
-        host,
-        port,
-        logger,
-        ...(maxConnections === undefined ? {} : { maxConnections }),
-        ...(maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress }),
-      });
-      if (workers) engine.start();
-      // Listen for signals before telling anyone where we listen: a supervisor may stop us at once.
-      const stopped = io.untilSignal();
-      const db = describeDbTarget(target);
-      io.stdout(
-        args.values.json
-          ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, db, workers, console: consoleDir ? `${server.url}/console/` : null })}\n`
-          : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"})\n${consoleDir ? `console at ${server.url}/console/ (users: openkyt users create)\n` : ""}`,
-      );
-      const signal = await stopped;
-      io.stderr(`${signal}: shutting down\n`);
-      await server.close();
-      await engine.stop();
-      return EXIT.OK;
     } finally {
-      await renderer.close();
-      await store.close();
+      await server?.close();
+      await ops.close();
       logger.flush();
     }
   },

@@ -1,23 +1,28 @@
 /**
  * `openkyt worker`: the job runner only (binding and checks), for deployments where HTTP nodes
  * run with `--no-workers`. Several workers may share one Postgres; SIGTERM stops it gracefully.
+ * With `--metrics-port` it serves /metrics, /readyz and /healthz there (docs/operations.md).
  */
 import { createHttpLogger } from "@openkyt/http";
-import { parseCommandArgs, stringOption } from "./cli-args.js";
+import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, warmSourcesIf } from "./engine-setup.js";
+import { startProcessOps } from "./ops-setup.js";
 
 /** The worker command. */
 export const workerCommand: CliCommand = {
   name: "worker",
   summary: "run the job runner only (binding and checks)",
   usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--log-level info] [--json]
+                      [--metrics-host 127.0.0.1 --metrics-port N]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
                sanctions, tokens and prices cached
   --log-level  pino level of the log on stderr; default info
+  --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
+  --metrics-host  interface of --metrics-port; default 127.0.0.1
 
   A SQLite store is for one process: run a worker on it only when the server runs --no-workers.`,
   async run(argv, io) {
@@ -25,31 +30,43 @@ export const workerCommand: CliCommand = {
       db: { type: "string" },
       "log-level": { type: "string" },
       warm: { type: "boolean" },
+      ...METRICS_OPTIONS,
     });
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
-    const store = await openStore(target, { migrateSqlite: true });
+    const warm = args.values.warm === true;
+    const ops = await startProcessOps(
+      warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
+      metricsAddressOption(args),
+    );
     try {
-      const engine = createCliEngine(
-        store,
-        io.env,
-        logger,
-        await warmSourcesIf(args.values.warm === true, store),
-      );
-      engine.start();
-      const stopped = io.untilSignal();
-      const db = describeDbTarget(target);
-      io.stdout(
-        args.values.json
-          ? `${JSON.stringify({ worker: "running", db })}\n`
-          : `openkyt worker running (db ${db})\n`,
-      );
-      const signal = await stopped;
-      io.stderr(`${signal}: finishing the jobs in hand\n`);
-      await engine.stop();
-      return EXIT.OK;
+      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      ops.readiness.done("store");
+      try {
+        const warmSources = await warmSourcesIf(warm, store);
+        if (warm) ops.readiness.done("warm_sources");
+        const engine = createCliEngine(store, io.env, logger, warmSources);
+        ops.watch(engine, warmSources);
+        engine.start();
+        ops.readiness.done("engine");
+        const stopped = io.untilSignal();
+        const db = describeDbTarget(target);
+        const metrics = ops.server ? `${ops.server.url}/metrics` : null;
+        io.stdout(
+          args.values.json
+            ? `${JSON.stringify({ worker: "running", db, ...(metrics ? { metrics } : {}) })}\n`
+            : `openkyt worker running (db ${db}${metrics ? `, metrics ${metrics}` : ""})\n`,
+        );
+        const signal = await stopped;
+        io.stderr(`${signal}: finishing the jobs in hand\n`);
+        ops.readiness.drain();
+        await engine.stop();
+        return EXIT.OK;
+      } finally {
+        await store.close();
+      }
     } finally {
-      await store.close();
+      await ops.close();
       logger.flush();
     }
   },

@@ -1,0 +1,99 @@
+/**
+ * The operations side of `openkyt serve` and `openkyt worker`: one metrics registry fed by the
+ * engine's events, the store's queue counts, the warm ledger and the HTTP requests; the
+ * process's readiness; and, with `--metrics-port`, a listener of its own for `/metrics`,
+ * `/readyz` and `/healthz` (see docs/operations.md).
+ */
+import type { Engine, Store, WarmSources } from "@openkyt/core";
+import {
+  createOpsApp,
+  createReadiness,
+  type HttpServer,
+  type MetricsText,
+  type ObservedRequest,
+  type OpsOptions,
+  type Readiness,
+  serveHttp,
+} from "@openkyt/http";
+import {
+  countStoreErrors,
+  createMetrics,
+  exposition,
+  httpRequestCounter,
+  type OpenKytMetrics,
+  storeGauges,
+  warmLedgerGauges,
+  watchEngine,
+} from "@openkyt/metrics";
+import type { MetricsAddress } from "./cli-args.js";
+
+/** The key the readiness probe reads (a primary-key lookup that answers null). */
+const PROBE_SETTING = "openkyt.readiness-probe";
+
+/** A process's metrics, readiness and operations listener. */
+export interface ProcessOps {
+  readonly metrics: OpenKytMetrics;
+  readonly readiness: Readiness;
+  /** Counts each HTTP request. */
+  readonly observe: (request: ObservedRequest) => void;
+  /** The operations routes for an app on the main address (no /metrics when it has its own). */
+  readonly mainRoutes: OpsOptions;
+  /** The separate operations listener, when `--metrics-port` was given. */
+  readonly server: HttpServer | null;
+  /** `store` with its failures counted. */
+  countStore(store: Store): Store;
+  /** Feeds the metrics from the engine, its store and its warm sources; the probe reads the store. */
+  watch(engine: Engine, warm: Partial<WarmSources>): void;
+  /** Stops listening to the engine and closes the separate listener. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the operations of a process that waits for `steps`; listens on `address` when given. */
+export async function startProcessOps(
+  steps: ReadonlyArray<string>,
+  address: MetricsAddress | null,
+): Promise<ProcessOps> {
+  const metrics = createMetrics();
+  let store: Store | null = null;
+  const readiness = createReadiness({
+    steps,
+    probe: () => (store ? store.getSetting(PROBE_SETTING) : Promise.resolve(null)),
+    onChange: (ready) => metrics.ready.set(ready ? 1 : 0),
+  });
+  // openkyt_ready shows what /readyz would answer at the scrape.
+  const refreshers: Array<() => void | Promise<void>> = [() => readiness.check().then(() => undefined)];
+  const observe = httpRequestCounter(metrics);
+  const text = (): Promise<MetricsText> => exposition(metrics, refreshers);
+  const server = address
+    ? await serveHttp(createOpsApp({ readiness, metrics: text, observe }), {
+        host: address.host,
+        port: address.port,
+        maxConnectionsPerAddress: 0,
+      })
+    : null;
+  const unwatch: Array<() => void> = [];
+  let closed: Promise<void> | null = null;
+  return {
+    metrics,
+    readiness,
+    observe,
+    mainRoutes: address ? { readiness, observe } : { readiness, observe, metrics: text },
+    server,
+    countStore(given) {
+      return countStoreErrors(given, metrics);
+    },
+    watch(engine, warm) {
+      store = engine.store;
+      unwatch.push(watchEngine(metrics, engine));
+      refreshers.push(storeGauges(metrics, engine.store));
+      if (warm.ledger) refreshers.push(warmLedgerGauges(metrics, warm.ledger));
+    },
+    close() {
+      closed ??= (async () => {
+        for (const stop of unwatch) stop();
+        await server?.close();
+      })();
+      return closed;
+    },
+  };
+}
