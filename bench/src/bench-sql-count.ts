@@ -32,7 +32,7 @@ export function countSqlStatements(): SqlCounter {
   const prepare = proto.prepare;
   proto.prepare = function (this: unknown, sql: string) {
     const statement = prepare.call(this, sql);
-    const key = sql.slice(0, 60);
+    const key = sql.length > 100 ? `${sql.slice(0, 60)} … ${sql.slice(-30)}` : sql.slice(0, 60);
     for (const method of ["run", "get", "all", "iterate"]) {
       const original = statement[method] as (...args: unknown[]) => unknown;
       statement[method] = (...args: unknown[]) => {

@@ -131,12 +131,17 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       if (jobs.length === 0) return;
       await ctx.atomic(async (tx) => {
         for (const chunk of chunksOf(jobs.map(jobRow), INSERT_CHUNK)) {
-          const result = await tx
-            .insertInto("jobs")
-            .values(chunk)
-            .onConflict((oc) => oc.doNothing())
-            .executeTakeFirst();
-          if (Number(result.numInsertedOrUpdatedRows ?? 0n) < chunk.length)
+          const result = await runPrecompiled(
+            tx,
+            `jobs.insertMany:${chunk.length}`,
+            () =>
+              tx
+                .insertInto("jobs")
+                .values(chunk)
+                .onConflict((oc) => oc.doNothing()),
+            chunk.flatMap((row) => Object.values(row)),
+          );
+          if (Number(result.numAffectedRows ?? 0n) < chunk.length)
             throw new KytError("CONFLICT", "a job of the batch exists");
         }
       });

@@ -193,8 +193,15 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
     const lock = ctx.rowLocks && ctx.inTransaction;
     const out: TransferRecord[] = [];
     for (const chunk of chunksOf([...new Set(ids)].sort(), IN_LIST_CHUNK)) {
-      const query = db.selectFrom("transfers").selectAll().where("id", "in", chunk);
-      const rows = await (lock ? query.orderBy("id").forUpdate() : query).execute();
+      const { rows } = await runPrecompiled(
+        db,
+        `transfers.byIds:${chunk.length}:${lock}`,
+        () => {
+          const query = db.selectFrom("transfers").selectAll().where("id", "in", chunk);
+          return lock ? query.orderBy("id").forUpdate() : query;
+        },
+        chunk,
+      );
       for (const row of rows) {
         if (lock) ctx.heldLocks.add(`transfers:${row.id}`);
         out.push(fromRow(row));
@@ -225,12 +232,17 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       await ctx.atomic(async (tx) => {
         for (const chunk of chunksOf(records.map(toRow), TRANSFER_CHUNK)) {
           // DO NOTHING instead of a failing insert keeps an open Postgres transaction usable.
-          const result = await tx
-            .insertInto("transfers")
-            .values(chunk)
-            .onConflict((oc) => oc.doNothing())
-            .executeTakeFirst();
-          if (Number(result.numInsertedOrUpdatedRows ?? 0n) < chunk.length) {
+          const result = await runPrecompiled(
+            tx,
+            `transfers.insertMany:${chunk.length}`,
+            () =>
+              tx
+                .insertInto("transfers")
+                .values(chunk)
+                .onConflict((oc) => oc.doNothing()),
+            chunk.flatMap((row) => Object.values(row)),
+          );
+          if (Number(result.numAffectedRows ?? 0n) < chunk.length) {
             throw new KytError("CONFLICT", "a transfer of the batch, or its identity, exists");
           }
         }
@@ -250,17 +262,22 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
         // Every id is stored: the upsert replaces rows and inserts none, one statement per chunk.
         for (const chunk of chunksOf(records.map(toRow), TRANSFER_CHUNK)) {
           await conflictAware("a transfer of the batch", () =>
-            tx
-              .insertInto("transfers")
-              .values(chunk)
-              .onConflict((oc) =>
-                oc
-                  .column("id")
-                  .doUpdateSet((eb) =>
-                    Object.fromEntries(UPDATED_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+            runPrecompiled(
+              tx,
+              `transfers.upsertMany:${chunk.length}`,
+              () =>
+                tx
+                  .insertInto("transfers")
+                  .values(chunk)
+                  .onConflict((oc) =>
+                    oc
+                      .column("id")
+                      .doUpdateSet((eb) =>
+                        Object.fromEntries(UPDATED_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+                      ),
                   ),
-              )
-              .execute(),
+              chunk.flatMap((row) => Object.values(row)),
+            ),
           );
         }
       });

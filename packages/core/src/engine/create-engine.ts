@@ -36,6 +36,7 @@ import {
 } from "./sources/store-sources.js";
 import { type AccountApi, accountApi } from "./use-cases/account-api.js";
 import { type ApiKeyService, apiKeyService } from "./use-cases/api-keys.js";
+import { createRegistrationBatcher } from "./use-cases/transfer-registration.js";
 import { createWebhookTargetPolicy } from "./webhooks/webhook-targets.js";
 
 /** Default tracing limits. */
@@ -170,6 +171,7 @@ export function createEngine(config: EngineConfig): Engine {
     vault,
     webhookTargets,
     webhooksDeliverable: webhookSender !== null,
+    registrations: createRegistrationBatcher(() => ctx),
     wake: () => {
       for (const r of runners) r.wake();
     },

@@ -15,6 +15,7 @@ import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
 import type { SecretVault } from "./secrets/secret-vault.js";
+import type { RegistrationBatcher } from "./use-cases/transfer-registration.js";
 
 /** The engine's collaborators and settings. */
 export interface EngineContext {
@@ -42,6 +43,8 @@ export interface EngineContext {
   readonly webhookTargets: WebhookTargetPolicy;
   /** False when the engine has no webhook transport (creating a webhook is then refused). */
   readonly webhooksDeliverable: boolean;
+  /** Single registrations coalesced into batches written together. */
+  readonly registrations: RegistrationBatcher;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
 }

@@ -40,6 +40,8 @@ export interface Timer {
   elapsed(): number;
   /** Waits `ms` milliseconds (a pending wait never keeps a stopped engine alive past it). */
   sleep(ms: number): Sleep;
+  /** Runs `fn` on the next turn of the event loop, after the work already queued (batching). */
+  soon(fn: () => void): void;
 }
 
 /** The system timer: `performance.now()` and `setTimeout`. */
@@ -53,6 +55,9 @@ export const systemTimer: Timer = Object.freeze({
       handle = setTimeout(resolve, ms);
     }).then(() => clearTimeout(handle));
     return { done, wake: () => wake() };
+  },
+  soon: (fn: () => void) => {
+    setImmediate(fn);
   },
 });
 

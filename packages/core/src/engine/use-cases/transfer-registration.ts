@@ -3,7 +3,7 @@
  * the transfer and the job that carries on its work in one transaction.
  */
 import { CHECK_KINDS, type CheckKind } from "../../domain/enums.js";
-import type { TransferRecord } from "../../domain/records.js";
+import type { JobRecord, TransferRecord } from "../../domain/records.js";
 import { fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../../machines/index.js";
 import type { StoreOps } from "../../ports/store.js";
@@ -225,27 +225,44 @@ function identityOf(
   return { identity, key: Object.values(identity).join("\u0000") };
 }
 
+/** The identity key of a stored transfer, the same text as {@link identityOf}'s. */
+function recordKey(t: TransferRecord): string {
+  return [t.accountId, t.network, t.txHash, t.tokenId, t.outputAddress, t.direction].join("\u0000");
+}
+
+/** A resolved registration and the account it is for. */
+interface AccountRegistration {
+  readonly accountId: string;
+  readonly item: ResolvedRegistration;
+}
+
 /**
- * Writes resolved registrations in one transaction: each known transfer is answered (and
- * checked again with force_recheck), each new one inserted with its bind job. An item naming
- * the same transfer as an earlier item of the batch gets that item's transfer, not created.
+ * Writes resolved registrations (of one or several accounts) in one transaction, with a
+ * statement per step for the whole batch: one read of the transfers they name, one insert of
+ * the new ones, one of their bind jobs. Each known transfer is answered (and checked again
+ * with force_recheck); an item naming the same transfer as an earlier item of the batch gets
+ * that item's transfer, not created.
  */
 async function writeRegistrations(
   ctx: EngineContext,
-  accountId: string,
-  items: ReadonlyArray<ResolvedRegistration>,
+  items: ReadonlyArray<AccountRegistration>,
 ): Promise<Registration[]> {
   return ctx.store.transaction(async (tx) => {
+    const keyed = items.map(({ accountId, item }) => identityOf(accountId, item));
+    const stored = await tx.findTransfers(keyed.map((k) => k.identity));
+    const known = new Map(stored.map((t) => [recordKey(t), t]));
     const out: Registration[] = [];
     const inBatch = new Map<string, TransferRecord>();
-    for (const item of items) {
-      const { identity, key } = identityOf(accountId, item);
+    const inserts: TransferRecord[] = [];
+    const jobs: JobRecord[] = [];
+    for (const [i, { accountId, item }] of items.entries()) {
+      const { key } = keyed[i] as (typeof keyed)[number];
       const earlier = inBatch.get(key);
       if (earlier) {
         out.push({ transfer: earlier, created: false });
         continue;
       }
-      const existing = await tx.findTransfer(identity);
+      const existing = known.get(key);
       let registration: Registration;
       if (existing) {
         registration = {
@@ -255,13 +272,15 @@ async function writeRegistrations(
       } else {
         const now = ctx.clock.now();
         const transfer = newFullTransfer(ctx, accountId, item, now);
-        await tx.insertTransfer(transfer);
-        await tx.enqueueJob(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
+        inserts.push(transfer);
+        jobs.push(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
         registration = { transfer, created: true };
       }
       inBatch.set(key, registration.transfer);
       out.push(registration);
     }
+    await tx.insertTransfers(inserts);
+    await tx.enqueueJobs(jobs);
     return out;
   });
 }
@@ -269,31 +288,115 @@ async function writeRegistrations(
 /** `writeRegistrations`, once more when a concurrent registration of one of them won an insert. */
 async function writeRegistrationsRetried(
   ctx: EngineContext,
-  accountId: string,
-  items: ReadonlyArray<ResolvedRegistration>,
+  items: ReadonlyArray<AccountRegistration>,
 ): Promise<Registration[]> {
   try {
-    return await writeRegistrations(ctx, accountId, items);
+    return await writeRegistrations(ctx, items);
   } catch (error) {
     // A concurrent registration of the same transfer won the insert: the second try finds it.
-    if (isKytError(error, "CONFLICT")) return await writeRegistrations(ctx, accountId, items);
+    if (isKytError(error, "CONFLICT")) return await writeRegistrations(ctx, items);
     throw error;
   }
 }
 
+/** A registration waiting for the next batch, and its caller. */
+interface Waiting {
+  readonly accountId: string;
+  readonly body: unknown;
+  readonly resolve: (registration: Registration) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Coalesces single registrations into batches (see {@link createRegistrationBatcher}). */
+export interface RegistrationBatcher {
+  /** Registers one full transfer with the registrations arriving with it; resolves once durable. */
+  register(accountId: string, body: unknown): Promise<Registration>;
+}
+
+/**
+ * Registrations arriving together are written together: each call joins a batch that is
+ * validated and written on the next turn of the event loop (`setImmediate`) with one
+ * transaction and a statement per step, up to {@link MAX_BATCH_REGISTRATIONS} at a time, and
+ * each caller is answered when the batch is durable. A refused item (validation) is refused
+ * alone; if writing the batch fails, each of its registrations is written on its own, so one
+ * cannot fail the others. `ctx` is read when a batch runs (the engine builds it after this).
+ */
+export function createRegistrationBatcher(context: () => EngineContext): RegistrationBatcher {
+  let waiting: Waiting[] = [];
+  let scheduled = false;
+
+  const settle = (batch: ReadonlyArray<Waiting>, written: ReadonlyArray<Registration>) => {
+    batch.forEach((w, i) => w.resolve(written[i] as Registration));
+  };
+
+  async function writeBatch(ctx: EngineContext, batch: ReadonlyArray<Waiting>): Promise<void> {
+    const memo = new Map<string, Promise<unknown>>();
+    const resolved = await Promise.all(batch.map((w) => resolveRegistration(ctx, w.accountId, w.body, memo)));
+    const valid: Waiting[] = [];
+    const items: AccountRegistration[] = [];
+    resolved.forEach((item, i) => {
+      const w = batch[i] as Waiting;
+      if (item instanceof KytError) w.reject(item);
+      else {
+        valid.push(w);
+        items.push({ accountId: w.accountId, item });
+      }
+    });
+    if (items.length === 0) return;
+    try {
+      settle(valid, await writeRegistrationsRetried(ctx, items));
+    } catch (error) {
+      if (items.length === 1) throw error;
+      // The batch failed as a whole: each on its own, so that one cannot fail the others.
+      await Promise.all(
+        items.map((item, i) =>
+          writeRegistrationsRetried(ctx, [item]).then(
+            ([registration]) => (valid[i] as Waiting).resolve(registration as Registration),
+            (e: unknown) => (valid[i] as Waiting).reject(e),
+          ),
+        ),
+      );
+      return;
+    }
+  }
+
+  function flush(): void {
+    scheduled = false;
+    const batch = waiting.slice(0, MAX_BATCH_REGISTRATIONS);
+    waiting = waiting.slice(batch.length);
+    if (waiting.length > 0) schedule();
+    writeBatch(context(), batch).catch((error: unknown) => {
+      for (const w of batch) w.reject(error);
+    });
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    context().timer.soon(flush);
+  }
+
+  return Object.freeze({
+    register(accountId: string, body: unknown): Promise<Registration> {
+      return new Promise<Registration>((resolve, reject) => {
+        waiting.push({ accountId, body, resolve, reject });
+        schedule();
+      });
+    },
+  });
+}
+
 /**
  * Registers a full transfer. The same (account, network, tx_hash, token_id, output_address,
- * direction) returns the existing transfer, checked again only with force_recheck.
+ * direction) returns the existing transfer, checked again only with force_recheck. Written
+ * together with the registrations that arrive with it (see {@link createRegistrationBatcher}).
  */
-export async function registerTransfer(
+export function registerTransfer(
   ctx: EngineContext,
   accountId: string,
   body: unknown,
 ): Promise<Registration> {
-  const item = await resolveRegistration(ctx, accountId, body, new Map());
-  if (item instanceof KytError) throw item;
-  const [registration] = await writeRegistrationsRetried(ctx, accountId, [item]);
-  return registration as Registration;
+  return ctx.registrations.register(accountId, body);
 }
 
 /**
@@ -317,7 +420,13 @@ export async function registerTransfers(
   const memo = new Map<string, Promise<unknown>>();
   const resolved = await Promise.all(bodies.map((body) => resolveRegistration(ctx, accountId, body, memo)));
   const valid = resolved.filter((item): item is ResolvedRegistration => !(item instanceof KytError));
-  const written = valid.length > 0 ? await writeRegistrationsRetried(ctx, accountId, valid) : [];
+  const written =
+    valid.length > 0
+      ? await writeRegistrationsRetried(
+          ctx,
+          valid.map((item) => ({ accountId, item })),
+        )
+      : [];
   let next = 0;
   return resolved.map((item): BatchRegistration => {
     if (item instanceof KytError) return { ok: false, error: item };
