@@ -4,6 +4,7 @@
  *
  *   node --conditions=source --import tsx bench/src/bench-one.ts <name> <ledgerSize> [--quick]
  */
+import { benchBacktest } from "./bench-backtest.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
 import { benchRules } from "./bench-rules.js";
@@ -19,6 +20,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   memory: benchMemory,
   postgres: benchPostgres,
   recall: () => benchRecall(),
+  backtest: benchBacktest,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

@@ -1,9 +1,15 @@
 /** Backtests of the kysely store: the keyset transfer scan and the backtest rows. */
-import type { BacktestRecord, BacktestStoreOps } from "@openkyt/core";
+import type {
+  BacktestRecord,
+  BacktestStoreOps,
+  CheckStates,
+  ScreenedTransfer,
+  TransferRecord,
+} from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
 import { type KyselyContext, orderText } from "./kysely-context.js";
-import type { BacktestsTable } from "./kysely-schema.js";
-import { listConditions, fromRow as transferFromRow } from "./kysely-transfers.js";
+import type { BacktestsTable, TransfersTable } from "./kysely-schema.js";
+import { listConditions } from "./kysely-transfers.js";
 import { fromJson, fromJsonOrNull, num, numOrNull, toJson, toJsonOrNull } from "./kysely-values.js";
 
 /** A backtest as a row. */
@@ -38,6 +44,38 @@ function fromRow(r: Selectable<BacktestsTable>): BacktestRecord {
   };
 }
 
+/** The columns a scan reads: what a {@link ScreenedTransfer} holds. */
+const SCANNED = [
+  "id",
+  "registered_at",
+  "direction",
+  "tx_status",
+  "value_in_fiat",
+  "risk_level",
+  "risk_model_version",
+  "checks",
+  "exposure",
+  "counterparty",
+  "sanctions",
+] as const;
+
+/** A scanned row as a screened transfer. */
+function screenedOf(r: Pick<Selectable<TransfersTable>, (typeof SCANNED)[number]>): ScreenedTransfer {
+  return {
+    id: r.id,
+    registeredAt: num(r.registered_at),
+    direction: r.direction as TransferRecord["direction"],
+    txStatus: r.tx_status as TransferRecord["txStatus"],
+    valueInFiat: numOrNull(r.value_in_fiat),
+    riskLevel: r.risk_level as TransferRecord["riskLevel"],
+    riskModelVersion: r.risk_model_version,
+    checks: fromJson<CheckStates>(r.checks),
+    exposure: fromJsonOrNull<TransferRecord["exposure"]>(r.exposure),
+    counterparty: fromJsonOrNull<TransferRecord["counterparty"]>(r.counterparty),
+    sanctions: fromJsonOrNull<TransferRecord["sanctions"]>(r.sanctions),
+  };
+}
+
 /** Creates the backtest members over `ctx`. */
 export function kyselyBacktestOps(ctx: KyselyContext): BacktestStoreOps {
   const { db } = ctx;
@@ -47,23 +85,23 @@ export function kyselyBacktestOps(ctx: KyselyContext): BacktestStoreOps {
       const id = orderText(ctx, "id");
       const rows = await db
         .selectFrom("transfers")
-        .selectAll()
+        .select(SCANNED)
         .where((eb) => {
-          const matching = listConditions(eb, accountId, filter);
-          if (after === null) return matching;
+          if (after === null) return listConditions(eb, accountId, filter);
+          // The cursor's time is folded into the window's lower bound: one `>=` on registered_at
+          // lets the (account_id, registered_at, id) index start at the cursor (two bounds, or the
+          // OR alone, made SQLite read the window from its start on every page).
+          const from = Math.max(filter.registeredFrom ?? Number.NEGATIVE_INFINITY, after.registeredAt);
           return eb.and([
-            matching,
-            eb.or([
-              eb("registered_at", ">", after.registeredAt),
-              eb.and([eb("registered_at", "=", after.registeredAt), eb(id, ">", after.id)]),
-            ]),
+            listConditions(eb, accountId, { ...filter, registeredFrom: from }),
+            eb.or([eb("registered_at", ">", after.registeredAt), eb(id, ">", after.id)]),
           ]);
         })
         .orderBy("registered_at", "asc")
         .orderBy(id, "asc")
         .limit(size)
         .execute();
-      const records = rows.map(transferFromRow);
+      const records = rows.map(screenedOf);
       const last = records[records.length - 1];
       const next = records.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
       return { rows: records, next };

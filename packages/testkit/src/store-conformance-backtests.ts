@@ -1,5 +1,5 @@
 /** Conformance of the backtest members: the keyset transfer scan and the backtest records. */
-import type { BacktestRecord, Store, TransferCursor, TransferFilter, TransferRecord } from "@openkyt/core";
+import type { BacktestRecord, ScreenedTransfer, Store, TransferCursor, TransferFilter } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import { type ConformanceContext, idsOf } from "./store-conformance.js";
 import { makeExposure, makeTransfer, BASE_TIME as T0 } from "./store-factories.js";
@@ -10,8 +10,8 @@ async function scanAll(
   accountId: string,
   filter: TransferFilter,
   limit: number,
-): Promise<{ rows: TransferRecord[]; pages: number[] }> {
-  const rows: TransferRecord[] = [];
+): Promise<{ rows: ScreenedTransfer[]; pages: number[] }> {
+  const rows: ScreenedTransfer[] = [];
   const pages: number[] = [];
   let after: TransferCursor | null = null;
   do {

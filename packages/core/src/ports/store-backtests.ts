@@ -13,9 +13,43 @@ export interface TransferCursor {
   readonly id: string;
 }
 
+/**
+ * What a backtest reads of a stored transfer: its place in the scan, how it was screened (the
+ * level it got and the model version that checked it) and the results of its checks.
+ */
+export type ScreenedTransfer = Pick<
+  TransferRecord,
+  | "id"
+  | "registeredAt"
+  | "direction"
+  | "txStatus"
+  | "valueInFiat"
+  | "riskLevel"
+  | "riskModelVersion"
+  | "checks"
+  | "exposure"
+  | "counterparty"
+  | "sanctions"
+>;
+
+/** The fields of a {@link ScreenedTransfer}, for stores that pick them. */
+export const SCREENED_TRANSFER_FIELDS = [
+  "id",
+  "registeredAt",
+  "direction",
+  "txStatus",
+  "valueInFiat",
+  "riskLevel",
+  "riskModelVersion",
+  "checks",
+  "exposure",
+  "counterparty",
+  "sanctions",
+] as const satisfies ReadonlyArray<keyof ScreenedTransfer>;
+
 /** A page of a transfer scan. */
 export interface TransferScanPage {
-  readonly rows: ReadonlyArray<TransferRecord>;
+  readonly rows: ReadonlyArray<ScreenedTransfer>;
   /** The `after` of the next page; null when this page was the last. */
   readonly next: TransferCursor | null;
 }
@@ -24,8 +58,8 @@ export interface TransferScanPage {
 export interface BacktestStoreOps {
   /**
    * The account's transfers that pass `filter`, in (registeredAt, id) order, from just after
-   * `after` (null: from the first), at most `limit` of them (at least 1), with their stored
-   * results (exposure, counterparty, sanctions, the model version). Keyset paging: a caller
+   * `after` (null: from the first), at most `limit` of them (at least 1), each with the fields
+   * of {@link ScreenedTransfer} only (its stored results, level and model version). Keyset paging: a caller
    * holds one page at a time however many transfers match, and a transfer registered meanwhile
    * with an earlier position is not seen. `next` is null once fewer than `limit` rows came back.
    */

@@ -1,5 +1,9 @@
 /** Backtests of the in-memory store: the transfer scan and the backtest records. */
-import type { BacktestStoreOps } from "../ports/store-backtests.js";
+import {
+  type BacktestStoreOps,
+  SCREENED_TRANSFER_FIELDS,
+  type ScreenedTransfer,
+} from "../ports/store-backtests.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, type MemoryTables } from "./memory-state.js";
 import { matchesTransferFilter } from "./memory-transfers.js";
@@ -19,7 +23,11 @@ export function memoryBacktestOps(tables: MemoryTables, journal: Journal): Backt
             (t.registeredAt === after.registeredAt && compareStrings(t.id, after.id) > 0)),
       );
       matching.sort((a, b) => a.registeredAt - b.registeredAt || compareStrings(a.id, b.id));
-      const rows = matching.slice(0, size).map(copy);
+      const rows = matching.slice(0, size).map((t) => {
+        const picked: Record<string, unknown> = {};
+        for (const field of SCREENED_TRANSFER_FIELDS) picked[field] = t[field];
+        return copy(picked as unknown as ScreenedTransfer);
+      });
       const last = rows[rows.length - 1];
       const next = rows.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
       return { rows, next };

@@ -6,10 +6,10 @@
  * version raises on the same results. Nothing is written: no result, no risk, no alert.
  */
 import type { BacktestCandidate, BacktestReport, BacktestRequest } from "../../domain/backtests.js";
-import type { RiskModel, TransferRecord } from "../../domain/records.js";
+import type { RiskModel } from "../../domain/records.js";
 import { notFound } from "../../errors.js";
 import type { TransferFilter } from "../../ports/store.js";
-import type { TransferCursor } from "../../ports/store-backtests.js";
+import type { ScreenedTransfer, TransferCursor } from "../../ports/store-backtests.js";
 import { assessRisks } from "../../risk/index.js";
 import { type BacktestRunInput, backtestRunSchema, parseInput } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
@@ -99,7 +99,7 @@ async function recordedModel(ctx: EngineContext, accountId: string, tag: string)
 }
 
 /** The risks and level `model` gives the stored results of `t`. */
-function assess(model: RiskModel, t: TransferRecord) {
+function assess(model: RiskModel, t: ScreenedTransfer) {
   return assessRisks(
     {
       model,
