@@ -91,8 +91,13 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.poll(() => page.url()).toContain("risk_level=severe");
     const rows = page.locator("table.queue tbody tr");
-    await rows.first().waitFor();
-    expect(await rows.locator(".risk-severe").count()).toBe(await rows.count());
+    // Every row shown is severe (polled: the previous page stays on screen until the new one comes).
+    await expect
+      .poll(async () => {
+        const shown = await rows.count();
+        return shown > 0 && (await rows.locator(".risk-severe").count()) === shown;
+      })
+      .toBe(true);
     await screen(page, "03-alert-queue");
 
     await rows.first().getByRole("link").click();

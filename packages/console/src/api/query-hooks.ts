@@ -2,9 +2,9 @@
  * TanStack Query (query-core) for Preact: a cache of the API's answers by key, refetched when
  * invalidated after a change. `useApiQuery` subscribes a component to one query.
  */
-import { QueryClient, QueryObserver, type QueryObserverResult } from "@tanstack/query-core";
+import { keepPreviousData, QueryClient, QueryObserver, type QueryObserverResult } from "@tanstack/query-core";
 import { createContext } from "preact";
-import { useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { useContext, useEffect, useState } from "preact/hooks";
 import { type ApiClient, createApiClient } from "./api-client.js";
 
 /** What every screen reads: the API client and the query cache. */
@@ -33,30 +33,32 @@ export function useServices(): ConsoleServices {
   return services;
 }
 
-/** Subscribes to the GET of `path` (null: nothing to fetch yet). */
+/**
+ * Subscribes to the GET of `path` (null: nothing to fetch yet). One observer per component: a new
+ * path (another page, other filters) keeps the previous answer on screen until its own comes.
+ */
 export function useApiQuery<T>(
   path: string | null,
   options: { refetchMs?: number } = {},
 ): QueryObserverResult<T, Error> {
   const { api, queries } = useServices();
-  const observer = useMemo(
-    () =>
-      new QueryObserver<T, Error>(queries, {
-        queryKey: [path],
-        queryFn: () => api.get<T>(path ?? ""),
-        enabled: path !== null,
-        ...(options.refetchMs ? { refetchInterval: options.refetchMs } : {}),
-      }),
-    [queries, api, path, options.refetchMs],
-  );
+  const settings = {
+    queryKey: [path] as const,
+    queryFn: () => api.get<T>(path ?? ""),
+    enabled: path !== null,
+    placeholderData: keepPreviousData,
+    ...(options.refetchMs ? { refetchInterval: options.refetchMs } : {}),
+  };
+  const [observer] = useState(() => new QueryObserver(queries, settings));
   const [result, setResult] = useState(() =>
-    observer.getOptimisticResult(queries.defaultQueryOptions(observer.options)),
+    observer.getOptimisticResult(queries.defaultQueryOptions(settings)),
   );
   useEffect(() => {
+    observer.setOptions(settings);
     setResult(observer.getCurrentResult());
-    return observer.subscribe(setResult);
-  }, [observer]);
-  return result;
+  }, [path, options.refetchMs]);
+  useEffect(() => observer.subscribe(setResult), [observer]);
+  return result as QueryObserverResult<T, Error>;
 }
 
 /** Marks every cached answer whose path starts with `prefix` as stale (refetching those shown). */
