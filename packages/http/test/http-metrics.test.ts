@@ -149,7 +149,7 @@ describe("readiness", () => {
     try {
       const ready = async () => {
         const response = await fetch(`${server.url}/readyz`);
-        return { status: response.status, body: await response.json() };
+        return { status: response.status, body: (await response.json()) as { waiting?: string[] } };
       };
       expect(await ready()).toEqual({
         status: 503,
@@ -160,7 +160,7 @@ describe("readiness", () => {
       const starting = await fetch(`${server.url}/v1/transfers/`);
       expect(starting.status).toBe(503);
       expect(starting.headers.get("retry-after")).toBe("1");
-      expect((await starting.json()).code).toBe("NOT_READY");
+      expect(((await starting.json()) as { code: string }).code).toBe("NOT_READY");
       readiness.done("warm_sources");
       expect(await ready()).toEqual({ status: 200, body: { ready: true, status: "ready" } });
       storeUp = false;

@@ -3,12 +3,12 @@
  * sequence of registrations and jobs, the queue gauges from the store (cached between reads),
  * and store failures counted apart from expected answers.
  */
-import { createEngine, createMemoryStore, KytError } from "@openkyt/core";
+import { createEngine, createMemoryStore, createWarmLedger, KytError } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
 import { loadWorld, TX, W } from "../../testkit/src/engine-world.js";
 import { parsePrometheusText, promValue } from "../../testkit/src/prometheus-text.js";
-import { makeJob } from "../../testkit/src/store-factories.js";
+import { makeJob, makeLedgerTransfer } from "../../testkit/src/store-factories.js";
 import {
   countStoreErrors,
   createMetrics,
@@ -104,10 +104,22 @@ describe("store gauges", () => {
   it("show the warm ledger only when there is one", async () => {
     const metrics = createMetrics({ processMetrics: false });
     expect((await scrape(metrics)).has("openkyt_warm_ledger_transfers")).toBe(false);
-    const refresh = warmLedgerGauges(metrics, { size: 42, caughtUpAt: 10_000 }, () => 12_500);
-    const m = await scrape(metrics, [refresh]);
-    expect(promValue(m, "openkyt_warm_ledger_transfers")).toBe(42);
-    expect(promValue(m, "openkyt_warm_ledger_lag_seconds")).toBe(2.5);
+    // A real warm ledger: each scrape catches it up; once its store fails, the lag grows.
+    let now = 10_000;
+    const store = await createSqliteStore({ filename: ":memory:" });
+    await store.putLedgerTransfers([makeLedgerTransfer(), makeLedgerTransfer()]);
+    const ledger = await createWarmLedger(store, { clock: { now: () => now } });
+    const refresh = warmLedgerGauges(metrics, ledger, { now: () => now });
+    now = 12_500;
+    await store.putLedgerTransfers([makeLedgerTransfer()]);
+    let m = await scrape(metrics, [refresh]);
+    expect(promValue(m, "openkyt_warm_ledger_transfers")).toBe(3);
+    expect(promValue(m, "openkyt_warm_ledger_lag_seconds")).toBe(0);
+    await store.close();
+    now = 16_500;
+    m = await scrape(metrics, [refresh]);
+    expect(promValue(m, "openkyt_warm_ledger_transfers")).toBe(3);
+    expect(promValue(m, "openkyt_warm_ledger_lag_seconds")).toBe(4);
   });
 });
 
