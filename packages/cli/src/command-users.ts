@@ -23,7 +23,9 @@ async function passwordOf(args: ParsedArgs, io: CliIo): Promise<{ password: stri
     if ((await promptHidden("again: ")) !== password) throw new UsageError("the two passwords differ");
     return { password, generated: false };
   }
-  io.stderr("no password given (--password-stdin) and no terminal to ask on: generating one\n");
+  if (args.values.generate !== true) {
+    io.stderr("no password given (--password-stdin) and no terminal to ask on: generating one\n");
+  }
   return { password: generatePassword(), generated: true };
 }
 
