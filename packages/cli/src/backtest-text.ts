@@ -24,7 +24,7 @@ export function backtestText(r: BacktestReportResponse, window: { from: string; 
   const lines: string[] = [];
   lines.push(`Backtest of ${r.candidate}, transfers registered ${window.from} .. ${window.to}`);
   lines.push(
-    `${grouped(r.evaluated)} transfers evaluated at ${grouped(r.transfers_per_second)} transfers/s` +
+    `${grouped(r.evaluated)} transfers evaluated in ${r.elapsed_ms < 1 ? "under 1 ms" : `${grouped(Math.round(r.elapsed_ms))} ms (${grouped(r.transfers_per_second)} transfers/s)`}` +
       (r.unchecked > 0 ? ` (${grouped(r.unchecked)} never checked, not evaluated)` : ""),
   );
   if (r.actual_models.length > 0)
