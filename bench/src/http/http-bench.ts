@@ -3,7 +3,8 @@
  * and p99 with autocannon in this process against a server in another, beside a bare
  * node:http server answering a fixed JSON body in the same run (the ratio is the figure).
  * Each server's CPU time per request is reported too: on a shared machine it is steadier than
- * requests/s. Connections are kept alive; `--pipelining N` sends N requests per connection
+ * requests/s. The signed GET also runs against a server with the metrics wired as `openkyt
+ * serve` wires them, alternating with the plain one, for the CPU the metrics cost per request. Connections are kept alive; `--pipelining N` sends N requests per connection
  * before reading answers (default 1, as ordinary clients do).
  *
  *   node --conditions=source --import tsx bench/src/http/http-bench.ts [--quick] [--pipelining N]
@@ -37,8 +38,12 @@ async function startServer(kind: "bare" | "openkyt", args: ReadonlyArray<string>
   const lines: Interface = createInterface({ input: proc.stdout! });
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {
-      lines.once("line", resolve);
-      proc.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)));
+      const exit = (code: number | null) => reject(new Error(`${kind} server exited ${code}`));
+      proc.once("exit", exit);
+      lines.once("line", (line) => {
+        proc.off("exit", exit);
+        resolve(line);
+      });
     });
   const info = JSON.parse(await nextLine()) as { port: number; transferId?: string };
   return {
@@ -121,6 +126,7 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
   const bare = await startServer("bare");
   const kyt = await startServer("openkyt", ["0", replayGuard]);
   const cachedKeys = await startServer("openkyt", ["1000"]);
+  const metered = await startServer("openkyt", ["0", replayGuard, "metrics"]);
   try {
     const getPath = `/v1/transfers/${kyt.transferId}/`;
     const base = await load(bare, seconds, pipelining, (req) => ({ ...req, method: "GET", path: "/" }));
@@ -131,6 +137,30 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
       path: getPath,
       headers: getSigned(),
     }));
+    // The metrics' cost: plain and metered servers alternately, CPU per request of each.
+    const meteredPath = `/v1/transfers/${metered.transferId}/`;
+    const meteredSigned = getHeaders(meteredPath);
+    const plainCpu: number[] = [];
+    const meteredCpu: number[] = [];
+    for (let round = 0; round < (quick ? 3 : 6); round += 1) {
+      const plain = await load(kyt, seconds, pipelining, (req) => ({
+        ...req,
+        method: "GET",
+        path: getPath,
+        headers: getSigned(),
+      }));
+      const withMetrics = await load(metered, seconds, pipelining, (req) => ({
+        ...req,
+        method: "GET",
+        path: meteredPath,
+        headers: meteredSigned(),
+      }));
+      if (plain.failed > 0 || withMetrics.failed > 0)
+        throw new Error("failed answers in the metrics comparison");
+      plainCpu.push(plain.cpuMsPerRequest);
+      meteredCpu.push(withMetrics.cpuMsPerRequest);
+    }
+    const overhead = meteredCpu.map((ms, i) => (100 * (ms - (plainCpu[i] ?? ms))) / (plainCpu[i] ?? ms));
     const cachedPath = `/v1/transfers/${cachedKeys.transferId}/`;
     const cachedSigned = getHeaders(cachedPath);
     const getCached = await load(cachedKeys, seconds, pipelining, (req) => ({
@@ -171,6 +201,9 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
       figure("signed GET, auth.keyCacheMs 1000", "requests/s", [getCached.rps]),
       figure("signed GET vs bare, auth.keyCacheMs 1000", "ratio", [getCached.rps / base.rps], ">= 0.5"),
       figure("signed GET server CPU per request, auth.keyCacheMs 1000", "ms", [getCached.cpuMsPerRequest]),
+      figure("signed GET server CPU per request, metrics off (alternating)", "ms", plainCpu),
+      figure("signed GET server CPU per request, metrics on (alternating)", "ms", meteredCpu),
+      figure("metrics' cost on signed GET CPU per request", "%", overhead, "< 5"),
       figure("signed POST /v1/transfers/register/", "requests/s", [post.rps], ">= 3,000"),
       figure("signed POST p99", "ms", [post.p99]),
       figure("signed POST server CPU per request", "ms", [post.cpuMsPerRequest]),
@@ -180,6 +213,7 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
     bare.proc.kill("SIGTERM");
     kyt.proc.kill("SIGTERM");
     cachedKeys.proc.kill("SIGTERM");
+    metered.proc.kill("SIGTERM");
   }
 }
 

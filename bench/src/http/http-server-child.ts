@@ -1,8 +1,10 @@
 /**
  * The server side of the HTTP benchmark, in its own process: `openkyt [KEY_CACHE_MS
- * [REPLAY_GUARD]]` (the HTTP adapter over an engine on a SQLite file holding the test world, one
+ * [REPLAY_GUARD [metrics]]]` (the HTTP adapter over an engine on a SQLite file holding the test world, one
  * provisioned key, the rate limit lifted, `auth.keyCacheMs` as given, default 0, and the replay
- * guard as given: `auto`, the default, is the memory guard on SQLite) or `bare` (node:http answering a fixed
+ * guard as given: `auto`, the default, is the memory guard on SQLite; with `metrics`, wired as
+ * `openkyt serve` wires them: the request observer, /metrics and /readyz, engine events and the
+ * store's failures counted) or `bare` (node:http answering a fixed
  * JSON body). Prints `{"port": N, "transferId": "..."}`, then answers each `cpu` line on stdin
  * with the process's CPU time so far (`{"cpuMs": N}`).
  */
@@ -14,7 +16,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createEngine } from "@openkyt/core";
-import { createHttpApp, createHttpLogger, type ReplayGuardKind, serveHttp } from "@openkyt/http";
+import {
+  createHttpApp,
+  createHttpLogger,
+  createReadiness,
+  type OpsOptions,
+  type ReplayGuardKind,
+  serveHttp,
+} from "@openkyt/http";
+import {
+  countStoreErrors,
+  createMetrics,
+  exposition,
+  httpRequestCounter,
+  storeGauges,
+  watchEngine,
+} from "@openkyt/metrics";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { loadWorld, TX, W } from "@openkyt/testkit";
 
@@ -43,10 +60,22 @@ if (kind === "bare") {
     console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
   );
 } else {
-  const store = await createSqliteStore({
+  const metrics = process.argv[5] === "metrics" ? createMetrics() : null;
+  const opened = await createSqliteStore({
     filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db"),
   });
+  const store = metrics ? countStoreErrors(opened, metrics) : opened;
   const engine = createEngine({ store });
+  let ops: OpsOptions | undefined;
+  if (metrics) {
+    watchEngine(metrics, engine);
+    const refresh = storeGauges(metrics, store);
+    ops = {
+      readiness: createReadiness({ steps: [], probe: () => store.getSetting("openkyt.readiness-probe") }),
+      observe: httpRequestCounter(metrics),
+      metrics: () => exposition(metrics, [refresh]),
+    };
+  }
   await loadWorld(engine);
   await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
   const { transfer } = await engine.forAccount(BENCH_KEY.account).registerTransfer({
@@ -65,6 +94,7 @@ if (kind === "bare") {
       keyCacheMs: Number(process.argv[3] ?? 0),
       replay: { guard: (process.argv[4] ?? "auto") as ReplayGuardKind },
     },
+    ...(ops ? { ops } : {}),
   });
   const server = await serveHttp(app, { host: "127.0.0.1", port: 0 });
   console.log(JSON.stringify({ port: server.port, transferId: transfer.id }));
