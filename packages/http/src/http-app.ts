@@ -21,6 +21,7 @@ import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
 import { requestMetrics } from "./request-metrics.js";
+import { sessionApiKeyRoutes } from "./session-api-keys.js";
 import { sessionRoutes } from "./session-routes.js";
 
 /** Authentication settings. */
@@ -157,6 +158,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
       now: () => clock.now(),
       secureCookie: options.console?.secureCookie ?? "auto",
     });
+    sessionApiKeyRoutes(app, options.engine, sessions);
   }
   const assetsDir = options.console?.assetsDir;
   if (assetsDir) consoleAssets(app, assetsDir);

@@ -53,6 +53,29 @@ function limited(retryAfterMs: number): KytError {
   });
 }
 
+/**
+ * The live session of a request's cookie, with its token (401 when there is none), recorded as
+ * the request's actor and account for the log.
+ */
+export async function currentSession(c: Context<AppEnv>, sessions: ConsoleSessions) {
+  const token = sessionTokenOf(c.req.header("cookie"));
+  const live = token === undefined ? null : await sessions.resolve(token);
+  if (!token || !live) throw new KytError("UNAUTHORIZED", SESSION_REFUSED);
+  c.set("keyId", userActor(live.user.email));
+  c.set("accountId", live.user.accountId);
+  return { token, ...live };
+}
+
+/** Refuses (403) a write whose X-CSRF-Token is not the session's. */
+export function checkCsrf(c: Context<AppEnv>, csrfToken: string, what: string): void {
+  const sent = c.req.header(CSRF_HEADER);
+  if (sent === undefined || !sameToken(sent, csrfToken)) {
+    throw new KytError("FORBIDDEN", `${what} needs the session's ${CSRF_HEADER} header`, {
+      errors: { [CSRF_HEADER]: ["missing or not this session's token"] },
+    });
+  }
+}
+
 /** Adds the session routes to `app`. */
 export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): void {
   const { sessions } = options;
@@ -60,14 +83,7 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
   const perEmail = createRateLimiter(options.perEmail ?? { perSecond: 0.1, burst: 5 });
   const secure = (c: Context<AppEnv>) =>
     options.secureCookie === "auto" ? new URL(c.req.url).protocol === "https:" : options.secureCookie;
-  const current = async (c: Context<AppEnv>) => {
-    const token = sessionTokenOf(c.req.header("cookie"));
-    const live = token === undefined ? null : await sessions.resolve(token);
-    if (!token || !live) throw new KytError("UNAUTHORIZED", SESSION_REFUSED);
-    c.set("keyId", userActor(live.user.email));
-    c.set("accountId", live.user.accountId);
-    return { token, ...live };
-  };
+  const current = (c: Context<AppEnv>) => currentSession(c, sessions);
 
   app.post(SESSION_PATH, async (c) => {
     const now = options.now();
@@ -107,10 +123,7 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
 
   app.delete(SESSION_PATH, async (c) => {
     const { token, session } = await current(c);
-    const sent = c.req.header(CSRF_HEADER);
-    if (sent === undefined || !sameToken(sent, session.csrfToken)) {
-      throw new KytError("FORBIDDEN", `signing out needs the session's ${CSRF_HEADER} header`);
-    }
+    checkCsrf(c, session.csrfToken, "signing out");
     await sessions.signOut(token);
     c.header("Set-Cookie", sessionCookie("", 0, secure(c)));
     return c.json({ signed_out: true });

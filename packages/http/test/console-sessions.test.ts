@@ -181,6 +181,41 @@ describe("console sessions", () => {
   });
 });
 
+describe("API keys from the console", () => {
+  let s: Served;
+  beforeAll(async () => {
+    s = await started();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("lets an admin create a key (its secret once) that signs requests, and revoke it at once", async () => {
+    const admin = await session(s, "admin@acme.test");
+    const listed = await call(s, admin, "GET", "/v1/session/api-keys");
+    expect((listed.body as unknown as Array<{ id: string }>).map((k) => k.id)).toEqual(["acme-key-0001"]);
+    const made = await call(s, admin, "POST", "/v1/session/api-keys");
+    expect(made.status).toBe(201);
+    const { id, secret } = made.body as { id: string; secret: string };
+    const client = s.client({ keyId: id, secret });
+    expect((await client.listAlerts({ page_size: 1 })).items).toHaveLength(1);
+    const again = await call(s, admin, "GET", "/v1/session/api-keys");
+    expect(JSON.stringify(again.body)).not.toContain(secret);
+    expect((await call(s, admin, "DELETE", `/v1/session/api-keys/${id}`)).status).toBe(200);
+    await expect(client.listAlerts({ page_size: 1 })).rejects.toMatchObject({ status: 401 });
+    expect((await call(s, admin, "DELETE", `/v1/session/api-keys/${id}`)).status).toBe(404);
+  });
+
+  it("refuses analysts, writes without the CSRF token, and another account's keys", async () => {
+    const analyst = await session(s, "analyst@acme.test");
+    expect((await call(s, analyst, "GET", "/v1/session/api-keys")).status).toBe(403);
+    const admin = await session(s, "admin@acme.test");
+    expect((await call(s, admin, "POST", "/v1/session/api-keys", undefined, false)).status).toBe(403);
+    expect((await call(s, admin, "DELETE", "/v1/session/api-keys/other-key-0001")).status).toBe(404);
+    expect((await s.other.listAlerts({ page_size: 1 })).items).toHaveLength(1);
+  });
+});
+
 describe("console sessions: lifetime, limits and options", () => {
   it("expires a session after its lifetime", async () => {
     const s = await started({ console: { sessionTtlMs: 200 } });
