@@ -196,6 +196,19 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     await screen(page, "12-webhooks");
   });
 
+  it("lets an admin create an API key, shown once, and revoke it", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByText("demo-key-0001").waitFor();
+    await page.getByRole("button", { name: "Create a key" }).click();
+    const created = page.getByRole("status");
+    await created.getByText("not shown again").waitFor();
+    const id = /Key (\S+) created/.exec((await created.textContent()) ?? "")?.[1] ?? "";
+    expect(id).not.toBe("");
+    await screen(page, "12b-api-keys");
+    await page.getByRole("button", { name: `Revoke ${id}` }).click();
+    await page.getByRole("row", { name: new RegExp(`${id}.*revoked`) }).waitFor();
+  });
+
   it("signs out: the session ends on the server too", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();

@@ -1,7 +1,7 @@
 /**
  * What each console role may call. Analysts work alerts and transfers, run manual checks and
- * read risk models; only admins change risk models and manage webhooks (and API keys, which
- * have no endpoint under /v1). API keys are not subject to roles: a key acts for its account.
+ * read risk models; only admins change risk models and manage webhooks (and API keys, through
+ * session-api-keys.ts). API keys are not subject to roles: a key acts for its account.
  */
 import type { UserRole } from "@openkyt/core";
 import type { Endpoint } from "./endpoint-types.js";

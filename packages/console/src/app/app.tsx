@@ -8,6 +8,7 @@ import { useServices } from "../api/query-hooks.js";
 import { Failure, Loading } from "../components/states.js";
 import { AlertPage } from "../screens/alert-page.js";
 import { AlertQueue } from "../screens/alert-queue.js";
+import { ApiKeys } from "../screens/api-keys.js";
 import { ManualChecks } from "../screens/manual-checks.js";
 import { Overview } from "../screens/overview.js";
 import { RiskModelPage } from "../screens/risk-model-page.js";
@@ -25,6 +26,7 @@ const NAV: ReadonlyArray<{ path: string; label: string; admin?: boolean }> = [
   { path: "checks", label: "Manual checks" },
   { path: "risk-models", label: "Risk models" },
   { path: "webhooks", label: "Webhooks", admin: true },
+  { path: "api-keys", label: "API keys", admin: true },
 ];
 
 function Screen({ route, session }: { route: Route; session: SessionInfo }) {
@@ -41,6 +43,8 @@ function Screen({ route, session }: { route: Route; session: SessionInfo }) {
       return id ? <RiskModelPage id={id} admin={admin} /> : <RiskModels admin={admin} />;
     case "webhooks":
       return <Webhooks />;
+    case "api-keys":
+      return <ApiKeys />;
     default:
       return <Overview />;
   }

@@ -1,0 +1,112 @@
+/** API keys (admins): the account's keys, a new one (its secret shown once), revocation. */
+import { useState } from "preact/hooks";
+import { ApiError } from "../api/api-client.js";
+import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
+import { when } from "../components/format.js";
+import { Empty, Failure, Loading } from "../components/states.js";
+
+interface KeyWire {
+  readonly id: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+  readonly secret?: string;
+}
+
+const PATH = "/v1/session/api-keys";
+
+/** The API keys screen. */
+export function ApiKeys() {
+  const { api, queries } = useServices();
+  const keys = useApiQuery<KeyWire[]>(PATH);
+  const [created, setCreated] = useState<KeyWire | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const act = async (run: () => Promise<void>) => {
+    setError(null);
+    try {
+      await run();
+      await invalidate(queries, PATH);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  if (keys.error instanceof ApiError && keys.error.status === 403) {
+    return (
+      <section aria-labelledby="keys-title">
+        <h1 id="keys-title">API keys</h1>
+        <Failure error={keys.error} what="This page is for admins" />
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      <p class="hint">
+        Programs sign their requests with a key of this account. A revoked key is refused at once.
+      </p>
+      <p>
+        <button
+          type="button"
+          class="primary"
+          onClick={() => act(async () => setCreated(await api.send<KeyWire>("POST", PATH)))}
+        >
+          Create a key
+        </button>
+      </p>
+      {created ? (
+        <div role="status" class="card">
+          <p class="ok">Key {created.id} created. Copy its secret now: it is not shown again.</p>
+          <p>
+            Secret: <code class="break">{created.secret}</code>
+          </p>
+        </div>
+      ) : null}
+      {error ? <Failure error={error} what="Not done" /> : null}
+      {keys.isPending ? <Loading what="API keys" /> : null}
+      {keys.error && !(keys.error instanceof ApiError && keys.error.status === 403) ? (
+        <Failure error={keys.error} />
+      ) : null}
+      {keys.data && keys.data.length === 0 ? <Empty>No API key yet.</Empty> : null}
+      {keys.data && keys.data.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Key id</th>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="sr-only">Revoke</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.id}>
+                  <td class="mono">{k.id}</td>
+                  <td>{when(k.created_at)}</td>
+                  <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : "live"}</td>
+                  <td>
+                    {k.revoked_at ? null : (
+                      <button
+                        type="button"
+                        aria-label={`Revoke ${k.id}`}
+                        onClick={() =>
+                          act(
+                            async () =>
+                              void (await api.send("DELETE", `${PATH}/${encodeURIComponent(k.id)}`)),
+                          )
+                        }
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
