@@ -4,7 +4,7 @@
  * since Postgres refuses to update one row twice in a statement.
  */
 import type { Attribution, PriceRow, SanctionsListing, StoreOps, TokenInfo } from "@openkyt/core";
-import type { Expression, Selectable, SqlBool } from "kysely";
+import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { type SanctionsListingsTable, UNDATED_LISTING } from "./kysely-schema.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
@@ -17,6 +17,8 @@ export type ReferenceOps = Pick<
   | "putSanctions"
   | "getSanctions"
   | "listSanctionsOfList"
+  | "scanAttributions"
+  | "scanSanctions"
   | "putTokens"
   | "getToken"
   | "listTokens"
@@ -155,6 +157,38 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
         .where("list_name", "=", listName)
         .orderBy(orderText(ctx, "address"))
         .orderBy("listed_at")
+        .execute();
+      return rows.map(listingOf);
+    },
+    async scanAttributions(after, limit) {
+      // Row values compare in the columns' own collation, the one ORDER BY uses: pages never skip.
+      let query = db.selectFrom("attributions").selectAll();
+      if (after !== null)
+        query = query.where(
+          sql<SqlBool>`(${sql.ref("network")}, ${sql.ref("address")}) > (${after.network}, ${after.address})`,
+        );
+      const rows = await query.orderBy("network").orderBy("address").limit(limit).execute();
+      return rows.map((r) => ({
+        network: r.network,
+        address: r.address,
+        entityName: r.entity_name,
+        entityCategory: r.entity_category,
+        source: r.source,
+      }));
+    },
+    async scanSanctions(after, limit) {
+      let query = db.selectFrom("sanctions_listings").selectAll();
+      if (after !== null) {
+        const listedAt = after.listedAt ?? UNDATED_LISTING;
+        query = query.where(
+          sql<SqlBool>`(${sql.ref("address")}, ${sql.ref("list_name")}, ${sql.ref("listed_at")}) > (${after.address}, ${after.listName}, ${listedAt})`,
+        );
+      }
+      const rows = await query
+        .orderBy("address")
+        .orderBy("list_name")
+        .orderBy("listed_at")
+        .limit(limit)
         .execute();
       return rows.map(listingOf);
     },

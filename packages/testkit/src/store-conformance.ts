@@ -5,6 +5,7 @@
 import type { ErrorCode, Store } from "@openkyt/core";
 import { afterEach, beforeEach, describe, expect } from "vitest";
 import { backtestConformance } from "./store-conformance-backtests.js";
+import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
@@ -14,6 +15,7 @@ import { manualCheckConformance } from "./store-conformance-manual-checks.js";
 import { operationsConformance } from "./store-conformance-operations.js";
 import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
+import { referenceScanConformance } from "./store-conformance-reference-scans.js";
 import { replayConformance } from "./store-conformance-replay.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
@@ -66,16 +68,17 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       },
     };
     transferConformance(context);
+    batchConformance(context);
     manualCheckConformance(context);
     riskAlertConformance(context);
     jobConformance(context);
-    batchConformance(context);
     transactionConformance(context);
     keyModelConformance(context);
     ledgerConformance(context);
     bulkLedgerConformance(context);
     ledgerScanConformance(context);
     referenceConformance(context);
+    referenceScanConformance(context);
     replayConformance(context);
     propertyConformance(context);
     workflowConformance(context);

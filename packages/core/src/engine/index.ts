@@ -24,6 +24,13 @@ export {
   type WarmLedgerOptions,
 } from "./sources/warm-ledger.js";
 export { createWarmSources, type WarmSources, type WarmSourcesOptions } from "./sources/warm-sources.js";
+export {
+  WHOLE_REFERENCE_DEFAULTS,
+  type WholeReferenceOptions,
+  type WholeSourceState,
+  wholeAttributionSource,
+  wholeSanctionsSource,
+} from "./sources/whole-reference.js";
 export type { AccountApi } from "./use-cases/account-api.js";
 export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
 export type { Actor } from "./use-cases/alert-workflow.js";

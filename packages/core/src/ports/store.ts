@@ -150,6 +150,7 @@ export interface RiskReplacement {
   readonly subjectId: string;
   readonly checkKinds: ReadonlyArray<CheckKind>;
   readonly risks: ReadonlyArray<RiskRecord>;
+/** Every read and write of the store; also the view a transaction gets. */
 }
 
 export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, OperationsStoreOps {
@@ -168,8 +169,6 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   getTransfers(ids: ReadonlyArray<string>): Promise<ReadonlyArray<TransferRecord>>;
   /** The full transfer with this identity (tx_hash not null), or null. */
   findTransfer(identity: TransferIdentity): Promise<TransferRecord | null>;
-  /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
-  listTransfers(
   /**
    * Inserts new transfers together: a statement per chunk of rows, not one per row. One whose
    * identity or id exists (stored, or earlier in `records`): CONFLICT, and none is inserted.
@@ -183,6 +182,8 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   /**
    * The full transfers with these identities that exist, in no particular order, read together
    * (locked inside a transaction of a multi-process store, like `findTransfer`).
+  /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
+  listTransfers(
    */
   findTransfers(identities: ReadonlyArray<TransferIdentity>): Promise<ReadonlyArray<TransferRecord>>;
     accountId: string,
@@ -213,8 +214,6 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
     checkKinds: ReadonlyArray<CheckKind>,
     risks: ReadonlyArray<RiskRecord>,
   ): Promise<void>;
-  /** Every risk of a subject, highest level first, then by createdAt and id. */
-  listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
   /**
    * `replaceRisks` for several subjects of one type at once, atomically, with a statement per
    * step and chunk instead of per subject. Each replacement follows `replaceRisks`'s rules; a
@@ -222,6 +221,8 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
    */
   replaceRisksOfSubjects(
     subjectType: RiskSubjectType,
+  /** Every risk of a subject, highest level first, then by createdAt and id. */
+  listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
     replacements: ReadonlyArray<RiskReplacement>,
   ): Promise<void>;
 
@@ -347,6 +348,20 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   putSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number>;
   /** Every listing (current and past) of these addresses, on any network. */
   getSanctions(addresses: ReadonlyArray<string>): Promise<ReadonlyArray<SanctionsListing>>;
+  /**
+   * A page of every attribution, at most `limit`, in the store's order of (network, address),
+   * after the one `after` names (exclusive; null: from the start). Loads them whole page by page
+   * (a warm process holds them in memory).
+   */
+  scanAttributions(
+    after: Pick<Attribution, "network" | "address"> | null,
+    limit: number,
+  ): Promise<ReadonlyArray<Attribution>>;
+  /**
+   * A page of every sanctions listing, at most `limit`, in the store's order of (address,
+   * listName, listedAt with an undated listing first), after the listing `after` (exclusive).
+   */
+  scanSanctions(after: SanctionsListing | null, limit: number): Promise<ReadonlyArray<SanctionsListing>>;
   /** Every listing (current and past) of one list, by address then listedAt. */
   listSanctionsOfList(listName: string): Promise<ReadonlyArray<SanctionsListing>>;
   /** Inserts or replaces tokens (key: network, tokenId). */

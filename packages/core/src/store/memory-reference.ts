@@ -17,6 +17,8 @@ export type ReferenceOps = Pick<
   | "putSanctions"
   | "getSanctions"
   | "listSanctionsOfList"
+  | "scanAttributions"
+  | "scanSanctions"
   | "putTokens"
   | "getToken"
   | "listTokens"
@@ -112,6 +114,29 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
           compareStrings(a.address, b.address) || (a.listedAt ?? -Infinity) - (b.listedAt ?? -Infinity),
       );
       return rows.map(copy);
+    },
+    async scanAttributions(after, limit) {
+      const all = [...attributions.values()].sort(
+        (a, b) => compareStrings(a.network, b.network) || compareStrings(a.address, b.address),
+      );
+      const from =
+        after === null
+          ? 0
+          : all.findIndex(
+              (a) =>
+                compareStrings(a.network, after.network) > 0 ||
+                (a.network === after.network && compareStrings(a.address, after.address) > 0),
+            );
+      return from === -1 ? [] : all.slice(from, from + Math.max(0, limit)).map(copy);
+    },
+    async scanSanctions(after, limit) {
+      const order = (a: SanctionsListing, b: SanctionsListing) =>
+        compareStrings(a.address, b.address) ||
+        compareStrings(a.listName, b.listName) ||
+        (a.listedAt ?? Number.MIN_SAFE_INTEGER) - (b.listedAt ?? Number.MIN_SAFE_INTEGER);
+      const all = [...sanctions.values()].flat().sort(order);
+      const from = after === null ? 0 : all.findIndex((l) => order(l, after) > 0);
+      return from === -1 ? [] : all.slice(from, from + Math.max(0, limit)).map(copy);
     },
     async getSetting(key) {
       return settings.get(key) ?? null;

@@ -10,6 +10,7 @@ import {
 } from "../../src/engine/sources/cached-sources.js";
 import { createWarmLedger } from "../../src/engine/sources/warm-ledger.js";
 import { createWarmSources } from "../../src/engine/sources/warm-sources.js";
+import { wholeAttributionSource, wholeSanctionsSource } from "../../src/engine/sources/whole-reference.js";
 import { manualClock, sequentialIds } from "../../src/ports/runtime.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
@@ -211,5 +212,95 @@ describe("caching sources", () => {
     expect(await source.listings(["0x2", "0x3"])).toEqual([listing("0x2"), listing("0x3")]);
     await source.listings(["0x1"]);
     expect(asked).toEqual(["0x1", "0x2", "0x3", "0x1"]);
+  });
+});
+
+describe("reference data held whole", () => {
+  const label = (address: string, name = `E ${address}`): Attribution => ({
+    network: "ETH",
+    address,
+    entityName: name,
+    entityCategory: "exchange",
+    source: null,
+  });
+  const listing = (address: string): SanctionsListing => ({
+    network: "ETH",
+    address,
+    listName: "OFAC SDN",
+    program: null,
+    entity: null,
+    listedAt: T0,
+    delistedAt: null,
+  });
+
+  /** A memory store whose reads of single addresses are counted (a whole source makes none). */
+  async function countedStore() {
+    const store = createMemoryStore();
+    const reads = { attributions: 0, sanctions: 0 };
+    const getAttributions = store.getAttributions.bind(store);
+    const getSanctions = store.getSanctions.bind(store);
+    store.getAttributions = async (n, a) => {
+      reads.attributions += 1;
+      return getAttributions(n, a);
+    };
+    store.getSanctions = async (a) => {
+      reads.sanctions += 1;
+      return getSanctions(a);
+    };
+    return { store, reads };
+  }
+
+  it("answer every lookup from memory, loading the tables page by page", async () => {
+    const { store, reads } = await countedStore();
+    await store.putAttributions(Array.from({ length: 25 }, (_, i) => label(`0x${i}`)));
+    await store.putSanctions([listing("0x3"), listing("0x9")]);
+    const attributions = await wholeAttributionSource(store, { pageSize: 4 });
+    const sanctions = await wholeSanctionsSource(store, { pageSize: 1 });
+    expect(attributions?.state().rows).toBe(25);
+    expect(await attributions?.attributions("ETH", ["0x3", "0x24", "0xnone", "0x3"])).toEqual([
+      label("0x3"),
+      label("0x24"),
+    ]);
+    expect(await attributions?.attributions("TRX", ["0x3"])).toEqual([]);
+    expect(await sanctions?.listings(["0x9", "0x4"])).toEqual([listing("0x9")]);
+    expect(reads).toEqual({ attributions: 0, sanctions: 0 });
+  });
+
+  it("see rows stored later after refreshMs (reloaded in the background), and at once after clear()", async () => {
+    const clock = manualClock(T0);
+    const store = createMemoryStore();
+    await store.putAttributions([label("0xa")]);
+    const source = await wholeAttributionSource(store, { refreshMs: 1_000, clock });
+    await store.putAttributions([label("0xb"), label("0xa", "Renamed")]);
+    expect(await source?.attributions("ETH", ["0xa", "0xb"])).toEqual([label("0xa")]);
+    clock.advance(1_001);
+    // This lookup starts the reload and still answers from the old snapshot.
+    expect(await source?.attributions("ETH", ["0xb"])).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(await source?.attributions("ETH", ["0xa", "0xb"])).toEqual([
+      label("0xa", "Renamed"),
+      label("0xb"),
+    ]);
+    await store.putAttributions([label("0xc")]);
+    source?.clear();
+    expect(await source?.attributions("ETH", ["0xc"])).toEqual([label("0xc")]);
+  });
+
+  it("are not held past maxRows: the warm sources then keep a cache in front of the store", async () => {
+    const store = createMemoryStore();
+    await store.putAttributions([label("0xa"), label("0xb"), label("0xc")]);
+    expect(await wholeAttributionSource(store, { maxRows: 2, pageSize: 1 })).toBeNull();
+    expect(await wholeAttributionSource(store, { maxRows: 3 })).not.toBeNull();
+    const warm = await createWarmSources(store, { reference: { maxRows: 2 } });
+    expect(await warm.attributions.attributions("ETH", ["0xb"])).toEqual([label("0xb")]);
+    expect("state" in warm.attributions).toBe(false);
+    expect("state" in warm.sanctions).toBe(true);
+  });
+
+  it("refuse bad options, naming the one that is wrong", async () => {
+    const store = createMemoryStore();
+    await expect(wholeAttributionSource(store, { maxRows: 0 })).rejects.toThrow(/maxRows/);
+    await expect(wholeSanctionsSource(store, { pageSize: 1.5 })).rejects.toThrow(/pageSize/);
+    await expect(wholeSanctionsSource(store, { refreshMs: -1 })).rejects.toThrow(/refreshMs/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The warm configuration of the engine's reference sources, for one process that screens a
- * lot: the ledger in memory (`createWarmLedger`) and caches in front of attributions,
- * sanctions, tokens and daily prices. Spread the result into `createEngine`'s config:
+ * lot: the ledger in memory (`createWarmLedger`), attributions and sanctions held whole
+ * (`whole-reference.ts`; a table past the row budget gets a cache instead), and caches in
+ * front of tokens and daily prices. Spread the result into `createEngine`'s config:
  *
  *   const engine = createEngine({ store, ...(await createWarmSources(store)) });
  */
@@ -28,11 +29,18 @@ import {
   storeTokenCatalog,
 } from "./store-sources.js";
 import { createWarmLedger, type WarmLedger, type WarmLedgerOptions } from "./warm-ledger.js";
+import {
+  type WholeReferenceOptions,
+  wholeAttributionSource,
+  wholeSanctionsSource,
+} from "./whole-reference.js";
 
 /** Options of {@link createWarmSources}. */
 export interface WarmSourcesOptions {
   readonly ledger?: WarmLedgerOptions;
   readonly cache?: SourceCacheOptions;
+  /** Attributions and sanctions held whole (the default), or `false` for caches in front of the store. */
+  readonly reference?: WholeReferenceOptions | false;
 }
 
 /** Engine config members served warm. */
@@ -51,11 +59,16 @@ export async function createWarmSources(
   options: WarmSourcesOptions = {},
 ): Promise<WarmSources> {
   const ledger = await createWarmLedger(store, options.ledger);
+  const whole = options.reference === false ? null : (options.reference ?? {});
   return {
     ledger,
     chainSource: ledger.chain,
-    attributions: cachingAttributionSource(storeAttributionSource(store), options.cache),
-    sanctions: cachingSanctionsSource(storeSanctionsSource(store), options.cache),
+    attributions:
+      (whole && (await wholeAttributionSource(store, whole))) ||
+      cachingAttributionSource(storeAttributionSource(store), options.cache),
+    sanctions:
+      (whole && (await wholeSanctionsSource(store, whole))) ||
+      cachingSanctionsSource(storeSanctionsSource(store), options.cache),
     tokens: cachingTokenCatalog(storeTokenCatalog(store), options.cache),
     prices: cachingPriceSource(storePriceSource(store), options.cache),
   };
