@@ -153,7 +153,7 @@ export const demoCommand: CliCommand = {
         return EXIT.OK;
       }
       const logger = createHttpLogger({ level: "warn" });
-      const assetsDir = consoleAssetsDir();
+      const assetsDir = consoleAssetsDir(io.env);
       const server = await serveHttp(createHttpApp({ engine, logger, console: { assetsDir } }), {
         host,
         port,

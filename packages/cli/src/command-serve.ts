@@ -96,7 +96,8 @@ export const serveCommand: CliCommand = {
                 load balancer stops sending first; default 0 (see docs/operations.md)
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
-               OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.`,
+               OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.
+               OPENKYT_CONSOLE_DIR serves another build of the console (a folder with index.html).`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, OPTIONS);
     const port = portOption(args, "port", 8080);
@@ -160,7 +161,7 @@ export const serveCommand: CliCommand = {
                 failedAuth:
                   failedAuthLimit === 0 ? null : { perSecond: failedAuthLimit, burst: 2 * failedAuthLimit },
               };
-        const consoleDir = args.values["no-console"] === true ? null : consoleAssetsDir();
+        const consoleDir = args.values["no-console"] === true ? null : consoleAssetsDir(io.env);
         if (args.values["no-console"] !== true && consoleDir === null) {
           io.stderr("the console is not built (npm run build): serving without /console/\n");
         }

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launch, seriousViolations, shoot } from "./console-browser.js";
-import { buildConsole, type ConsoleServer, startConsoleServer } from "./console-server.js";
+import { type ConsoleServer, startConsoleServer } from "./console-server.js";
 
 const ADMIN = "admin@demo.openkyt.test";
 const ANALYST = "analyst@demo.openkyt.test";
@@ -53,7 +53,6 @@ describe.skipIf(!executable)("the console in Chromium", () => {
   };
 
   beforeAll(async () => {
-    await buildConsole();
     server = await startConsoleServer();
     browser = await launch(executable ?? "");
     // axe-core is injected as an inline script, which the console's Content-Security-Policy forbids.

@@ -1,7 +1,7 @@
 /**
  * A real `openkyt serve` for the browser tests: the demo database built by `openkyt demo
  * --no-serve` (its console users included), served on a free loopback port with the console
- * freshly built from its sources.
+ * freshly built from its sources into a folder of the test's own.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,15 +28,25 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-/** Builds the console into packages/console/dist (what `openkyt serve` serves). */
-export async function buildConsole(): Promise<void> {
-  await build({ root: CONSOLE, configFile: join(CONSOLE, "vite.config.ts"), logLevel: "warn" });
+/**
+ * Builds the console from its sources into `outDir`, which the server is then pointed at
+ * (OPENKYT_CONSOLE_DIR): packages/console/dist, which other tests' servers read, is left alone.
+ */
+async function buildConsole(outDir: string): Promise<void> {
+  await build({
+    root: CONSOLE,
+    configFile: join(CONSOLE, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: true },
+  });
 }
 
-/** Builds the demo database and serves it. */
+/** Builds the console and the demo database, and serves them. */
 export async function startConsoleServer(): Promise<ConsoleServer> {
   const dir = mkdtempSync(join(tmpdir(), "openkyt-console-"));
   const db = join(dir, "demo.db");
+  const assets = join(dir, "console");
+  await buildConsole(assets);
   const cli = (args: ReadonlyArray<string>, input?: string) => {
     const run = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: ENV, encoding: "utf8", input });
     if (run.status !== 0) throw new Error(`openkyt ${args.join(" ")} failed: ${run.stderr}`);
@@ -47,7 +57,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   if (!sanctionedAddress) throw new Error(`the demo printed no address to check:\n${demo}`);
   const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--json"], {
     cwd: dir,
-    env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0" },
+    env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0", OPENKYT_CONSOLE_DIR: assets },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
