@@ -25,6 +25,8 @@ const INFLIGHT = 64;
 interface Worker {
   readonly child: ChildProcess;
   checked: number;
+  /** CPU (ms) the worker used since it was ready. */
+  cpuMs: number;
   warm: { rows: number; ms: number; rssMb: number } | null;
   readonly ready: Promise<void>;
 }
@@ -43,13 +45,16 @@ function startWorker(url: string, schema: string): Worker {
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let ready: () => void = () => {};
-  const worker: Worker = { child, checked: 0, warm: null, ready: new Promise<void>((r) => (ready = r)) };
+  const worker: Worker = { child, checked: 0, cpuMs: 0, warm: null, ready: new Promise<void>((r) => (ready = r)) };
   createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on("line", (line) => {
     if (line === "ready") ready();
     const w = /^warm (\d+) (\d+) (\d+)$/.exec(line);
     if (w) worker.warm = { rows: Number(w[1]), ms: Number(w[2]), rssMb: Number(w[3]) };
-    const m = /^checked (\d+)$/.exec(line);
-    if (m) worker.checked = Number(m[1]);
+    const m = /^checked (\d+) (\d+)$/.exec(line);
+    if (m) {
+      worker.checked = Number(m[1]);
+      worker.cpuMs = Number(m[2]);
+    }
   });
   return worker;
 }
@@ -100,6 +105,7 @@ async function screeningRun(
     const seconds = (performance.now() - started) / 1000;
     return {
       rate: sample.length / seconds,
+      workerCpuMs: workers.reduce((ms, w) => ms + w.cpuMs, 0) / sample.length,
       registrationRate: sample.length / ((registered - started) / 1000),
       warm: workers[0]?.warm ?? null,
     };
@@ -137,6 +143,11 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
           "transfers/s",
           [run.rate],
           workerCount === 2 ? ">= 2,000" : undefined,
+        ),
+        figure(
+          `  worker CPU per screened transfer (all ${workerCount} worker${workerCount === 1 ? "" : "s"}; Postgres's own CPU not included)`,
+          "ms",
+          [run.workerCpuMs],
         ),
         figure(
           `  registration alone (this process, 64 in flight), beside ${workerCount} worker${workerCount === 1 ? "" : "s"}`,

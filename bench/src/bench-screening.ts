@@ -15,6 +15,9 @@ import { countSqlStatements } from "./bench-sql-count.js";
 import { type Figure, figure, percentile, repeat } from "./bench-stats.js";
 import { sampleTransfers } from "./bench-tracing.js";
 
+/** The ledger size of the README's embedding example figure. */
+const README_LEDGER = 100_000;
+
 /** Registrations in flight at once. */
 const INFLIGHT = 64;
 
@@ -138,6 +141,8 @@ export async function benchScreening(ledgerSize: number, quick: boolean): Promis
   );
   const half = Math.max(10, Math.floor(rate / 2));
   const latencies = await latencyRun(ledgerSize, quick ? 300 : Math.min(10_000, half * 10), half);
+  // The README's embedding API as a new user tries it: a 100,000-transfer ledger (full run only).
+  const readme = quick ? [] : await repeat(3, () => screeningThroughput(README_LEDGER, true, 4_000));
   return [
     figure(
       `screening throughput, SQLite, 1 process, warm sources (${count} transfers, ${INFLIGHT} in flight)`,
@@ -166,6 +171,26 @@ export async function benchScreening(ledgerSize: number, quick: boolean): Promis
       "alerts",
       warmRuns.map((r) => r.alerts),
     ),
+    ...(readme.length === 0
+      ? []
+      : [
+          figure(
+            "screening through the README's embedding API, 100,000-transfer ledger, warm (4,000 transfers)",
+            "transfers/s",
+            readme.map((r) => r.rate),
+            ">= 2,000",
+          ),
+          figure(
+            "  CPU per screened transfer (README's API)",
+            "ms",
+            readme.map((r) => r.cpuMs),
+          ),
+          figure(
+            "  SQL statements per screened transfer (README's API)",
+            "statements",
+            readme.map((r) => r.statements),
+          ),
+        ]),
     figure(`register -> checked latency p50 at ${half}/s (warm)`, "ms", [percentile(latencies, 50)]),
     figure(`register -> checked latency p99 at ${half}/s (warm)`, "ms", [percentile(latencies, 99)], "<= 50"),
   ];

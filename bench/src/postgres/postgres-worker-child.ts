@@ -1,8 +1,8 @@
 /**
  * A screening worker of the Postgres throughput benchmark: runs the engine's job runner on one
  * schema with warm sources (the ledger loaded into memory and followed by its sequence, labels
- * and sanctions cached), prints `warm ROWS MS RSS_MB` once loaded, then `checked N` (transfers
- * checked so far) every 50 ms until SIGTERM.
+ * and sanctions held whole), prints `warm ROWS MS RSS_MB` once loaded, then `checked N CPU_MS`
+ * (transfers checked so far, CPU this process used since it was ready) every 50 ms until SIGTERM.
  *
  *   node --conditions=source --import tsx postgres-worker-child.ts <postgres-url> <schema>
  */
@@ -27,13 +27,19 @@ engine.events.on("transfer.checked", () => {
   checked += 1;
 });
 engine.events.on("job.failed", (f) => process.stderr.write(`job ${f.kind} failed: ${f.reason}\n`));
-const report = setInterval(() => process.stdout.write(`checked ${checked}\n`), 50);
+let cpu0 = process.cpuUsage();
+const cpuMs = () => {
+  const used = process.cpuUsage(cpu0);
+  return Math.round((used.user + used.system) / 1000);
+};
+const report = setInterval(() => process.stdout.write(`checked ${checked} ${cpuMs()}\n`), 50);
 process.once("SIGTERM", async () => {
   clearInterval(report);
   await engine.stop();
   await store.close();
-  process.stdout.write(`checked ${checked}\nstopped\n`);
+  process.stdout.write(`checked ${checked} ${cpuMs()}\nstopped\n`);
   process.exit(0);
 });
 engine.start();
+cpu0 = process.cpuUsage();
 process.stdout.write("ready\n");
