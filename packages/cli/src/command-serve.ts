@@ -129,6 +129,7 @@ export const serveCommand: CliCommand = {
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
       metricsAddressOption(args),
+      io.env,
     );
     let server: HttpServer | null = null;
     try {
@@ -150,7 +151,13 @@ export const serveCommand: CliCommand = {
       try {
         const warmSources = await warmSourcesIf(warm, store);
         if (warm) ops.readiness.done("warm_sources");
-        const engine = createCliEngine(store, io.env, logger, warmSources, renderer);
+        const engine = createCliEngine(
+          store,
+          io.env,
+          logger,
+          { ...warmSources, ...ops.engineTracing },
+          renderer,
+        );
         ops.watch(engine, warmSources);
         if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
         await provisionEnvKeys(engine, envKeys);

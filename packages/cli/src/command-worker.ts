@@ -38,6 +38,7 @@ export const workerCommand: CliCommand = {
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
       metricsAddressOption(args),
+      io.env,
     );
     try {
       const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
@@ -45,7 +46,7 @@ export const workerCommand: CliCommand = {
       try {
         const warmSources = await warmSourcesIf(warm, store);
         if (warm) ops.readiness.done("warm_sources");
-        const engine = createCliEngine(store, io.env, logger, warmSources);
+        const engine = createCliEngine(store, io.env, logger, { ...warmSources, ...ops.engineTracing });
         ops.watch(engine, warmSources);
         engine.start();
         ops.readiness.done("engine");

@@ -14,6 +14,7 @@ import {
   type Logger,
   type ReportRenderer,
   type Store,
+  type Tracer,
   type WarmSources,
 } from "@openkyt/core";
 import { nodeWebhookTransport } from "@openkyt/runtime-node";
@@ -74,12 +75,15 @@ export function allowPrivateWebhooks(env: Readonly<Record<string, string | undef
   throw new KytError("VALIDATION_ERROR", "OPENKYT_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0");
 }
 
-/** Builds the engine of a command over an open store (with warm sources when given: `--warm`). */
+/**
+ * Builds the engine of a command over an open store (with warm sources when given: `--warm`,
+ * and a tracer when traces are on).
+ */
 export function createCliEngine(
   store: Store,
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
-  sources: Partial<WarmSources> = {},
+  sources: Partial<WarmSources> & { readonly tracer?: Tracer } = {},
   renderer: ReportRenderer = lazyPdfRenderer(),
 ): Engine {
   return createEngine({

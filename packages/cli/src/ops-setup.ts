@@ -1,10 +1,11 @@
 /**
  * The operations side of `openkyt serve` and `openkyt worker`: one metrics registry fed by the
  * engine's events, the store's queue counts, the warm ledger and the HTTP requests; the
- * process's readiness; and, with `--metrics-port`, a listener of its own for `/metrics`,
- * `/readyz` and `/healthz` (see docs/operations.md).
+ * process's readiness; with `--metrics-port`, a listener of its own for `/metrics`, `/readyz`
+ * and `/healthz`; and OpenTelemetry traces when the OTEL_* variables ask for them (see
+ * docs/operations.md).
  */
-import type { Engine, Store, WarmSources } from "@openkyt/core";
+import type { Engine, Store, Tracer, WarmSources } from "@openkyt/core";
 import {
   createOpsApp,
   createReadiness,
@@ -26,6 +27,7 @@ import {
   watchEngine,
 } from "@openkyt/metrics";
 import type { MetricsAddress } from "./cli-args.js";
+import { startTracing } from "./otel-setup.js";
 
 /** The key the readiness probe reads (a primary-key lookup that answers null). */
 const PROBE_SETTING = "openkyt.readiness-probe";
@@ -40,11 +42,13 @@ export interface ProcessOps {
   readonly mainRoutes: OpsOptions;
   /** The separate operations listener, when `--metrics-port` was given. */
   readonly server: HttpServer | null;
-  /** `store` with its failures counted. */
+  /** The engine config members of tracing: the tracer when traces are on, else none. */
+  readonly engineTracing: { readonly tracer?: Tracer };
+  /** `store` with its failures counted (and its calls traced when traces are on). */
   countStore(store: Store): Store;
   /** Feeds the metrics from the engine, its store and its warm sources; the probe reads the store. */
   watch(engine: Engine, warm: Partial<WarmSources>): void;
-  /** Stops listening to the engine and closes the separate listener. Idempotent. */
+  /** Stops listening to the engine, closes the separate listener, flushes the traces. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -52,7 +56,9 @@ export interface ProcessOps {
 export async function startProcessOps(
   steps: ReadonlyArray<string>,
   address: MetricsAddress | null,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<ProcessOps> {
+  const tracing = await startTracing(env);
   const metrics = createMetrics();
   let store: Store | null = null;
   const readiness = createReadiness({
@@ -77,10 +83,16 @@ export async function startProcessOps(
     metrics,
     readiness,
     observe,
-    mainRoutes: address ? { readiness, observe } : { readiness, observe, metrics: text },
+    mainRoutes: {
+      readiness,
+      observe,
+      ...(address ? {} : { metrics: text }),
+      ...(tracing ? { tracer: tracing.requests } : {}),
+    },
     server,
+    engineTracing: tracing ? { tracer: tracing.engine } : {},
     countStore(given) {
-      return countStoreErrors(given, metrics);
+      return countStoreErrors(tracing ? tracing.traceStore(given) : given, metrics);
     },
     watch(engine, warm) {
       store = engine.store;
@@ -92,6 +104,7 @@ export async function startProcessOps(
       closed ??= (async () => {
         for (const stop of unwatch) stop();
         await server?.close();
+        await tracing?.shutdown();
       })();
       return closed;
     },

@@ -26,6 +26,7 @@ export * from "./ports/store-backtests.js";
 export * from "./ports/store-contract.js";
 export * from "./ports/webhook-transport.js";
 export * from "./ports/store-operations.js";
+export * from "./ports/tracer.js";
 export * from "./ports/store-users.js";
 export * from "./risk/index.js";
 export * from "./schemas/index.js";

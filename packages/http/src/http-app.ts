@@ -21,6 +21,7 @@ import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext } from "./request-context.js";
 import { requestMetrics } from "./request-metrics.js";
+import { requestTracing } from "./request-tracing.js";
 import { sessionApiKeyRoutes } from "./session-api-keys.js";
 import { sessionRoutes } from "./session-routes.js";
 
@@ -146,6 +147,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   if (options.ops?.observe) app.use("*", requestMetrics({ observe: options.ops.observe }));
   app.use("*", requestContext({ logger }));
+  if (options.ops?.tracer) app.use("*", requestTracing({ tracer: options.ops.tracer }));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   if (options.ops) opsRoutes(app, options.ops);
   app.get("/v1/openapi.json", (c) => {

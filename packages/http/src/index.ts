@@ -86,7 +86,18 @@ export {
   replayPerKeyBound,
 } from "./replay-guard.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";
-export { type ObservedRequest, type RequestMetricsOptions, requestMetrics } from "./request-metrics.js";
+export {
+  type ObservedRequest,
+  type RequestMetricsOptions,
+  requestMetrics,
+  routeOf,
+} from "./request-metrics.js";
+export {
+  type RequestSpanEnd,
+  type RequestTracer,
+  type RequestTracingOptions,
+  requestTracing,
+} from "./request-tracing.js";
 export { SESSION_REFUSED, userActor } from "./session-check.js";
 export { CSRF_HEADER, SESSION_COOKIE } from "./session-cookie.js";
 export { roleNeeded } from "./session-roles.js";

@@ -9,6 +9,7 @@ import type { AppEnv } from "./app-env.js";
 import { errorBody } from "./http-errors.js";
 import type { Readiness } from "./readiness.js";
 import { type ObservedRequest, requestMetrics } from "./request-metrics.js";
+import type { RequestTracer } from "./request-tracing.js";
 
 /** A rendered scrape: the registry's content type and text. */
 export interface MetricsText {
@@ -24,6 +25,8 @@ export interface OpsOptions {
   readonly metrics?: () => Promise<MetricsText>;
   /** Hears each answered request (see `requestMetrics`); default none. */
   readonly observe?: (request: ObservedRequest) => void;
+  /** Runs each request of the interface in a span (see `requestTracing`); default none. */
+  readonly tracer?: RequestTracer;
 }
 
 /** Adds `/readyz` and `/metrics` to `app` (as `options` has them). */

@@ -42,8 +42,8 @@ const METHODS = new Set(["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIO
 /** The table path of each endpoint route, by its Hono path. */
 const TABLE_PATHS = new Map(ENDPOINTS.map((e) => [honoPath(e.path), e.path]));
 
-/** The route label of a request, from the route that answered it. */
-function routeOf(c: Context<AppEnv>): string {
+/** The route template of an answered request, from the route that answered it (see ObservedRequest.route). */
+export function routeOf(c: Context<AppEnv>): string {
   const matched = c.req.routePath;
   if (matched === "/*" || matched === "*" || matched === "") return "unmatched";
   return TABLE_PATHS.get(matched) ?? matched;

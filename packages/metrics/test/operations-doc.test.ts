@@ -33,7 +33,7 @@ async function exposedNames(): Promise<{ names: Set<string>; openkyt: Set<string
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);
     if (metric.name.startsWith("openkyt_")) openkyt.add(metric.name);
-    if (metric.type === "histogram")
+    if (String(metric.type) === "histogram")
       for (const suffix of ["_bucket", "_sum", "_count"]) names.add(metric.name + suffix);
   }
   return { names, openkyt };

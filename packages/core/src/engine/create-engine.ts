@@ -152,6 +152,7 @@ export function createEngine(config: EngineConfig): Engine {
       config.chainSource ?? storeChainSource(store),
       binding.lookupTimeoutMs,
       (info) => events.emit("chain.looked_up", info),
+      config.tracer,
     ),
     ledger: config.ledger ?? store,
     resolver: createEntityResolver({ attributions, sanctions }),
@@ -188,6 +189,7 @@ export function createEngine(config: EngineConfig): Engine {
     kinds: JOB_LANES.checks,
     lane: "checks",
     events,
+    ...(config.tracer ? { tracer: config.tracer } : {}),
     handlers: {
       "transfer.bind": bindJobHandler(ctx),
       "transfer.check": checkJobHandler(ctx),
@@ -212,6 +214,7 @@ export function createEngine(config: EngineConfig): Engine {
     kinds: JOB_LANES.webhooks,
     lane: "webhooks",
     events,
+    ...(config.tracer ? { tracer: config.tracer } : {}),
     handlers: {
       "webhook.deliver": webhookDeliveryHandler(ctx, {
         sender: webhookSender,

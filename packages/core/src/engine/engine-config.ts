@@ -14,6 +14,7 @@ import type {
 import type { ReportRenderer } from "../ports/report-renderer.js";
 import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
+import type { Tracer } from "../ports/tracer.js";
 import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webhook-transport.js";
 
 /** Tracing limits (see docs/risk-model.md). */
@@ -115,4 +116,6 @@ export interface EngineConfig {
   readonly binding?: Partial<BindingConfig>;
   readonly jobs?: Partial<JobsConfig>;
   readonly webhooks?: Partial<WebhooksConfig>;
+  /** Spans around each job batch and chain lookup (see the Tracer port); default none. */
+  readonly tracer?: Tracer;
 }

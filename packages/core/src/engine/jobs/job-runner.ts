@@ -8,6 +8,7 @@ import type { JobKind, JobRecord } from "../../domain/records.js";
 import { describeError } from "../../errors.js";
 import type { Clock, IdGenerator, Logger, Sleep, Timer } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
+import { noopTracer, type Tracer } from "../../ports/tracer.js";
 import type { JobsConfig } from "../engine-config.js";
 import type { EngineEvents, JobLane, JobSettlement } from "../engine-events.js";
 
@@ -91,6 +92,8 @@ export interface JobRunnerDeps {
   readonly lane?: JobLane;
   /** Where claims, settlements and finished batches are reported; default nowhere. */
   readonly events?: JobRunnerEvents;
+  /** Runs each claimed batch in a span (`openkyt.jobs.batch`); default none. */
+  readonly tracer?: Tracer;
 }
 
 /** Shortest sleep of an idle runner. */
@@ -108,6 +111,7 @@ export function backoffDelay(
 export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   const { store, clock, logger, config, handlers, events } = deps;
   const lane = deps.lane ?? "checks";
+  const tracer = deps.tracer ?? noopTracer;
   let running = false;
   let loop: Promise<void> | null = null;
   let nap: Sleep | null = null;
@@ -224,9 +228,21 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       if (group) group.push(job);
       else byKind.set(job.kind, [job]);
     }
-    if (!events || jobs.length === 0) {
+    if (jobs.length === 0) return 0;
+    const attributes = {
+      "openkyt.lane": lane,
+      "openkyt.jobs": jobs.length,
+      "openkyt.kinds": [...byKind.keys()].join(","),
+    };
+    await tracer.span("openkyt.jobs.batch", attributes, () => runGroups(byKind, jobs));
+    return jobs.length;
+  }
+
+  /** Runs the groups of a claimed batch, reporting the batch when there are events. */
+  async function runGroups(byKind: Map<JobKind, JobRecord[]>, jobs: ReadonlyArray<JobRecord>): Promise<void> {
+    if (!events) {
       await Promise.all([...byKind].map(([kind, group]) => runGroup(kind, group)));
-      return jobs.length;
+      return;
     }
     const startedAt = clock.now();
     events.emit("jobs.claimed", { lane, jobs });
@@ -235,7 +251,6 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     } finally {
       events.emit("jobs.batch_finished", { lane, jobs: jobs.length, startedAt, ms: clock.now() - startedAt });
     }
-    return jobs.length;
   }
 
   /**

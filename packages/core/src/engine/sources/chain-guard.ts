@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { KytError } from "../../errors.js";
 import type { ChainLookup, ChainSource } from "../../ports/chain-source.js";
+import { noopTracer, type Tracer } from "../../ports/tracer.js";
 
 const finite = z.number().refine(Number.isFinite, "not a finite number");
 
@@ -48,35 +49,40 @@ export type ChainLookupListener = (info: { outcome: ChainLookup["kind"] | "error
 
 /**
  * `source` with each lookup bounded by `timeoutMs` and its answer checked; `onLookup` (optional)
- * hears each lookup's outcome (`error`: it threw, timed out or answered a malformed lookup).
+ * hears each lookup's outcome (`error`: it threw, timed out or answered a malformed lookup);
+ * `tracer` (optional) runs each lookup in a span of its own.
  */
 export function guardedChainSource(
   source: ChainSource,
   timeoutMs: number,
   onLookup?: ChainLookupListener,
+  tracer: Tracer = noopTracer,
 ): ChainSource {
   return {
-    async lookup(network, txHash) {
-      const started = performance.now();
-      let outcome: ChainLookup["kind"] | "error" = "error";
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const pending = Promise.resolve().then(() => source.lookup(network, txHash));
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new KytError("CHAIN_ERROR", `the chain source did not answer within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      });
-      // A lookup that settles after its timeout is dropped, its failure included.
-      pending.catch(() => undefined);
-      try {
-        const answer = checkChainLookup(await Promise.race([pending, expired]));
-        outcome = answer.kind;
-        return answer;
-      } finally {
-        clearTimeout(timer);
-        onLookup?.({ outcome, ms: performance.now() - started });
-      }
-    },
+    lookup: (network, txHash) =>
+      tracer.span("openkyt.chain.lookup", { "openkyt.network": network }, () => lookup(network, txHash)),
   };
+
+  async function lookup(network: string, txHash: string): Promise<ChainLookup> {
+    const started = performance.now();
+    let outcome: ChainLookup["kind"] | "error" = "error";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const pending = Promise.resolve().then(() => source.lookup(network, txHash));
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new KytError("CHAIN_ERROR", `the chain source did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    // A lookup that settles after its timeout is dropped, its failure included.
+    pending.catch(() => undefined);
+    try {
+      const answer = checkChainLookup(await Promise.race([pending, expired]));
+      outcome = answer.kind;
+      return answer;
+    } finally {
+      clearTimeout(timer);
+      onLookup?.({ outcome, ms: performance.now() - started });
+    }
+  }
 }
