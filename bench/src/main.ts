@@ -43,7 +43,11 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
     node: ["--expose-gc"],
   },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
-  { name: "backtest", args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)] },
+  {
+    name: "backtest",
+    args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)],
+    node: ["--max-semi-space-size=64"],
+  },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
 ];
