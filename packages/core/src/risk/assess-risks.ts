@@ -21,6 +21,8 @@ export interface RiskAssessment {
  * `undefined` when nothing fires. Pure.
  */
 export function assessRisks(input: RiskEvaluationInput, anyCheckFinished: boolean): RiskAssessment {
-  const risks = collapseRisks(evaluateRisks(input));
+  const fired = evaluateRisks(input);
+  // One risk or none is its own collapse (and already in order): most transfers, no Map, no sort.
+  const risks = fired.length <= 1 ? fired : collapseRisks(fired);
   return { risks, level: aggregateRisk(risks, anyCheckFinished) };
 }
