@@ -3,8 +3,7 @@
  * EVM lower-cases; Tron keeps its Base58Check case; Bitcoin and Litecoin keep Base58Check case
  * and lower-case segwit (Bech32/Bech32m) addresses. Only mainnet formats are accepted.
  */
-import { decodeBase58Check } from "./address-base58.js";
-import { decodeSegwitAddress } from "./address-bech32.js";
+import { decodeBase58Check, decodeSegwitAddress } from "./address-codecs.js";
 import { type AddressFamily, networkInfo } from "./networks.js";
 
 /** A checked value: its normal form, or a human-readable problem. */

@@ -20,8 +20,7 @@ import {
   familyOfNetwork,
 } from "./address-formats.js";
 
-export * from "./address-base58.js";
-export * from "./address-bech32.js";
+export * from "./address-codecs.js";
 export { ADDRESS_FAMILY_LABELS, type FormatCheck, familyOfNetwork } from "./address-formats.js";
 export * from "./address-token-ids.js";
 
