@@ -107,11 +107,13 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     // Only the next states the alert machine allows are offered.
     expect(await status.locator("option").allTextContents()).toEqual(["keep open", "in progress"]);
     await status.selectOption("in_progress");
+    await page.getByLabel("Assignee").fill("analyst@demo.openkyt.test");
     await page.getByLabel("Comment").fill("Looking into the sanctions exposure");
     await page.getByRole("button", { name: "Save" }).click();
     const timeline = page.getByRole("list", { name: "History" });
     await timeline.getByText("Looking into the sanctions exposure").waitFor();
     expect(await timeline.textContent()).toContain(`user:${ADMIN}`);
+    await page.getByText(`assigned to ${ANALYST}`).first().waitFor();
     expect(await status.locator("option").allTextContents()).toEqual([
       "keep in progress",
       "awaiting response",

@@ -60,7 +60,15 @@ export function RiskTable({ risks }: { risks: ReadonlyArray<RiskWire> }) {
   );
 }
 
-function Workflow({ alert, onChanged }: { alert: AlertWire; onChanged: () => Promise<void> }) {
+function Workflow({
+  alert,
+  assigned,
+  onChanged,
+}: {
+  alert: AlertWire;
+  assigned: string | null;
+  onChanged: () => Promise<void>;
+}) {
   const { api } = useServices();
   const next = ALERT_NEXT[alert.alert_status];
   const [status, setStatus] = useState<string>("");
@@ -111,7 +119,7 @@ function Workflow({ alert, onChanged }: { alert: AlertWire; onChanged: () => Pro
         <input
           id="wf-assignee"
           value={assignee}
-          placeholder={alert.assignee ?? "nobody"}
+          placeholder={assigned ?? "nobody"}
           onInput={(e) => setAssignee(e.currentTarget.value)}
         />
       </div>
@@ -165,6 +173,9 @@ export function AlertPage({ id }: { id: string }) {
   if (alert.isPending) return <Loading what="the alert" />;
   if (alert.error) return <Failure error={alert.error} what="The alert could not be read" />;
   const a = alert.data;
+  // The published ALERT has no assignee: the history's latest assignment is the current one.
+  const assigned =
+    a.assignee ?? [...(history.data ?? [])].reverse().find((e) => e.assignee)?.assignee ?? null;
   const changed = async () => {
     await invalidate(queries, `/v1/alerts/`);
   };
@@ -179,7 +190,7 @@ export function AlertPage({ id }: { id: string }) {
       </h1>
       <p class="summary">
         Status <StatusBadge status={a.alert_status} /> · opened {when(a.created_at)}
-        {a.assignee ? ` · assigned to ${a.assignee}` : ""} ·{" "}
+        {assigned ? ` · assigned to ${assigned}` : ""} ·{" "}
         <a href={api.url(`/v1/transfers/${a.transfer.id}/pdf-report/`)} download>
           PDF report
         </a>
@@ -194,7 +205,7 @@ export function AlertPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="work-title">
           <h2 id="work-title">Decision</h2>
-          <Workflow alert={a} onChanged={changed} />
+          <Workflow alert={a} assigned={assigned} onChanged={changed} />
           <h2>History</h2>
           {history.data ? (
             <Timeline entries={history.data} />
