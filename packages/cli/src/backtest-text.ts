@@ -27,6 +27,10 @@ export function backtestText(r: BacktestReportResponse, window: { from: string; 
     `${grouped(r.evaluated)} transfers evaluated in ${r.elapsed_ms < 1 ? "under 1 ms" : `${grouped(Math.round(r.elapsed_ms))} ms (${grouped(r.transfers_per_second)} transfers/s)`}` +
       (r.unchecked > 0 ? ` (${grouped(r.unchecked)} never checked, not evaluated)` : ""),
   );
+  if (r.retraced)
+    lines.push(
+      `candidate evaluated on fresh traces (current ledger, labels and lists)${r.retrace_failures > 0 ? `; ${grouped(r.retrace_failures)} checks could not run again and kept their stored result` : ""}`,
+    );
   if (r.actual_models.length > 0)
     lines.push(
       `checked by: ${r.actual_models.map((m) => `${m.version} (${grouped(m.transfers)})`).join(", ")}`,

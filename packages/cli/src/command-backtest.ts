@@ -50,6 +50,7 @@ async function bodyOf(args: ParsedArgs): Promise<Record<string, unknown>> {
     to: required("to"),
     filters,
     ...(limit === undefined ? {} : { shift_limit: Number(limit) }),
+    retrace: args.values.retrace === true,
   };
 }
 
@@ -81,7 +82,7 @@ export const backtestCommand: CliCommand = {
   summary: "what a risk model would have done to an account's screened transfers",
   usage: `usage: openkyt backtest --account NAME --model ID|FILE --from DATE --to DATE
                         [--network NET] [--direction incoming|outgoing] [--token TOKEN_ID]
-                        [--shift-limit N] [--db FILE|postgres://...] [--json]
+                        [--shift-limit N] [--retrace] [--db FILE|postgres://...] [--json]
 
   Re-evaluates the stored check results (exposure, counterparty, sanctions) of the account's
   transfers registered from --from to --to (YYYY-MM-DD, whole UTC days, or ISO 8601 with an
@@ -89,7 +90,9 @@ export const backtestCommand: CliCommand = {
   JSON file holding a model body ({"name": ..., "rules": [...]}, as POST /v1/risk-models/ takes).
   Prints, beside what the model that checked them did: transfers by risk level, alerts by risk
   type and category, the level shift with the first --shift-limit ids each way (default 20), and
-  the throughput. Writes nothing: no result, no alert. See docs/backtesting.md.`,
+  the throughput. Writes nothing: no result, no alert. --retrace traces each transfer again
+  against the current ledger, labels and lists for the candidate (a trace per transfer: slow).
+  See docs/backtesting.md.`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, {
       db: { type: "string" },
@@ -101,6 +104,7 @@ export const backtestCommand: CliCommand = {
       direction: { type: "string" },
       token: { type: "string" },
       "shift-limit": { type: "string" },
+      retrace: { type: "boolean" },
     });
     const account = stringOption(args, "account");
     if (!account) throw new UsageError("--account NAME is required");

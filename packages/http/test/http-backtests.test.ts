@@ -72,6 +72,41 @@ describe("backtests over HTTP", () => {
     expect((await s.acme.listAlerts({})).total_items).toBe(0);
   });
 
+  it("with retrace, the candidate sees the ledger and labels as they are now", async () => {
+    const { transfer } = await s.h.acme.registerTransfer({
+      direction: "incoming",
+      network: "ETH",
+      tx_hash: TX.mixerDeposit,
+      output_address: W.client,
+    });
+    await s.h.engine.drain();
+    expect((await s.acme.getTransfer(transfer.id)).risk_level).toBe("medium");
+    // Since the check, the mixer was found to be an exchange.
+    await s.h.engine.reference.loadAttributions([
+      {
+        network: "ETH",
+        address: W.mixer,
+        entityName: "Was a mixer",
+        entityCategory: "exchange",
+        source: "test",
+      },
+    ]);
+    const run = async (retrace: boolean) => {
+      const started = await s.acme.backtestRiskModel("default", {
+        from: "2000-01-01",
+        to: "2100-12-31",
+        retrace,
+      });
+      await s.h.engine.drain();
+      const done = await s.acme.getBacktest(started.id);
+      const report = done.report ?? expect.fail(`no report: ${done.error}`);
+      return report.shift.down_ids.includes(transfer.id);
+    };
+    // The stored exposure still says mixer: nothing moves. Traced again: exchange, down to none.
+    expect(await run(false)).toBe(false);
+    expect(await run(true)).toBe(true);
+  });
+
   it("refuses an unknown or foreign model (404) and a bad window (400, naming the field)", async () => {
     const unknown = (await rejection(
       s.acme.backtestRiskModel("nope", { from: "2026-01-01", to: "2026-01-31" }),

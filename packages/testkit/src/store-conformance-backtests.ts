@@ -101,6 +101,8 @@ export function backtestConformance(ctx: ConformanceContext): void {
         scope: { from: T0, to: T0 + 1_000 },
         evaluated: 2,
         unchecked: 1,
+        retraced: false,
+        retraceFailures: 0,
         actualModels: [{ version: "default@1", transfers: 2 }],
         actualModelMissing: 0,
         levels: [{ level: "high" as const, actual: 1, candidate: 2 }],

@@ -32,6 +32,12 @@ export interface BacktestRequest {
   readonly scope: BacktestScope;
   /** How many transfer ids to list per direction of the shift (up, down). */
   readonly shiftLimit: number;
+  /**
+   * Trace each transfer again against the current ledger, labels and lists, and evaluate the
+   * candidate on those results instead of the stored ones (the actual side stays as checked).
+   * Absent on backtests stored before it existed: false.
+   */
+  readonly retrace?: boolean;
 }
 
 /** How many transfers ended at one level, under the model that checked them and the candidate. */
@@ -65,6 +71,10 @@ export interface BacktestReport {
   readonly evaluated: number;
   /** Transfers in scope never checked (no model version recorded): not evaluated. */
   readonly unchecked: number;
+  /** True when the candidate saw fresh traces (`retrace`), false when the stored results. */
+  readonly retraced: boolean;
+  /** Checks a retrace could not run (their stored result was used instead); 0 without retrace. */
+  readonly retraceFailures: number;
   /** The model versions that actually checked the evaluated transfers, with how many each. */
   readonly actualModels: ReadonlyArray<{ readonly version: string; readonly transfers: number }>;
   /**

@@ -55,6 +55,12 @@ const scopeFields = {
     .max(BACKTEST_SHIFT_LIMIT_MAX)
     .default(20)
     .describe("How many transfer ids to list each way of the level shift. Default 20."),
+  retrace: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Trace each transfer again against the current ledger, labels and lists for the candidate (slow: a trace per transfer). Default false: the stored results.",
+    ),
 };
 
 /** A window that ends before it begins is refused, naming `to`. */
@@ -90,6 +96,8 @@ export const backtestReportSchema = z
     candidate: z.string().describe("The model tried: id@version, or inline:NAME for rules given inline."),
     evaluated: count.describe("Transfers in scope with stored results, evaluated under both models."),
     unchecked: count.describe("Transfers in scope never checked: not evaluated."),
+    retraced: z.boolean().describe("The candidate saw fresh traces (retrace) instead of the stored results."),
+    retrace_failures: count.describe("Checks a retrace could not run; their stored result was used."),
     actual_models: z
       .array(z.strictObject({ version: z.string(), transfers: count }))
       .describe("The model versions that actually checked the evaluated transfers."),
@@ -150,6 +158,8 @@ export function presentBacktestReport(r: BacktestReport): BacktestReportResponse
     candidate: r.candidate,
     evaluated: r.evaluated,
     unchecked: r.unchecked,
+    retraced: r.retraced,
+    retrace_failures: r.retraceFailures,
     actual_models: r.actualModels.map((m) => ({ version: m.version, transfers: m.transfers })),
     actual_model_missing: r.actualModelMissing,
     levels: r.levels.map((l) => ({ level: l.level, actual: l.actual, candidate: l.candidate })),

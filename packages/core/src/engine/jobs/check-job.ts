@@ -10,7 +10,12 @@ import type { StoreOps } from "../../ports/store.js";
 import { aggregateRisk, collapseRisks, evaluateRisks } from "../../risk/index.js";
 import { presentAlertWorkflow, presentTransfer } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
-import { type CheckResults, computeChecks, counterpartyLabel } from "../screening/check-computation.js";
+import {
+  type CheckResults,
+  computeChecks,
+  counterpartyLabel,
+  transferCheckSubject,
+} from "../screening/check-computation.js";
 import { anyChecked, moveChecks } from "../screening/check-states.js";
 import { modelVersionTag } from "../screening/model-resolution.js";
 import { alertForRisk, riskRecords } from "../screening/risk-records.js";
@@ -191,19 +196,7 @@ export async function runChecks(
     model = modelOf(ctx, started);
     models.set(modelKey, model);
   }
-  const results = await computeChecks(
-    ctx,
-    {
-      network: started.network,
-      tokenId: started.tokenId,
-      direction: started.direction,
-      counterpartyAddress: started.direction === "incoming" ? started.inputAddress : started.outputAddress,
-      occurredAt: started.txStatus === "bound" ? started.occurredAt : null,
-      since: started.occurredAt ?? started.registeredAt,
-      valueInFiat: started.valueInFiat,
-    },
-    kinds,
-  );
+  const results = await computeChecks(ctx, transferCheckSubject(started), kinds);
   return { results, model: await model };
 }
 

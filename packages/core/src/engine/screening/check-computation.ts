@@ -3,7 +3,13 @@
  * exposure, and the sanctions lookup. Reads only; the caller writes the results.
  */
 import type { CheckKind, Direction } from "../../domain/enums.js";
-import type { CounterpartyResult, ExposureResult, Millis, SanctionsResult } from "../../domain/records.js";
+import type {
+  CounterpartyResult,
+  ExposureResult,
+  Millis,
+  SanctionsResult,
+  TransferRecord,
+} from "../../domain/records.js";
 import { sanctionsAsOf, traceAddressExposure, traceTransferExposure } from "../../exposure/index.js";
 import type { EngineContext } from "../engine-context.js";
 
@@ -19,6 +25,19 @@ export interface CheckSubject {
   /** The time sanctions validity is measured from (occurred_at, else registration). */
   readonly since: Millis;
   readonly valueInFiat: number | null;
+}
+
+/** A registered transfer as the checks see it (its counterparty by direction, its times). */
+export function transferCheckSubject(t: TransferRecord): CheckSubject {
+  return {
+    network: t.network,
+    tokenId: t.tokenId,
+    direction: t.direction,
+    counterpartyAddress: t.direction === "incoming" ? t.inputAddress : t.outputAddress,
+    occurredAt: t.txStatus === "bound" ? t.occurredAt : null,
+    since: t.occurredAt ?? t.registeredAt,
+    valueInFiat: t.valueInFiat,
+  };
 }
 
 /** Results of the checks that ran; a check that could not run carries its reason. */

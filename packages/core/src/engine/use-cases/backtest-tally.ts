@@ -23,8 +23,10 @@ export interface BacktestTally {
   ): void;
   /** Counts a transfer in scope that was never checked. */
   addUnchecked(): void;
+  /** Counts checks a retrace could not run. */
+  addRetraceFailures(count: number): void;
   /** The report of what was counted. */
-  report(candidate: string, scope: BacktestScope, elapsedMs: number): BacktestReport;
+  report(candidate: string, scope: BacktestScope, elapsedMs: number, retraced: boolean): BacktestReport;
 }
 
 /** A fresh tally listing at most `shiftLimit` ids each way. */
@@ -41,6 +43,7 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
   const downIds: string[] = [];
   let evaluated = 0;
   let unchecked = 0;
+  let retraceFailures = 0;
   let missing = 0;
   let up = 0;
   let down = 0;
@@ -81,7 +84,10 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
     addUnchecked() {
       unchecked += 1;
     },
-    report(candidate, scope, elapsedMs) {
+    addRetraceFailures(count) {
+      retraceFailures += count;
+    },
+    report(candidate, scope, elapsedMs, retraced) {
       const levelMoves: LevelMove[] = [];
       for (let f = 0; f < LEVELS; f += 1) {
         for (let t = 0; t < LEVELS; t += 1) {
@@ -97,6 +103,8 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
         scope,
         evaluated,
         unchecked,
+        retraced,
+        retraceFailures,
         actualModels: [...versions]
           .sort((a, b) => compareText(a[0], b[0]))
           .map(([version, transfers]) => ({ version, transfers })),

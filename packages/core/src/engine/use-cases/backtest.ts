@@ -15,6 +15,7 @@ import { type BacktestRunInput, backtestRunSchema, parseInput } from "../../sche
 import type { EngineContext } from "../engine-context.js";
 import { anyChecked } from "../screening/check-states.js";
 import { modelVersionTag } from "../screening/model-resolution.js";
+import { retracePage } from "./backtest-retrace.js";
 import { createBacktestTally } from "./backtest-tally.js";
 import { checkModel, isBuiltin, rulesOf } from "./risk-model-management.js";
 
@@ -50,7 +51,7 @@ export async function backtestRequestOf(
 /** A request for `candidate` over the window and filters of a parsed body. */
 export function requestOf(
   candidate: BacktestCandidate,
-  input: Pick<BacktestRunInput, "from" | "to" | "filters" | "shift_limit">,
+  input: Pick<BacktestRunInput, "from" | "to" | "filters" | "shift_limit" | "retrace">,
 ): BacktestRequest {
   const f = input.filters ?? {};
   return {
@@ -63,6 +64,7 @@ export function requestOf(
       ...(f.token_id === undefined ? {} : { tokenId: f.token_id }),
     },
     shiftLimit: input.shift_limit,
+    retrace: input.retrace,
   };
 }
 
@@ -119,7 +121,8 @@ function assess(model: RiskModel, t: ScreenedTransfer) {
  * a page of {@link BACKTEST_PAGE_SIZE} transfers at a time, so memory stays bounded however many
  * there are. A transfer never checked (no model version recorded) is counted as `unchecked`.
  * The actual level is the stored one; the actual alerts are those its recorded model version
- * raises on the stored results (one per finding, as alerts open).
+ * raises on the stored results (one per finding, as alerts open). With `retrace`, the candidate
+ * is evaluated on the results of checks run again now (backtest-retrace.ts).
  */
 export async function runBacktest(
   ctx: EngineContext,
@@ -146,6 +149,7 @@ export async function runBacktest(
   let after: TransferCursor | null = null;
   do {
     const page = await ctx.store.scanTransfers(accountId, filter, after, BACKTEST_PAGE_SIZE);
+    const fresh = request.retrace ? await retracePage(ctx, page.rows) : null;
     for (const t of page.rows) {
       if (t.riskModelVersion === null) {
         tally.addUnchecked();
@@ -155,12 +159,14 @@ export async function runBacktest(
       if (!recorded.has(version)) recorded.set(version, await recordedModel(ctx, accountId, version));
       const actualModel = recorded.get(version) ?? null;
       const actual = actualModel === null ? null : assess(actualModel, t).risks;
-      const candidate = assess(model, t);
+      const again = fresh?.get(t.id);
+      if (again) tally.addRetraceFailures(again.failures);
+      const candidate = assess(model, again ? { ...t, ...again.results } : t);
       tally.add(t.id, t.riskLevel, candidate.level.riskLevel, actual, candidate.risks, version);
     }
     scanned += page.rows.length;
     after = page.next;
     await options.onProgress?.({ scanned, total: Math.max(total, scanned) });
   } while (after !== null);
-  return tally.report(tag, s, ctx.clock.now() - started);
+  return tally.report(tag, s, ctx.clock.now() - started, request.retrace === true);
 }
