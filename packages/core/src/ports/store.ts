@@ -143,16 +143,14 @@ export interface StoreCapabilities {
   readonly dialect: string;
 }
 
-/** Every read and write of the store; also the view a transaction gets. */
-export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps {
 /** The risks the checks `checkKinds` produced for one subject (see `replaceRisksOfSubjects`). */
 export interface RiskReplacement {
   readonly subjectId: string;
   readonly checkKinds: ReadonlyArray<CheckKind>;
   readonly risks: ReadonlyArray<RiskRecord>;
-/** Every read and write of the store; also the view a transaction gets. */
 }
 
+/** Every read and write of the store; also the view a transaction gets. */
 export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, OperationsStoreOps {
   // Transfers
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
@@ -182,10 +180,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   /**
    * The full transfers with these identities that exist, in no particular order, read together
    * (locked inside a transaction of a multi-process store, like `findTransfer`).
-  /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
-  listTransfers(
    */
   findTransfers(identities: ReadonlyArray<TransferIdentity>): Promise<ReadonlyArray<TransferRecord>>;
+  /** The account's transfers matching the filter, newest registeredAt first, ties by id descending. */
+  listTransfers(
     accountId: string,
     filter: TransferFilter,
     page: PageRequest,
@@ -221,10 +219,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
    */
   replaceRisksOfSubjects(
     subjectType: RiskSubjectType,
-  /** Every risk of a subject, highest level first, then by createdAt and id. */
-  listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
     replacements: ReadonlyArray<RiskReplacement>,
   ): Promise<void>;
+  /** Every risk of a subject, highest level first, then by createdAt and id. */
+  listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
 
   // Alerts
   /** Inserts an alert unless one with the same (transferId, dedupeKey) exists; true when inserted. */
@@ -245,20 +243,20 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   // Jobs
   /** Adds a job. Duplicate id: CONFLICT. */
   enqueueJob(job: JobRecord): Promise<void>;
-  /**
-   * Claims up to `limit` due jobs (runAt <= now, and no lease or a lease that ran out),
   /** Adds jobs together, a statement per chunk. A duplicate id: CONFLICT, and none is added. */
   enqueueJobs(jobs: ReadonlyArray<JobRecord>): Promise<void>;
+  /**
+   * Claims up to `limit` due jobs (runAt <= now, and no lease or a lease that ran out),
    * earliest runAt first: each gets the lease (owner, now + leaseMs) and attempts + 1.
    * Atomic: two concurrent claimers never get the same job while its lease holds.
    */
   claimJobs(request: ClaimJobsRequest): Promise<ReadonlyArray<JobRecord>>;
   /** Deletes a finished job if `owner` still holds its lease; false when the lease was lost. */
   completeJob(id: string, owner: string): Promise<boolean>;
-  /**
-   * Releases a job for a later run (runAt, lastError kept) if `owner` still holds its lease;
   /** `completeJob` for several jobs in one statement; answers how many `owner` still held (and deleted). */
   completeJobs(ids: ReadonlyArray<string>, owner: string): Promise<number>;
+  /**
+   * Releases a job for a later run (runAt, lastError kept) if `owner` still holds its lease;
    * false when the lease was lost.
    */
   retryJob(id: string, owner: string, runAt: Millis, lastError: string | null): Promise<boolean>;
@@ -348,6 +346,8 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   putSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number>;
   /** Every listing (current and past) of these addresses, on any network. */
   getSanctions(addresses: ReadonlyArray<string>): Promise<ReadonlyArray<SanctionsListing>>;
+  /** Every listing (current and past) of one list, by address then listedAt. */
+  listSanctionsOfList(listName: string): Promise<ReadonlyArray<SanctionsListing>>;
   /**
    * A page of every attribution, at most `limit`, in the store's order of (network, address),
    * after the one `after` names (exclusive; null: from the start). Loads them whole page by page
@@ -362,8 +362,6 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
    * listName, listedAt with an undated listing first), after the listing `after` (exclusive).
    */
   scanSanctions(after: SanctionsListing | null, limit: number): Promise<ReadonlyArray<SanctionsListing>>;
-  /** Every listing (current and past) of one list, by address then listedAt. */
-  listSanctionsOfList(listName: string): Promise<ReadonlyArray<SanctionsListing>>;
   /** Inserts or replaces tokens (key: network, tokenId). */
   putTokens(rows: ReadonlyArray<TokenInfo>): Promise<number>;
   /** One token, or null. */
