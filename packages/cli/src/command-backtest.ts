@@ -3,8 +3,9 @@
  * screened, from their stored results, beside what the model that checked them did. Prints a
  * table (or the report as JSON with `--json`); a progress bar on a terminal's stderr.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { type BacktestProgress, KytError } from "@openkyt/core";
+import { backtestHtml } from "./backtest-html.js";
 import { backtestText } from "./backtest-text.js";
 import { type ParsedArgs, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, type CliIo, EXIT, UsageError } from "./cli-command.js";
@@ -82,7 +83,7 @@ export const backtestCommand: CliCommand = {
   summary: "what a risk model would have done to an account's screened transfers",
   usage: `usage: openkyt backtest --account NAME --model ID|FILE --from DATE --to DATE
                         [--network NET] [--direction incoming|outgoing] [--token TOKEN_ID]
-                        [--shift-limit N] [--retrace] [--db FILE|postgres://...] [--json]
+                        [--shift-limit N] [--retrace] [--html FILE] [--db FILE|postgres://...] [--json]
 
   Re-evaluates the stored check results (exposure, counterparty, sanctions) of the account's
   transfers registered from --from to --to (YYYY-MM-DD, whole UTC days, or ISO 8601 with an
@@ -92,6 +93,7 @@ export const backtestCommand: CliCommand = {
   type and category, the level shift with the first --shift-limit ids each way (default 20), and
   the throughput. Writes nothing: no result, no alert. --retrace traces each transfer again
   against the current ledger, labels and lists for the candidate (a trace per transfer: slow).
+  --html FILE also writes the report as a page with a chart of the level shift.
   See docs/backtesting.md.`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, {
@@ -105,6 +107,7 @@ export const backtestCommand: CliCommand = {
       token: { type: "string" },
       "shift-limit": { type: "string" },
       retrace: { type: "boolean" },
+      html: { type: "string" },
     });
     const account = stringOption(args, "account");
     if (!account) throw new UsageError("--account NAME is required");
@@ -115,8 +118,14 @@ export const backtestCommand: CliCommand = {
       const engine = createCliEngine(store, io.env);
       const report = await engine.forAccount(account).backtests.run(body, { onProgress: progress.update });
       progress.done();
+      const window = { from: String(body.from), to: String(body.to) };
+      const html = stringOption(args, "html");
+      if (html) {
+        await writeFile(html, backtestHtml(report, window));
+        io.stderr(`backtest: report written to ${html}\n`);
+      }
       if (args.values.json) io.stdout(`${JSON.stringify(report)}\n`);
-      else io.stdout(`${backtestText(report, { from: String(body.from), to: String(body.to) })}\n`);
+      else io.stdout(`${backtestText(report, window)}\n`);
       return EXIT.OK;
     } catch (error) {
       progress.done();

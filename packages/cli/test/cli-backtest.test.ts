@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExposureResult, RiskModel, RiskRule, TransferRecord } from "@openkyt/core";
@@ -214,6 +214,36 @@ describe("openkyt backtest", () => {
     expect(body(byFile.out)).toEqual(body(byId.out));
     expect(byId.out).toMatch(/^level\s+actual\s+candidate\s+change$/m);
     expect(byId.out).toMatch(/^level shift: \d+ up, \d+ down, \d+ same$/m);
+  });
+
+  it("--html writes a page with the level-shift chart; the model's name is escaped", async () => {
+    const file = join(dir, "hostile.json");
+    await writeFile(file, JSON.stringify({ name: "<script>alert(1)</script>", copy_from: "lab" }));
+    const page = join(dir, "report.html");
+    const io = capture();
+    expect(
+      await runCli(
+        ["backtest", "--db", db, "--account", "lab", "--model", file, ...window, "--html", page],
+        io,
+        COMMANDS,
+      ),
+    ).toBe(0);
+    const html = await readFile(page, "utf8");
+    expect(html).not.toContain("<script>");
+    expect(html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
+    // One bar per level and side, its height proportional to its count (the largest: 180 px).
+    const bars = [
+      ...html.matchAll(
+        /<rect class="(\w+)" data-level="(\w+)" data-count="(\d+)" x="\d+" y="\d+" width="30" height="(\d+)"/g,
+      ),
+    ];
+    expect(bars).toHaveLength(12);
+    const bar = (side: string, level: string) => bars.find((b) => b[1] === side && b[2] === level);
+    expect(bar("candidate", "high")?.slice(3)).toEqual(["2", "180"]);
+    expect(bar("actual", "high")?.slice(3)).toEqual(["1", "90"]);
+    expect(bar("candidate", "medium")?.slice(3)).toEqual(["1", "90"]);
+    expect(bar("actual", "severe")?.slice(3)).toEqual(["0", "0"]);
+    expect(html).toContain("Level shift: 2 up, 0 down, 1 same");
   });
 
   it("says what is wrong: usage (2), an unknown model or a bad date (1)", async () => {
