@@ -1,14 +1,14 @@
-import { runAlertLifecycleModel } from "@openkyt/testkit";
+import { runAlertLifecycleModel, runTransferLifecycleModel } from "@openkyt/testkit";
 import { withTestPostgres } from "./pg-test-suite.js";
 
-// The alert lifecycle against an independent model, through the engine on Postgres (a schema per run).
-await withTestPostgres("alert lifecycle model on Postgres", ({ stores }) => {
-  runAlertLifecycleModel(
-    {
-      name: "postgres",
-      createStore: () => stores.createStore(),
-      destroyStore: (s) => stores.destroyStore(s),
-    },
-    { numRuns: 10 },
-  );
+// The alert and transfer lifecycles against independent models, through the engine on Postgres
+// (a schema per run).
+await withTestPostgres("lifecycle models on Postgres", ({ stores }) => {
+  const postgres = {
+    name: "postgres",
+    createStore: () => stores.createStore(),
+    destroyStore: (s: Parameters<typeof stores.destroyStore>[0]) => stores.destroyStore(s),
+  };
+  runAlertLifecycleModel(postgres, { numRuns: 10 });
+  runTransferLifecycleModel(postgres, { numRuns: 10 });
 });

@@ -1,5 +1,7 @@
-import { runAlertLifecycleModel } from "@openkyt/testkit";
+import { runAlertLifecycleModel, runTransferLifecycleModel } from "@openkyt/testkit";
 import { createSqliteStore } from "../src/index.js";
 
-// The alert lifecycle against an independent model, through the engine on SQLite.
-runAlertLifecycleModel({ name: "sqlite", createStore: () => createSqliteStore({ filename: ":memory:" }) });
+// The alert and transfer lifecycles against independent models, through the engine on SQLite.
+const sqlite = { name: "sqlite", createStore: () => createSqliteStore({ filename: ":memory:" }) };
+runAlertLifecycleModel(sqlite);
+runTransferLifecycleModel(sqlite);

@@ -10,6 +10,7 @@ export * from "./backtest-oracle.js";
 export * from "./engine-backtest-scenarios.js";
 export * from "./engine-harness.js";
 export * from "./engine-model-alerts.js";
+export * from "./engine-model-transfers.js";
 export * from "./engine-scenarios.js";
 export * from "./engine-world.js";
 export * from "./prometheus-text.js";
