@@ -148,6 +148,10 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     const refusal = stale.getByRole("alert");
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/Not saved: .*done.*ILLEGAL_TRANSITION/);
+    // The refused page now shows the alert as it is, offering only what the machine allows from done.
+    await expect
+      .poll(() => stale.getByLabel("New status").locator("option").allTextContents())
+      .toEqual(["keep done", "open"]);
     await shoot(stale, "05-illegal-transition");
     await stale.close();
   });

@@ -92,7 +92,10 @@ export interface PathWire {
 
 export interface InteractionWire {
   readonly entity_category: string;
-  readonly value_share: number;
+  /** The entity's name (direct interactions). */
+  readonly entity_name?: string | null;
+  /** Absent on a direct interaction: the whole transfer is with that entity. */
+  readonly value_share?: number;
   readonly value_in_fiat: number | null;
   readonly strongest_path?: PathWire | null;
 }

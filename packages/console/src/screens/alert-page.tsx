@@ -4,6 +4,7 @@
  * a timeline, and the transfer's PDF report.
  */
 import { useState } from "preact/hooks";
+import { ApiError } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import { ALERT_NEXT } from "../api/wire-enums.js";
 import type { AlertWire, ExposureWire, HistoryEntry, RiskWire, RuleWire } from "../api/wire-types.js";
@@ -97,6 +98,11 @@ function Workflow({
       await onChanged();
     } catch (caught) {
       setError(caught);
+      // Refused because the alert moved meanwhile: show it as it is now, beside the refusal.
+      if (caught instanceof ApiError && caught.status === 409) {
+        setStatus("");
+        await onChanged();
+      }
     } finally {
       setBusy(false);
     }

@@ -32,7 +32,7 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
     );
   }
   const shareOf = (of: ReadonlyArray<InteractionWire>, category: string) =>
-    of.filter((i) => i.entity_category === category).reduce((sum, i) => sum + i.value_share, 0);
+    of.filter((i) => i.entity_category === category).reduce((sum, i) => sum + (i.value_share ?? 1), 0);
   const bars = categories
     .map((category) => {
       const d = shareOf(direct, category);
@@ -47,6 +47,7 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
       };
     })
     .sort((a, b) => b.parts[0]!.value + b.parts[1]!.value - (a.parts[0]!.value + a.parts[1]!.value));
+  const named = direct.filter((i) => i.entity_name);
   const paths = indirect.filter((i) => i.strongest_path && i.strongest_path.addresses.length > 0);
   return (
     <div>
@@ -55,14 +56,20 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
         bars={bars}
         legend={LEGEND}
       />
+      {named.map((i) => (
+        <p key={i.entity_category}>
+          Direct counterparty: <strong>{i.entity_name}</strong> ({words(i.entity_category)},{" "}
+          {fiat(i.value_in_fiat)})
+        </p>
+      ))}
       {paths.length > 0 ? (
         <div>
           <h3>Strongest paths</h3>
           {paths.map((i) => (
             <div class="path" key={i.entity_category}>
               <p>
-                <strong>{words(i.entity_category)}</strong>: {share(i.value_share)} ({fiat(i.value_in_fiat)})
-                over {i.strongest_path?.hops} hops
+                <strong>{words(i.entity_category)}</strong>: {share(i.value_share ?? 1)} (
+                {fiat(i.value_in_fiat)}) over {i.strongest_path?.hops} hops
               </p>
               <ol class="hops">
                 {i.strongest_path?.addresses.map((address, n) => {
