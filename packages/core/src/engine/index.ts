@@ -32,7 +32,6 @@ export {
   wholeSanctionsSource,
 } from "./sources/whole-reference.js";
 export type { AccountApi } from "./use-cases/account-api.js";
-export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
 export type { Actor } from "./use-cases/alert-workflow.js";
 export {
   type ApiKeyInfo,
@@ -40,6 +39,7 @@ export {
   type CreatedApiKey,
   randomToken,
 } from "./use-cases/api-keys.js";
+export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
 export type { RenderedReport } from "./use-cases/report-assembly.js";
 export { type BatchRegistration, MAX_BATCH_REGISTRATIONS } from "./use-cases/transfer-registration.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./use-cases/wait-for-result.js";
