@@ -6,7 +6,13 @@
 import EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
-import { createEntityResolver } from "../exposure/index.js";
+import {
+  checkTraceLimits,
+  createEntityResolver,
+  DEFAULT_EDGE_BUDGET,
+  DEFAULT_MAX_HOPS,
+  DEFAULT_MIN_PATH_WEIGHT,
+} from "../exposure/index.js";
 import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
 import type {
@@ -40,7 +46,11 @@ import { createRegistrationBatcher } from "./use-cases/transfer-registration.js"
 import { createWebhookTargetPolicy } from "./webhooks/webhook-targets.js";
 
 /** Default tracing limits. */
-export const DEFAULT_TRACING: TracingConfig = Object.freeze({ maxHops: 5, edgeBudget: 10_000 });
+export const DEFAULT_TRACING: TracingConfig = Object.freeze({
+  maxHops: DEFAULT_MAX_HOPS,
+  edgeBudget: DEFAULT_EDGE_BUDGET,
+  minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
+});
 /** Default binding window and poll interval. */
 export const DEFAULT_BINDING: BindingConfig = Object.freeze({
   windowMs: 60 * 60 * 1000,
@@ -146,6 +156,8 @@ export function createEngine(config: EngineConfig): Engine {
   });
   const webhookSender = webhooks.sender ?? webhooks.transport?.createSender(webhookTargets) ?? null;
   const ids = config.ids ?? uuidGenerator;
+  const tracing: TracingConfig = Object.freeze({ ...DEFAULT_TRACING, ...config.tracing });
+  checkTraceLimits(tracing.maxHops, tracing.edgeBudget, tracing.minPathWeight);
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(
@@ -165,7 +177,7 @@ export function createEngine(config: EngineConfig): Engine {
     timer: config.timer ?? systemTimer,
     ids,
     logger: config.logger ?? silentLogger,
-    tracing: Object.freeze({ ...DEFAULT_TRACING, ...config.tracing }),
+    tracing,
     binding,
     jobs: Object.freeze({ ...defaultJobsConfig(ids), ...config.jobs }),
     events,

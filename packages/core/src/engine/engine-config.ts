@@ -19,10 +19,12 @@ import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webho
 
 /** Tracing limits (see docs/risk-model.md). */
 export interface TracingConfig {
-  /** Deepest hop traced; default 5. */
+  /** Deepest hop traced; default 20. */
   readonly maxHops: number;
   /** Edges read per trace before the rest counts as undefined; default 10,000. */
   readonly edgeBudget: number;
+  /** Weight below which a path is not followed (its weight counts as undefined); default 0.001. */
+  readonly minPathWeight: number;
 }
 
 /** How binding waits for a transaction. */

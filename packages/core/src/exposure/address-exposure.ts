@@ -36,7 +36,7 @@ export interface AddressExposureInput {
   readonly maxHops?: number;
   /** Ledger edges the trace may read; default 10,000. */
   readonly edgeBudget?: number;
-  /** Weight below which an unresolved node is not followed (counts as undefined); default 1e-4. */
+  /** Weight below which an unresolved node is not followed (counts as undefined); default 1e-3. */
   readonly minPathWeight?: number;
 }
 

@@ -18,7 +18,7 @@ export const DEFAULT_MAX_HOPS = 20;
 /** Default number of ledger edges a trace may read. */
 export const DEFAULT_EDGE_BUDGET = 10_000;
 /** Default weight floor: an unresolved node lighter than this is not followed. */
-export const DEFAULT_MIN_PATH_WEIGHT = 1e-4;
+export const DEFAULT_MIN_PATH_WEIGHT = 1e-3;
 
 /** What {@link traceTransferExposure} needs. */
 export interface TransferExposureInput {
@@ -44,7 +44,7 @@ export interface TransferExposureInput {
   readonly maxHops?: number;
   /** Ledger edges the trace may read; default 10,000. */
   readonly edgeBudget?: number;
-  /** Weight below which an unresolved node is not followed (counts as undefined); default 1e-4. */
+  /** Weight below which an unresolved node is not followed (counts as undefined); default 1e-3. */
   readonly minPathWeight?: number;
 }
 

@@ -64,7 +64,8 @@ export async function computeChecks(
     network: subject.network,
     tokenId: subject.tokenId,
   };
-  const limits = { maxHops: ctx.tracing.maxHops, edgeBudget: ctx.tracing.edgeBudget };
+  const { maxHops, edgeBudget, minPathWeight } = ctx.tracing;
+  const limits = { maxHops, edgeBudget, minPathWeight };
   let exposure: ExposureResult | undefined;
   let counterparty: CounterpartyResult | undefined;
   let sanctions: SanctionsResult | undefined;
