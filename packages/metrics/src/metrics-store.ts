@@ -31,24 +31,37 @@ export function storeGauges(
   const now = options.now ?? Date.now;
   let last: { at: number; read: Promise<void> } | null = null;
 
+  /** Jobs of kinds no runner of this version claims, counted together as `other` once seen. */
+  let otherSeen = false;
+
   function apply(stats: OperationalStats, at: number): void {
-    for (const kind of ALL_KINDS) {
-      const labels = { lane: laneOf(kind), kind };
-      metrics.jobsQueued.set(labels, 0);
-      metrics.jobsScheduled.set(labels, 0);
-      metrics.jobsLeased.set(labels, 0);
-      metrics.jobsOldestQueuedAge.set(labels, 0);
-    }
+    const counts = new Map<
+      string,
+      { due: number; scheduled: number; leased: number; oldest: number | null }
+    >();
+    for (const kind of ALL_KINDS) counts.set(kind, { due: 0, scheduled: 0, leased: 0, oldest: null });
+    if (otherSeen) counts.set("other", { due: 0, scheduled: 0, leased: 0, oldest: null });
     for (const count of stats.jobs) {
-      const labels = {
-        lane: laneOf(count.kind),
-        kind: ALL_KINDS.includes(count.kind) ? count.kind : "other",
-      };
+      const key = ALL_KINDS.includes(count.kind) ? count.kind : "other";
+      if (key === "other") otherSeen = true;
+      const sum = counts.get(key) ?? { due: 0, scheduled: 0, leased: 0, oldest: null };
+      sum.due += count.due;
+      sum.scheduled += count.scheduled;
+      sum.leased += count.leased;
+      if (count.oldestDueAt !== null && (sum.oldest === null || count.oldestDueAt < sum.oldest)) {
+        sum.oldest = count.oldestDueAt;
+      }
+      counts.set(key, sum);
+    }
+    for (const [kind, count] of counts) {
+      const labels = { lane: laneOf(kind), kind };
       metrics.jobsQueued.set(labels, count.due);
       metrics.jobsScheduled.set(labels, count.scheduled);
       metrics.jobsLeased.set(labels, count.leased);
-      const age = count.oldestDueAt === null ? 0 : Math.max(0, at - count.oldestDueAt) / 1000;
-      metrics.jobsOldestQueuedAge.set(labels, age);
+      metrics.jobsOldestQueuedAge.set(
+        labels,
+        count.oldest === null ? 0 : Math.max(0, at - count.oldest) / 1000,
+      );
     }
     metrics.webhooksPaused.set(stats.pausedWebhooks);
     metrics.storeUp.set(1);

@@ -3,7 +3,7 @@
  * sequence of registrations and jobs, the queue gauges from the store (cached between reads),
  * and store failures counted apart from expected answers.
  */
-import { createEngine, createMemoryStore, createWarmLedger, KytError } from "@openkyt/core";
+import { createEngine, createMemoryStore, createWarmLedger, type JobKind, KytError } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
 import { loadWorld, TX, W } from "../../testkit/src/engine-world.js";
@@ -98,6 +98,18 @@ describe("store gauges", () => {
     m = await scrape(metrics, [refresh]);
     expect(promValue(m, "openkyt_jobs_queued", { kind: "transfer.check" })).toBe(1);
     expect(promValue(m, "openkyt_jobs_oldest_queued_age_seconds", { kind: "transfer.check" })).toBe(1.5);
+    // A kind no runner of this version claims counts as `other`, and goes back to 0 once gone.
+    expect(() => promValue(m, "openkyt_jobs_queued", { kind: "other" })).toThrow(/0 samples/);
+    const foreign = { ...makeJob({ id: "f", runAt: now - 2_000 }), kind: "future.kind" as JobKind };
+    await store.enqueueJob(foreign);
+    now += 1_000;
+    m = await scrape(metrics, [refresh]);
+    expect(promValue(m, "openkyt_jobs_queued", { lane: "other", kind: "other" })).toBe(1);
+    expect(promValue(m, "openkyt_jobs_oldest_queued_age_seconds", { kind: "other" })).toBe(3);
+    await store.claimJobs({ now, limit: 10, leaseMs: 60_000, owner: "w", kinds: [foreign.kind] });
+    now += 1_000;
+    m = await scrape(metrics, [refresh]);
+    expect(promValue(m, "openkyt_jobs_queued", { kind: "other" })).toBe(0);
     await store.close();
   });
 
