@@ -206,6 +206,31 @@ describe("tracing properties", () => {
     );
   });
 
+  it("traces a ledger whose times all differ the same with or without block numbers", async () => {
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        // One transfer per time, each in its own block (blocks in time order, log indexes as drawn).
+        const byTime = new Map(w.rows.map((r) => [r.occurredAt, r]));
+        const distinct = [...byTime.values()];
+        const withBlocks = distinct.map((r) => ({ ...r, block: 7_000 + r.occurredAt }));
+        const timeOnly = distinct.map((r) => ({ ...r, block: null }));
+        const common = { ...w, network: "ETH", tokenId: "native", span: { from: w.at, to: 100 } };
+        const a = await traceTransferExposure({
+          ...common,
+          ledger: ledgerOf(withBlocks),
+          resolver: resolverFor(w),
+        });
+        const b = await traceTransferExposure({
+          ...common,
+          ledger: ledgerOf(timeOnly),
+          resolver: resolverFor(w),
+        });
+        expect(a).toEqual(b);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("never explains less weight with a larger edge budget when nothing was truncated", async () => {
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
