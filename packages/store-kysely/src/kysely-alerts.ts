@@ -3,9 +3,9 @@ import {
   type AlertFilter,
   type AlertHistoryRecord,
   type AlertRecord,
+  type AlertStore,
   notFound,
   type RiskRule,
-  type StoreOps,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
 import { changedRows, type KyselyContext, lockedRead, lockRow, orderText } from "./kysely-context.js";
@@ -13,16 +13,7 @@ import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.j
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The alert members of the store port. */
-export type AlertOps = Pick<
-  StoreOps,
-  | "insertAlert"
-  | "updateAlert"
-  | "getAlert"
-  | "listAlerts"
-  | "listAlertsOfTransfer"
-  | "appendAlertHistory"
-  | "listAlertHistory"
->;
+export type AlertOps = AlertStore;
 
 /** An alert as a row. */
 function toRow(a: AlertRecord): Insertable<AlertsTable> {

@@ -3,7 +3,7 @@
  * statement; with `skipLocked` the select locks its rows `FOR UPDATE SKIP LOCKED`, so
  * concurrent claimers in other processes skip each other's jobs instead of waiting.
  */
-import { type JobRecord, KytError, type StoreOps } from "@openkyt/core";
+import { type JobRecord, type JobStore, KytError, type StoreOps } from "@openkyt/core";
 import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
@@ -11,17 +11,7 @@ import type { Database, JobsTable } from "./kysely-schema.js";
 import { chunksOf, fromJson, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The job members of the store port. */
-export type JobOps = Pick<
-  StoreOps,
-  | "enqueueJob"
-  | "enqueueJobs"
-  | "claimJobs"
-  | "completeJob"
-  | "completeJobs"
-  | "retryJob"
-  | "listJobs"
-  | "nextJobAt"
->;
+export type JobOps = JobStore;
 
 /** A row as a job. */
 function fromRow(r: Selectable<JobsTable>): JobRecord {

@@ -1,10 +1,11 @@
 /** Risk models and API keys of the kysely store. */
 import {
   type ApiKeyRecord,
+  type ApiKeyStore,
   KytError,
+  type RiskModelStore,
   type RiskRule,
   type StoredRiskModel,
-  type StoreOps,
 } from "@openkyt/core";
 import type { Selectable } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
@@ -13,18 +14,7 @@ import type { ApiKeysTable, RiskModelsTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The risk model and API key members of the store port. */
-export type KeyModelOps = Pick<
-  StoreOps,
-  | "putRiskModel"
-  | "getRiskModel"
-  | "listRiskModels"
-  | "listRiskModelVersions"
-  | "deleteRiskModel"
-  | "putApiKey"
-  | "getApiKey"
-  | "listApiKeys"
-  | "revokeApiKey"
->;
+export type KeyModelOps = RiskModelStore & ApiKeyStore;
 
 /** A row as a stored risk model version. */
 function modelFromRow(r: Selectable<RiskModelsTable>): StoredRiskModel {

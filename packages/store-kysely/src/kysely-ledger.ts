@@ -3,17 +3,14 @@
  * frontier addresses): a UNION ALL of per-address subqueries, each a derived table with its
  * own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
  */
-import type { LedgerTransfer, StoreOps } from "@openkyt/core";
+import type { LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The ledger members of the store port (the ledger reader included). */
-export type LedgerOps = Pick<
-  StoreOps,
-  "ledgerIncoming" | "ledgerOutgoing" | "putLedgerTransfers" | "ledgerByTxHash"
->;
+export type LedgerOps = LedgerStore & LedgerReader;
 
 /** Frontier addresses per statement. */
 export const FRONTIER_CHUNK = 200;

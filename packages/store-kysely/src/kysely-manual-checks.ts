@@ -4,9 +4,9 @@ import {
   type ExposureResult,
   KytError,
   type ManualCheckRecord,
+  type ManualCheckStore,
   notFound,
   type SanctionsResult,
-  type StoreOps,
 } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
 import { changedRows, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
@@ -14,10 +14,7 @@ import type { ManualChecksTable } from "./kysely-schema.js";
 import { fromJsonOrNull, num, numOrNull, toJsonOrNull } from "./kysely-values.js";
 
 /** The manual check members of the store port. */
-export type ManualCheckOps = Pick<
-  StoreOps,
-  "insertManualCheck" | "updateManualCheck" | "getManualCheck" | "listManualChecks"
->;
+export type ManualCheckOps = ManualCheckStore;
 
 /** A manual check as a row. */
 function toRow(m: ManualCheckRecord): Insertable<ManualChecksTable> {

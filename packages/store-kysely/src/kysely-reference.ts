@@ -3,30 +3,21 @@
  * Writes are upserts in chunks; rows repeating a key within one call count once (the last wins),
  * since Postgres refuses to update one row twice in a statement.
  */
-import type { Attribution, PriceRow, SanctionsListing, StoreOps, TokenInfo } from "@openkyt/core";
+import type {
+  Attribution,
+  PriceRow,
+  ReferenceStore,
+  SanctionsListing,
+  SettingsStore,
+  TokenInfo,
+} from "@openkyt/core";
 import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { type SanctionsListingsTable, UNDATED_LISTING } from "./kysely-schema.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The attribution, sanctions, token and price members of the store port. */
-export type ReferenceOps = Pick<
-  StoreOps,
-  | "putAttributions"
-  | "getAttributions"
-  | "putSanctions"
-  | "getSanctions"
-  | "listSanctionsOfList"
-  | "scanAttributions"
-  | "scanSanctions"
-  | "putTokens"
-  | "getToken"
-  | "listTokens"
-  | "putPrices"
-  | "getPrice"
-  | "getSetting"
-  | "putSetting"
->;
+export type ReferenceOps = ReferenceStore & SettingsStore;
 
 /** A stored listing as a record (the undated marker back to null). */
 function listingOf(r: Selectable<SanctionsListingsTable>): SanctionsListing {

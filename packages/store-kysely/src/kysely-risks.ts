@@ -1,12 +1,12 @@
 /** Risks of the kysely store. */
-import { assertReplacements, type RiskRecord, type RiskRule, riskRank, type StoreOps } from "@openkyt/core";
+import { assertReplacements, type RiskRecord, type RiskRule, type RiskStore, riskRank } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
 import { type KyselyContext, lockRows, orderText } from "./kysely-context.js";
 import type { RisksTable } from "./kysely-schema.js";
 import { chunksOf, fromJson, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The risk members of the store port. */
-export type RiskOps = Pick<StoreOps, "replaceRisks" | "replaceRisksOfSubjects" | "listRisks">;
+export type RiskOps = RiskStore;
 
 /** A risk as a row. */
 function toRow(r: RiskRecord): Insertable<RisksTable> {

@@ -1,9 +1,9 @@
 /** The sealed secrets of API keys and webhooks in the kysely store, for re-sealing them all. */
-import type { SealedSecret, StoreOps } from "@openkyt/core";
+import type { SealedSecret, SecretStore } from "@openkyt/core";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 
 /** The sealed-secret members of the store port. */
-export type SecretOps = Pick<StoreOps, "listSealedSecrets" | "replaceSealedSecret">;
+export type SecretOps = SecretStore;
 
 /** Creates the sealed-secret members over `ctx`. */
 export function kyselySecretOps(ctx: KyselyContext): SecretOps {

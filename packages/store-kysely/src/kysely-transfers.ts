@@ -6,10 +6,10 @@ import {
   KytError,
   notFound,
   type SanctionsResult,
-  type StoreOps,
   type TransferFilter,
   type TransferIdentity,
   type TransferRecord,
+  type TransferStore,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
 import { conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
@@ -29,18 +29,7 @@ import {
 } from "./kysely-values.js";
 
 /** The transfer members of the store port. */
-export type TransferOps = Pick<
-  StoreOps,
-  | "insertTransfer"
-  | "insertTransfers"
-  | "updateTransfer"
-  | "updateTransfers"
-  | "getTransfer"
-  | "getTransfers"
-  | "findTransfer"
-  | "findTransfers"
-  | "listTransfers"
->;
+export type TransferOps = TransferStore;
 
 /** Transfer rows per multi-row statement (29 parameters each: under every driver's limit). */
 const TRANSFER_CHUNK = 200;

@@ -1,12 +1,12 @@
 /** Webhook subscriptions, the event outbox and delivery attempts of the kysely store. */
 import {
   KytError,
-  type StoreOps,
   type WebhookDeliveryRecord,
   type WebhookEventRecord,
   type WebhookEventType,
   type WebhookRecord,
   type WebhookState,
+  type WebhookStore,
 } from "@openkyt/core";
 import { type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
@@ -14,19 +14,7 @@ import type { WebhookDeliveriesTable, WebhooksTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The webhook members of the store port. */
-export type WebhookOps = Pick<
-  StoreOps,
-  | "putWebhook"
-  | "getWebhook"
-  | "listWebhooks"
-  | "deleteWebhook"
-  | "putWebhookEvent"
-  | "getWebhookEvent"
-  | "appendWebhookDelivery"
-  | "listWebhookDeliveries"
-  | "noteWebhookDelivery"
-  | "resumeWebhook"
->;
+export type WebhookOps = WebhookStore;
 
 function webhookFromRow(r: Selectable<WebhooksTable>): WebhookRecord {
   return {

@@ -150,9 +150,8 @@ export interface RiskReplacement {
   readonly risks: ReadonlyArray<RiskRecord>;
 }
 
-/** Every read and write of the store; also the view a transaction gets. */
-export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, OperationsStoreOps {
-  // Transfers
+/** Transfers: registration, binding and checking write them. */
+export interface TransferStore {
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
   insertTransfer(record: TransferRecord): Promise<void>;
   /** Replaces a transfer by id. Unknown id: NOT_FOUND. */
@@ -188,8 +187,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
     filter: TransferFilter,
     page: PageRequest,
   ): Promise<PageResult<TransferRecord>>;
+}
 
-  // Manual checks
+/** Manual checks of addresses and transactions. */
+export interface ManualCheckStore {
   /** Inserts a new manual check; duplicate id: CONFLICT. */
   insertManualCheck(record: ManualCheckRecord): Promise<void>;
   /** Replaces a manual check by id. Unknown id: NOT_FOUND. */
@@ -198,8 +199,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   getManualCheck(id: string): Promise<ManualCheckRecord | null>;
   /** The account's manual checks, newest createdAt first, ties by id descending. */
   listManualChecks(accountId: string, page: PageRequest): Promise<PageResult<ManualCheckRecord>>;
+}
 
-  // Risks
+/** The risks a check produced for a transfer or manual check. */
+export interface RiskStore {
   /**
    * Atomically replaces the risks that the checks `checkKinds` produced for one subject with
    * `risks` (one statement per step whatever the number of kinds). Every risk must be of one of
@@ -223,8 +226,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   ): Promise<void>;
   /** Every risk of a subject, highest level first, then by createdAt and id. */
   listRisks(subjectType: RiskSubjectType, subjectId: string): Promise<ReadonlyArray<RiskRecord>>;
+}
 
-  // Alerts
+/** Alerts and their history. */
+export interface AlertStore {
   /** Inserts an alert unless one with the same (transferId, dedupeKey) exists; true when inserted. */
   insertAlert(record: AlertRecord): Promise<boolean>;
   /** Replaces an alert by id. Unknown id: NOT_FOUND. */
@@ -239,8 +244,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   appendAlertHistory(entry: AlertHistoryRecord): Promise<void>;
   /** An alert's history, oldest first. */
   listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
+}
 
-  // Jobs
+/** The durable jobs: leases instead of locks. */
+export interface JobStore {
   /** Adds a job. Duplicate id: CONFLICT. */
   enqueueJob(job: JobRecord): Promise<void>;
   /** Adds jobs together, a statement per chunk. A duplicate id: CONFLICT, and none is added. */
@@ -264,8 +271,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   listJobs(subjectId?: string): Promise<ReadonlyArray<JobRecord>>;
   /** The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none. */
   nextJobAt(): Promise<Millis | null>;
+}
 
-  // Risk models
+/** Versioned risk models of an account. */
+export interface RiskModelStore {
   /** Stores a version of a model (id + version unique); a same id+version: CONFLICT. */
   putRiskModel(accountId: string, model: RiskModel, createdAt?: Millis): Promise<void>;
   /**
@@ -280,8 +289,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   listRiskModelVersions(accountId: string, id: string): Promise<ReadonlyArray<StoredRiskModel>>;
   /** Marks every version of a model deleted at `at`; false when unknown or already deleted. */
   deleteRiskModel(accountId: string, id: string, at: Millis): Promise<boolean>;
+}
 
-  // Webhooks
+/** Webhooks, their events and deliveries. */
+export interface WebhookStore {
   /** Adds a webhook subscription; duplicate id: CONFLICT. */
   putWebhook(record: WebhookRecord): Promise<void>;
   /** One webhook by id, any account, deleted ones too. */
@@ -310,8 +321,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
    * deleted or not paused.
    */
   resumeWebhook(id: string): Promise<boolean>;
+}
 
-  // Sealed secrets
+/** Secrets sealed by the vault (resealing). */
+export interface SecretStore {
   /** Every stored secret, of API keys and webhooks (revoked and deleted ones too), by owner then id. */
   listSealedSecrets(): Promise<ReadonlyArray<SealedSecret>>;
   /**
@@ -319,8 +332,10 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
    * owner's row is unknown or holds another secret.
    */
   replaceSealedSecret(owner: SecretOwner, id: string, expected: string, sealed: string): Promise<boolean>;
+}
 
-  // API keys
+/** API keys of accounts. */
+export interface ApiKeyStore {
   /** Adds a key; duplicate id: CONFLICT. */
   putApiKey(record: ApiKeyRecord): Promise<void>;
   /** One key by id (revoked ones too). */
@@ -329,12 +344,18 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   listApiKeys(accountId: string): Promise<ReadonlyArray<ApiKeyRecord>>;
   /** Marks a key revoked at `at`; false when unknown or already revoked. */
   revokeApiKey(id: string, at: Millis): Promise<boolean>;
+}
 
-  // Reference data
+/** The ledger rows a store keeps (tracing reads them through `LedgerReader`). */
+export interface LedgerStore {
   /** Inserts ledger transfers, ignoring ones already present (same network, txHash, logIndex); returns how many were new. */
   putLedgerTransfers(rows: ReadonlyArray<LedgerTransfer>): Promise<number>;
   /** Every ledger transfer of a transaction, by logIndex. */
   ledgerByTxHash(network: string, txHash: string): Promise<ReadonlyArray<LedgerTransfer>>;
+}
+
+/** Reference data: attributions, sanctions, tokens, prices. */
+export interface ReferenceStore {
   /** Inserts or replaces attributions (key: network, address). Returns rows written. */
   putAttributions(rows: ReadonlyArray<Attribution>): Promise<number>;
   /** Attributions of these addresses on a network (at most one per address). */
@@ -372,13 +393,35 @@ export interface StoreOps extends LedgerReader, UserStoreOps, BacktestStoreOps, 
   putPrices(rows: ReadonlyArray<PriceRow>): Promise<number>;
   /** The price on `day`, else the latest day before it; null when none. */
   getPrice(network: string, tokenId: string, day: string): Promise<number | null>;
+}
 
-  // Settings
+/** Small named values. */
+export interface SettingsStore {
   /** A small named value (an ingestor's cursor, a setting); null when never set. */
   getSetting(key: string): Promise<string | null>;
   /** Sets a named value, replacing the previous one. */
   putSetting(key: string, value: string): Promise<void>;
 }
+
+/** Every read and write of the store (each role above, and the users, backtest and operations
+ * roles of their own files); also the view a transaction gets. */
+export interface StoreOps
+  extends LedgerReader,
+    UserStoreOps,
+    BacktestStoreOps,
+    OperationsStoreOps,
+    TransferStore,
+    ManualCheckStore,
+    RiskStore,
+    AlertStore,
+    JobStore,
+    RiskModelStore,
+    WebhookStore,
+    SecretStore,
+    ApiKeyStore,
+    LedgerStore,
+    ReferenceStore,
+    SettingsStore {}
 
 /** A page of the ledger in stored order (see {@link Store.scanLedger}). */
 export interface LedgerScan {

@@ -1,22 +1,12 @@
 /** Durable jobs of the in-memory store: leases instead of locks, like the SQL stores. */
 import type { JobRecord, Millis } from "../domain/records.js";
 import { KytError } from "../errors.js";
-import type { StoreOps } from "../ports/store.js";
+import type { JobStore } from "../ports/store.js";
 import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, type MemoryTables } from "./memory-state.js";
 
 /** The job members of the store port. */
-export type JobOps = Pick<
-  StoreOps,
-  | "enqueueJob"
-  | "enqueueJobs"
-  | "claimJobs"
-  | "completeJob"
-  | "completeJobs"
-  | "retryJob"
-  | "listJobs"
-  | "nextJobAt"
->;
+export type JobOps = JobStore;
 
 /** True when a job may be claimed at `now`: due, and not leased or its lease ran out. */
 export function isClaimable(job: JobRecord, now: Millis): boolean {

@@ -2,7 +2,7 @@
 
 import type { StoredRiskModel } from "../domain/records.js";
 import { KytError } from "../errors.js";
-import type { StoreOps } from "../ports/store.js";
+import type { ApiKeyStore, RiskModelStore } from "../ports/store.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, keyOf, type MemoryTables, oldestFirst } from "./memory-state.js";
 
@@ -14,18 +14,7 @@ function latest(versions: ReadonlyArray<StoredRiskModel>): StoredRiskModel | und
 }
 
 /** The risk model and API key members of the store port. */
-export type KeyModelOps = Pick<
-  StoreOps,
-  | "putRiskModel"
-  | "getRiskModel"
-  | "listRiskModels"
-  | "listRiskModelVersions"
-  | "deleteRiskModel"
-  | "putApiKey"
-  | "getApiKey"
-  | "listApiKeys"
-  | "revokeApiKey"
->;
+export type KeyModelOps = RiskModelStore & ApiKeyStore;
 
 /** Creates the risk model and API key members over `tables`, writing through `journal`. */
 export function memoryKeyModelOps(tables: MemoryTables, journal: Journal): KeyModelOps {

@@ -1,14 +1,11 @@
 /** Manual checks of the in-memory store. */
 import { KytError, notFound } from "../errors.js";
-import type { StoreOps } from "../ports/store.js";
+import type { ManualCheckStore } from "../ports/store.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { copy, type MemoryTables, newestFirst, pageOf } from "./memory-state.js";
 
 /** The manual check members of the store port. */
-export type ManualCheckOps = Pick<
-  StoreOps,
-  "insertManualCheck" | "updateManualCheck" | "getManualCheck" | "listManualChecks"
->;
+export type ManualCheckOps = ManualCheckStore;
 
 /** Creates the manual check members over `tables`, writing through `journal`. */
 export function memoryManualCheckOps(tables: MemoryTables, journal: Journal): ManualCheckOps {

@@ -1,32 +1,13 @@
 /** Reference data of the in-memory store: ledger, attributions, sanctions, tokens, prices. */
 import type { LedgerTransfer, SanctionsListing, TokenInfo } from "../domain/records.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
-import type { StoreOps } from "../ports/store.js";
+import type { LedgerReader } from "../ports/ledger-reader.js";
+import type { LedgerStore, ReferenceStore, SettingsStore } from "../ports/store.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, keyOf, type LedgerSlot, type MemoryTables, pageOf } from "./memory-state.js";
 
 /** The reference data members of the store port (the ledger reader included). */
-export type ReferenceOps = Pick<
-  StoreOps,
-  | "ledgerIncoming"
-  | "ledgerOutgoing"
-  | "putLedgerTransfers"
-  | "ledgerByTxHash"
-  | "putAttributions"
-  | "getAttributions"
-  | "putSanctions"
-  | "getSanctions"
-  | "listSanctionsOfList"
-  | "scanAttributions"
-  | "scanSanctions"
-  | "putTokens"
-  | "getToken"
-  | "listTokens"
-  | "putPrices"
-  | "getPrice"
-  | "getSetting"
-  | "putSetting"
->;
+export type ReferenceOps = LedgerStore & ReferenceStore & SettingsStore & LedgerReader;
 
 /** The ledger index, rebuilt from the kept rows after a rollback dropped it. */
 function indexOf(slot: LedgerSlot): LedgerIndex {

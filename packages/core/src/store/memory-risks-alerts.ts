@@ -2,7 +2,7 @@
 import { riskRank } from "../domain/enums.js";
 import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
-import type { AlertFilter, StoreOps } from "../ports/store.js";
+import type { AlertFilter, AlertStore, RiskStore } from "../ports/store.js";
 import { assertReplacements } from "../ports/store-contract.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import {
@@ -17,19 +17,7 @@ import {
 } from "./memory-state.js";
 
 /** The risk and alert members of the store port. */
-export type RiskAlertOps = Pick<
-  StoreOps,
-  | "replaceRisks"
-  | "replaceRisksOfSubjects"
-  | "listRisks"
-  | "insertAlert"
-  | "updateAlert"
-  | "getAlert"
-  | "listAlerts"
-  | "listAlertsOfTransfer"
-  | "appendAlertHistory"
-  | "listAlertHistory"
->;
+export type RiskAlertOps = RiskStore & AlertStore;
 
 /** Highest level first, then createdAt and id ascending (the order of `listRisks`). */
 export function compareRisks(a: RiskRecord, b: RiskRecord): number {

@@ -1,11 +1,11 @@
 /** The sealed secrets of API keys and webhooks in the in-memory store, for re-sealing them all. */
 import type { SealedSecret } from "../domain/records.js";
-import type { StoreOps } from "../ports/store.js";
+import type { SecretStore } from "../ports/store.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, type MemoryTables } from "./memory-state.js";
 
 /** The sealed-secret members of the store port. */
-export type SecretOps = Pick<StoreOps, "listSealedSecrets" | "replaceSealedSecret">;
+export type SecretOps = SecretStore;
 
 /** Creates the sealed-secret members over `tables`, writing through `journal`. */
 export function memorySecretOps(tables: MemoryTables, journal: Journal): SecretOps {

@@ -1,23 +1,12 @@
 /** Transfers of the in-memory store. */
 import type { TransferRecord } from "../domain/records.js";
 import { KytError, notFound } from "../errors.js";
-import type { StoreOps, TransferFilter, TransferIdentity } from "../ports/store.js";
+import type { TransferFilter, TransferIdentity, TransferStore } from "../ports/store.js";
 import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
 import { copy, keyOf, type MemoryTables, newestFirst, pageOf, withinBounds } from "./memory-state.js";
 
 /** The transfer members of the store port. */
-export type TransferOps = Pick<
-  StoreOps,
-  | "insertTransfer"
-  | "insertTransfers"
-  | "updateTransfer"
-  | "updateTransfers"
-  | "getTransfer"
-  | "getTransfers"
-  | "findTransfer"
-  | "findTransfers"
-  | "listTransfers"
->;
+export type TransferOps = TransferStore;
 
 /** The identity key of a transfer, or null when it has none (no tx hash or no output address). */
 function identityKey(record: TransferRecord): string | null {
@@ -115,7 +104,7 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
         checkIdentity(record);
         return stored;
       });
-      records.forEach((record, i) => replace(record, previous[i] as TransferRecord));
+      for (const [i, record] of records.entries()) replace(record, previous[i] as TransferRecord);
     },
     async getTransfer(id) {
       const record = transfers.get(id);

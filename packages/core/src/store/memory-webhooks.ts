@@ -1,23 +1,11 @@
 /** Webhook subscriptions, the event outbox and delivery attempts of the in-memory store. */
 import { KytError } from "../errors.js";
-import type { StoreOps } from "../ports/store.js";
+import type { WebhookStore } from "../ports/store.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, type MemoryTables, oldestFirst, pageOf } from "./memory-state.js";
 
 /** The webhook members of the store port. */
-export type WebhookOps = Pick<
-  StoreOps,
-  | "putWebhook"
-  | "getWebhook"
-  | "listWebhooks"
-  | "deleteWebhook"
-  | "putWebhookEvent"
-  | "getWebhookEvent"
-  | "appendWebhookDelivery"
-  | "listWebhookDeliveries"
-  | "noteWebhookDelivery"
-  | "resumeWebhook"
->;
+export type WebhookOps = WebhookStore;
 
 /** Creates the webhook members over `tables`, writing through `journal`. */
 export function memoryWebhookOps(tables: MemoryTables, journal: Journal): WebhookOps {

@@ -326,7 +326,7 @@ export function createRegistrationBatcher(context: () => EngineContext): Registr
   let scheduled = false;
 
   const settle = (batch: ReadonlyArray<Waiting>, written: ReadonlyArray<Registration>) => {
-    batch.forEach((w, i) => w.resolve(written[i] as Registration));
+    for (const [i, w] of batch.entries()) w.resolve(written[i] as Registration);
   };
 
   async function writeBatch(ctx: EngineContext, batch: ReadonlyArray<Waiting>): Promise<void> {
