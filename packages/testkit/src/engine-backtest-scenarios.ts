@@ -138,6 +138,41 @@ export function runBacktestScenarios(factory: StoreFactory): void {
       expect(countsOf(same)).toEqual(oracleCounts(defaultScope, DEFAULT_RISK_MODEL, models, 20));
     });
 
+    it("agrees with the documentation on other histories (seeds), the account's model or the built-in one as the candidate", async () => {
+      const s = store!;
+      const { v1, v2 } = historyModels("lab");
+      await s.putRiskModel("seeded", v1, BASE_TIME - 2 * DAY);
+      await s.putRiskModel("seeded", v2, BASE_TIME - DAY);
+      const models = new Map<string, RiskModel>([
+        ["lab@1", v1],
+        ["lab@2", v2],
+        ["default@1", DEFAULT_RISK_MODEL],
+      ]);
+      const engine = createEngine({ store: s, clock: manualClock(BASE_TIME + 30 * DAY) });
+      const seeded = engine.forAccount("seeded");
+      const history = [];
+      for (const seed of [101, 202, 303]) {
+        const part = screenedHistory({
+          accountId: "seeded",
+          count: 200,
+          seed,
+          from: BASE_TIME + seed * DAY,
+          stepMs: 1_000,
+          versions: ["lab@1", "lab@2", "default@1"],
+        });
+        for (const t of part) await s.insertTransfer(t);
+        history.push(...part);
+      }
+      const all = { from: "2000-01-01", to: "2100-01-01", shift_limit: 1_000 };
+      for (const [model, candidate] of [
+        ["lab", v2],
+        ["default", DEFAULT_RISK_MODEL],
+      ] as const) {
+        const report = await seeded.backtests.run({ model, ...all });
+        expect(countsOf(report)).toEqual(oracleCounts(history, candidate, models, 1_000));
+      }
+    });
+
     it("runs as a job: queued, then done with the same report; writes no result and opens no alert", async () => {
       const s = store!;
       const { history, models, v2 } = await setUp(s);
