@@ -97,7 +97,8 @@ export const serveCommand: CliCommand = {
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
                OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.
-               OPENKYT_CONSOLE_DIR serves another build of the console (a folder with index.html).`,
+               OPENKYT_CONSOLE_DIR serves another build of the console (a folder with index.html);
+               OPENKYT_SECURE_COOKIE=1 marks the console's session cookie Secure behind a TLS proxy.`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, OPTIONS);
     const port = portOption(args, "port", 8080);
@@ -172,7 +173,10 @@ export const serveCommand: CliCommand = {
         if (args.values["no-console"] !== true && consoleDir === null) {
           io.stderr("the console is not built (npm run build): serving without /console/\n");
         }
-        const consoleOption = args.values["no-console"] === true ? null : { assetsDir: consoleDir };
+        // Behind a proxy that ends TLS the request arrives over http: OPENKYT_SECURE_COOKIE=1 marks the cookie Secure.
+        const secureCookie = io.env.OPENKYT_SECURE_COOKIE === "1" ? true : ("auto" as const);
+        const consoleOption =
+          args.values["no-console"] === true ? null : { assetsDir: consoleDir, secureCookie };
         app = createHttpApp({
           engine,
           logger,

@@ -10,7 +10,7 @@ import { createHttpApp } from "@openkyt/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/db-target.js";
 import { createCliEngine } from "../src/engine-setup.js";
-import { BIN } from "./cli-process.js";
+import { BIN, exited, firstLine, start } from "./cli-process.js";
 
 describe("openkyt users", () => {
   let dir: string;
@@ -111,11 +111,38 @@ describe("openkyt users", () => {
     expect(taken.stderr).toContain("a user with e-mail ana@acme.test exists");
   });
 
+  it("serve marks the session cookie Secure with OPENKYT_SECURE_COOKIE=1, and accepts no sign-in with --no-console", async () => {
+    const made = users(
+      ["create", "--account", "acme", "--email", "cookie@acme.test", "--role", "analyst", "--password-stdin"],
+      "a long enough password\n",
+    );
+    expect(made.status, made.stderr).toBe(0);
+    const signInOver = async (args: string[], env: Record<string, string>) => {
+      const server = start(["serve", "--db", db, "--port", "0", "--json", "--no-workers", ...args], env);
+      try {
+        const { url } = JSON.parse(await firstLine(server)) as { url: string };
+        return await fetch(`${url}/v1/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "cookie@acme.test", password: "a long enough password" }),
+        });
+      } finally {
+        server.kill("SIGTERM");
+        await exited(server);
+      }
+    };
+    const secure = await signInOver([], { OPENKYT_SECURE_COOKIE: "1" });
+    expect(secure.status).toBe(200);
+    expect(secure.headers.get("set-cookie")).toMatch(/; HttpOnly; SameSite=Strict; .*; Secure$/);
+    expect((await signInOver(["--no-console"], {})).status).toBe(404);
+  });
+
   it("lists an account's users and disables one, whose sign-in then fails", async () => {
     const listed = users(["list", "--account", "acme", "--json"]);
     expect((JSON.parse(listed.stdout) as Array<{ email: string }>).map((u) => u.email)).toEqual([
       "ana@acme.test",
       "boss@acme.test",
+      "cookie@acme.test",
     ]);
     const disabled = users(["disable", "ana@acme.test"]);
     expect(disabled.stdout).toBe("disabled ana@acme.test\n");
