@@ -4,6 +4,7 @@
  */
 
 export { isUniqueViolation } from "./kysely-context.js";
+export { BASE_STORE_DIALECT, defineStoreDialect, type StoreDialect } from "./kysely-dialect.js";
 export { ledgerTransferFromRow } from "./kysely-ledger.js";
 export { kyselyLedgerScan } from "./kysely-ledger-scan.js";
 export {
@@ -17,4 +18,4 @@ export {
 export { PRUNE_BATCH, PRUNE_EVERY, PRUNE_MARGIN_MS } from "./kysely-replay.js";
 export type * from "./kysely-schema.js";
 export { UNDATED_LISTING } from "./kysely-schema.js";
-export { createKyselyStore, type KyselyStoreOptions } from "./kysely-store.js";
+export { createKyselyStore } from "./kysely-store.js";

@@ -1,30 +1,19 @@
 /** What every role of the kysely store works with: the database (or open transaction) and the options. */
 import { KytError } from "@openkyt/core";
 import { type Expression, type Kysely, sql } from "kysely";
+import type { StoreDialect } from "./kysely-dialect.js";
 import type { Database } from "./kysely-schema.js";
 
 /** The database a role runs its statements on, and how to make several of them atomic. */
 export interface KyselyContext {
   /** The database at the root, the transaction inside `Store.transaction`. */
   readonly db: Kysely<Database>;
-  /** Claim jobs with `FOR UPDATE SKIP LOCKED` (Postgres); otherwise rely on the transaction alone. */
-  readonly skipLocked: boolean;
-  /**
-   * The backend needs explicit row locks for read-modify-write (Postgres): reads by id inside a
-   * transaction lock their row `FOR UPDATE`, and atomic replacements lock their subject's row.
-   */
-  readonly rowLocks: boolean;
+  /** What differs between backends (locks, claims, collation, error codes). */
+  readonly dialect: StoreDialect;
   /** True inside `Store.transaction`, where a lock taken by a read lasts until the end. */
   readonly inTransaction: boolean;
   /** Rows the open transaction already locked (`table:id`): locking one again costs no round trip. */
   readonly heldLocks: Set<string>;
-  /** Collation of text in ORDER BY (Postgres: "C", byte order as SQLite); null: the column's own. */
-  readonly orderCollation: string | null;
-  /**
-   * The ledger is numbered by a `seq` column (Postgres, migration 0010): ledger inserts first take
-   * a transaction-scoped advisory lock, so numbers are handed out in commit order.
-   */
-  readonly ledgerSequence: boolean;
   /** Runs `fn` atomically: in a new transaction at the root, in the open one inside a transaction. */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
@@ -47,7 +36,7 @@ export async function lockedRead<R extends { readonly id: string }>(
   table: LockedTable,
   query: LockableRead<R>,
 ): Promise<R | undefined> {
-  if (!ctx.rowLocks || !ctx.inTransaction) return query.executeTakeFirst();
+  if (!ctx.dialect.rowLocks || !ctx.inTransaction) return query.executeTakeFirst();
   const row = await query.forUpdate().executeTakeFirst();
   if (row) ctx.heldLocks.add(`${table}:${row.id}`);
   return row;
@@ -76,7 +65,7 @@ export async function lockRows(
   table: LockedTable,
   ids: ReadonlyArray<string>,
 ): Promise<void> {
-  if (!ctx.rowLocks) return;
+  if (!ctx.dialect.rowLocks) return;
   const wanted = [...new Set(ids)].filter(
     (id) => !(ctx.inTransaction && ctx.heldLocks.has(`${table}:${id}`)),
   );
@@ -89,24 +78,28 @@ export async function lockRows(
 
 /** A text column as an ORDER BY expression, in the context's collation when it has one. */
 export function orderText(ctx: KyselyContext, column: string): Expression<string> {
-  return ctx.orderCollation === null
+  return ctx.dialect.orderCollation === null
     ? sql.ref<string>(column)
-    : sql<string>`${sql.ref(column)} collate ${sql.id(ctx.orderCollation)}`;
+    : sql<string>`${sql.ref(column)} collate ${sql.id(ctx.dialect.orderCollation)}`;
 }
 
-/** True when a driver error is a unique or primary key violation (SQLite or Postgres codes). */
-export function isUniqueViolation(error: unknown): boolean {
+/** True when a driver error is a unique or primary key violation of `dialect`'s backend. */
+export function isUniqueViolation(dialect: StoreDialect, error: unknown): boolean {
   if (typeof error !== "object" || error === null || !("code" in error)) return false;
   const code = (error as { code: unknown }).code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+  return typeof code === "string" && dialect.uniqueViolationCodes.includes(code);
 }
 
 /** Runs a write and turns a unique violation into CONFLICT (cause kept). */
-export async function conflictAware<T>(what: string, write: () => Promise<T>): Promise<T> {
+export async function conflictAware<T>(
+  ctx: KyselyContext,
+  what: string,
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error))
+    if (isUniqueViolation(ctx.dialect, error))
       throw new KytError("CONFLICT", `${what} conflicts with a stored row`, { cause: error });
     throw error;
   }

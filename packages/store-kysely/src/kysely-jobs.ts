@@ -74,7 +74,7 @@ async function claimDue(
         .orderBy(orderText(ctx, "id"), "asc")
         .limit(limit);
       if (request.kinds !== undefined) due = due.where("kind", "in", [...request.kinds]);
-      return ctx.skipLocked ? due.forUpdate().skipLocked() : due;
+      return ctx.dialect.skipLocked ? due.forUpdate().skipLocked() : due;
     })
     .returningAll()
     .execute();

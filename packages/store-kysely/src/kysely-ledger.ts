@@ -143,7 +143,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
     async putLedgerTransfers(rows) {
       if (rows.length === 0) return 0;
       return ctx.atomic(async (tx) => {
-        if (ctx.ledgerSequence) await lockLedgerSequence(tx);
+        if (ctx.dialect.ledgerOrder === "seq") await lockLedgerSequence(tx);
         let added = 0;
         for (const chunk of chunksOf(rows.map(toRow), INSERT_CHUNK)) {
           const result = await tx

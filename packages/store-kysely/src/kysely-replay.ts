@@ -44,7 +44,7 @@ export function kyselyReplayOps(ctx: KyselyContext): ReplayOps {
       .where("expires_at", "<", now - PRUNE_MARGIN_MS)
       .orderBy("expires_at")
       .limit(PRUNE_BATCH);
-    if (ctx.skipLocked) expired = expired.forUpdate().skipLocked();
+    if (ctx.dialect.skipLocked) expired = expired.forUpdate().skipLocked();
     await db
       .deleteFrom("request_signatures")
       .where(({ refTuple }) => refTuple("key_id", "digest"), "in", expired.$asTuple("key_id", "digest"))

@@ -1,16 +1,19 @@
 /**
  * The kysely store: the Store port over any kysely dialect whose SQL both SQLite and Postgres
- * speak. What differs between backends arrives as option flags, never as dialect checks.
+ * speak. What differs between backends is the `StoreDialect` a backend passes, never a check of
+ * which database this is.
  */
-import type { Store, StoreCapabilities, StoreOps } from "@openkyt/core";
+import type { Store, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
 import type { KyselyContext } from "./kysely-context.js";
+import type { StoreDialect } from "./kysely-dialect.js";
 import { groupCommitter } from "./kysely-group-commit.js";
 import { kyselyJobOps } from "./kysely-jobs.js";
 import { kyselyKeyModelOps } from "./kysely-keys-models.js";
 import { kyselyLedgerOps } from "./kysely-ledger.js";
+import { kyselyLedgerScan } from "./kysely-ledger-scan.js";
 import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
 import { kyselyOperationsOps } from "./kysely-operations.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
@@ -21,38 +24,6 @@ import { kyselySecretOps } from "./kysely-secrets.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
 import { kyselyUserOps } from "./kysely-users.js";
 import { kyselyWebhookOps } from "./kysely-webhooks.js";
-
-/** Options of {@link createKyselyStore}. */
-export interface KyselyStoreOptions {
-  /** What the store reports about itself. */
-  readonly capabilities: StoreCapabilities;
-  /** Lock claimed jobs with `FOR UPDATE SKIP LOCKED` (Postgres); SQLite serialises transactions instead. */
-  readonly skipLocked: boolean;
-  /**
-   * Take explicit row locks (Postgres): inside `transaction`, reads of a transfer, manual check or
-   * alert by id (and `findTransfer`) lock the row `FOR UPDATE` until the transaction ends; risk
-   * replacement and alert history lock their subject's row. Default false: SQLite transactions
-   * take the database's write lock when they begin.
-   */
-  readonly rowLocks?: boolean;
-  /**
-   * Collation of text columns in ORDER BY, so that ties by id come out in byte order as on
-   * SQLite whatever the database's default collation (Postgres: "C"). Default null: the column's.
-   */
-  readonly orderCollation?: string | null;
-  /**
-   * Group commit (single-connection backends, SQLite): transactions that arrive while one runs
-   * share one database transaction, each in its own savepoint (see `groupCommitter`). Default
-   * false: every transaction is a database transaction of its own (Postgres, with a pool).
-   */
-  readonly groupCommit?: boolean;
-  /**
-   * The ledger carries a `seq` column in commit order (Postgres, migration 0010), for
-   * `scanLedger`: every ledger insert takes a transaction-scoped advisory lock first, so two
-   * writers never commit their numbers out of order. Default false (SQLite orders by rowid).
-   */
-  readonly ledgerSequence?: boolean;
-}
 
 /** Every member of the port over `ctx`. */
 function kyselyOps(ctx: KyselyContext): StoreOps {
@@ -78,13 +49,8 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
  * in `db.transaction()` with a view of the store bound to that transaction (its reads lock their
  * rows when `rowLocks` is set); `close()` destroys `db` once.
  */
-export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOptions): Store {
-  const settings = {
-    skipLocked: options.skipLocked,
-    rowLocks: options.rowLocks ?? false,
-    orderCollation: options.orderCollation ?? null,
-    ledgerSequence: options.ledgerSequence ?? false,
-  };
+export function createKyselyStore(db: Kysely<Database>, dialect: StoreDialect): Store {
+  const settings = { dialect };
   const root: KyselyContext = {
     ...settings,
     db,
@@ -110,11 +76,12 @@ export function createKyselyStore(db: Kysely<Database>, options: KyselyStoreOpti
     }
     return view;
   };
-  const grouped = options.groupCommit ? groupCommitter(db) : null;
+  const grouped = dialect.groupCommit ? groupCommitter(db) : null;
   return {
     ...kyselyOps(root),
     ...kyselyReplayOps(root),
-    capabilities: Object.freeze({ ...options.capabilities }),
+    capabilities: Object.freeze({ ...dialect.capabilities }),
+    scanLedger: kyselyLedgerScan(db, dialect.ledgerOrder),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       if (grouped) return grouped((trx) => fn(txOps(trx)));
       return db.transaction().execute((trx) => fn(txOps(trx)));

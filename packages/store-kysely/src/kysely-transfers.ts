@@ -179,7 +179,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
   const { db } = ctx;
   /** Rows by id, locked FOR UPDATE in id order inside a transaction that takes row locks. */
   const rowsById = async (ids: ReadonlyArray<string>) => {
-    const lock = ctx.rowLocks && ctx.inTransaction;
+    const lock = ctx.dialect.rowLocks && ctx.inTransaction;
     const out: TransferRecord[] = [];
     for (const chunk of chunksOf([...new Set(ids)].sort(), IN_LIST_CHUNK)) {
       const { rows } = await runPrecompiled(
@@ -250,7 +250,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
         if (missing !== undefined) throw notFound("transfer", missing);
         // Every id is stored: the upsert replaces rows and inserts none, one statement per chunk.
         for (const chunk of chunksOf(records.map(toRow), TRANSFER_CHUNK)) {
-          await conflictAware("a transfer of the batch", () =>
+          await conflictAware(ctx, "a transfer of the batch", () =>
             runPrecompiled(
               tx,
               `transfers.upsertMany:${chunk.length}`,
@@ -274,7 +274,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
     async updateTransfer(record) {
       const { id, ...changes } = toRow(record);
       const columns = Object.keys(changes);
-      const result = await conflictAware(`transfer ${id}`, () =>
+      const result = await conflictAware(ctx, `transfer ${id}`, () =>
         runPrecompiled(
           db,
           `transfers.update:${columns.join(",")}`,
@@ -285,7 +285,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       if (Number(result.numAffectedRows ?? 0n) === 0) throw notFound("transfer", id);
     },
     async getTransfer(id) {
-      if (ctx.rowLocks && ctx.inTransaction) {
+      if (ctx.dialect.rowLocks && ctx.inTransaction) {
         const row = await lockedRead(
           ctx,
           "transfers",
@@ -329,7 +329,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
         if (group) group.push(i);
         else groups.set(key, [i]);
       }
-      const lock = ctx.rowLocks && ctx.inTransaction;
+      const lock = ctx.dialect.rowLocks && ctx.inTransaction;
       const out = new Map<string, TransferRecord>();
       for (const group of groups.values()) {
         const first = group[0] as TransferIdentity;

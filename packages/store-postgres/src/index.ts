@@ -19,6 +19,7 @@ export {
 export {
   createPostgresStore,
   POSTGRES_STORE_CAPABILITIES,
+  POSTGRES_STORE_DIALECT,
   type PostgresStoreOptions,
 } from "./postgres-store.js";
 export { isPostgresUrl, schemaOfUrl, withDefaultUser, withoutSchemaParam } from "./postgres-url.js";

@@ -3,7 +3,7 @@
  * are claimed `FOR UPDATE SKIP LOCKED`; reads by id inside a transaction lock their row.
  */
 import type { Store, StoreCapabilities } from "@openkyt/core";
-import { createKyselyStore, kyselyLedgerScan } from "@openkyt/store-kysely";
+import { createKyselyStore, defineStoreDialect } from "@openkyt/store-kysely";
 import {
   openPostgresDatabase,
   type PostgresPoolOptions,
@@ -40,6 +40,22 @@ export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
 });
 
 /**
+ * What Postgres changes in the kysely store: many processes on a pool, so reads that lead to a
+ * write lock their rows, jobs are claimed `FOR UPDATE SKIP LOCKED`, ties order in byte order
+ * (collation "C", as on SQLite), the ledger is numbered in commit order (`seq`), and a unique
+ * violation is SQLSTATE 23505.
+ */
+export const POSTGRES_STORE_DIALECT = defineStoreDialect({
+  name: "postgres",
+  capabilities: POSTGRES_STORE_CAPABILITIES,
+  skipLocked: true,
+  rowLocks: true,
+  orderCollation: "C",
+  ledgerOrder: "seq",
+  uniqueViolationCodes: Object.freeze(["23505"]),
+});
+
+/**
  * Opens a Postgres store over `options.schema`: migrates it first when `migrate` is true,
  * otherwise checks it is migrated (STORE_ERROR naming the pending migrations if not). Text
  * orders in byte order (collation "C"), as on SQLite. `close()` ends the pool; idempotent.
@@ -59,12 +75,5 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await db.destroy();
     throw error;
   }
-  const store = createKyselyStore(db, {
-    capabilities: POSTGRES_STORE_CAPABILITIES,
-    skipLocked: true,
-    rowLocks: true,
-    orderCollation: "C",
-    ledgerSequence: true,
-  });
-  return { ...store, scanLedger: kyselyLedgerScan(db, "seq") };
+  return createKyselyStore(db, POSTGRES_STORE_DIALECT);
 }

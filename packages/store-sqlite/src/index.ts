@@ -5,4 +5,5 @@ export {
   SQLITE_MEMORY,
   type SqliteOpenOptions,
 } from "./sqlite-database.js";
-export { createSqliteStore, SQLITE_STORE_CAPABILITIES, type SqliteStoreOptions } from "./sqlite-store.js";
+export { SQLITE_STORE_CAPABILITIES, SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
+export { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";

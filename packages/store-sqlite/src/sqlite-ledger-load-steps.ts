@@ -4,8 +4,11 @@
  * binding rows to multi-row inserts, the ledger's indexes as SQLite keeps them, building them
  * again after a load, and the rollback journal a large load runs under when it can.
  */
+
 import { describeError, KytError, type LedgerTransfer } from "@openkyt/core";
+import { isUniqueViolation } from "@openkyt/store-kysely";
 import type BetterSqlite3 from "better-sqlite3";
+import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 
 /** The ledger's columns, in the order rows are bound. */
 export const COLUMNS =
@@ -133,11 +136,6 @@ export function dropIndexes(sqlite: BetterSqlite3.Database, indexes: ReadonlyArr
 /** Deletes every row whose key a row with a lower rowid has (the row stored first wins). */
 const DELETE_REPEATED_KEYS = `DELETE FROM main.ledger_transfers WHERE rowid IN (SELECT r FROM (SELECT rowid AS r, row_number() OVER (PARTITION BY ${KEY} ORDER BY rowid) AS n FROM main.ledger_transfers) WHERE n > 1)`;
 
-/** True when `error` is SQLite refusing a unique index over repeated values. */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
 /**
  * Builds `indexes` again, each from one sort. When a unique index (the key) fails over a
  * repeated key, the later rows of each key are deleted and the index built again. Answers how
@@ -149,7 +147,7 @@ export function buildIndexes(sqlite: BetterSqlite3.Database, indexes: ReadonlyAr
     try {
       sqlite.exec(index.sql);
     } catch (error) {
-      if (!index.unique || !isUniqueViolation(error)) throw error;
+      if (!index.unique || !isUniqueViolation(SQLITE_STORE_DIALECT, error)) throw error;
       deleted += sqlite.prepare(DELETE_REPEATED_KEYS).run().changes;
       sqlite.exec(index.sql);
     }

@@ -1,8 +1,9 @@
 /** The embedded default store: SQLite (WAL) through better-sqlite3 and the kysely store. */
-import type { Store, StoreCapabilities } from "@openkyt/core";
-import { createKyselyStore, kyselyLedgerScan, migrateToLatest } from "@openkyt/store-kysely";
+import type { Store } from "@openkyt/core";
+import { createKyselyStore, migrateToLatest } from "@openkyt/store-kysely";
 import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
 import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.js";
+import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
@@ -14,12 +15,6 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
   /** Settings of the store's `bulkLedgerWriter()` loads. */
   readonly bulkLedger?: SqliteBulkLedgerOptions;
 }
-
-/** Capabilities of the SQLite store: one process claims jobs. */
-export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
-  multiProcess: false,
-  dialect: "sqlite",
-});
 
 /**
  * Opens a SQLite store, migrating it to the latest schema unless `migrate` is false. Jobs are
@@ -36,16 +31,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     await db.destroy();
     throw error;
   }
-  const store = createKyselyStore(db, {
-    capabilities: SQLITE_STORE_CAPABILITIES,
-    skipLocked: false,
-    rowLocks: false,
-    orderCollation: null,
-    groupCommit: true,
-  });
-  return {
-    ...store,
-    bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
-    scanLedger: kyselyLedgerScan(db, "rowid"),
-  };
+  const store = createKyselyStore(db, SQLITE_STORE_DIALECT);
+  return { ...store, bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger) };
 }
