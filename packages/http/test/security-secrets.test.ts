@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKytClient } from "@openkyt/client";
 import { createEngine, createSecretVault } from "@openkyt/core";
+import { nodeWebhookTransport } from "@openkyt/runtime-node";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { loadWorld, TX, W } from "@openkyt/testkit";
 import { pino } from "pino";
@@ -46,7 +47,7 @@ describe("secrets: sealed at rest with a vault key, never in a log line", () => 
       apiKeyVaultKey: VAULT_KEY,
       reportRenderer: stubRenderer,
       // The webhook below targets 127.0.0.1: allowed explicitly.
-      webhooks: { allowPrivateTargets: true },
+      webhooks: { transport: nodeWebhookTransport, allowPrivateTargets: true },
     });
     await loadWorld(engine);
     engine.start();
