@@ -199,6 +199,8 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await page.getByText("Saved as version 2").waitFor();
     await page.getByRole("heading", { name: /version 2/ }).waitFor();
+    await page.getByRole("button", { name: "Save and make default" }).click();
+    await page.getByText("Saved as version 3, the account's default").waitFor();
     await page.evaluate("window.scrollTo(0, 0)");
     await screen(page, "08-risk-model-v2", false);
   });
@@ -215,6 +217,20 @@ describe.skipIf(!executable)("the console in Chromium", () => {
     ]);
     const pdf = readFileSync((await download.path()) ?? "");
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  });
+
+  it("runs a manual transaction check: a bad address is named at its field, then the result", async () => {
+    await page.getByRole("radio", { name: "a transaction" }).check();
+    await page.getByLabel("Transaction hash").fill(server.deposit.txHash);
+    await page.getByLabel("Client-side address").fill("0xnot-an-address");
+    await page.getByRole("button", { name: "Run the check" }).click();
+    const fieldError = page.locator("#mc-output_address-error");
+    await fieldError.waitFor();
+    expect(await page.getByLabel("Client-side address").getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("Client-side address").fill(server.deposit.outputAddress);
+    await page.getByRole("button", { name: "Run the check" }).click();
+    await page.getByRole("heading", { name: /Result: severe/ }).waitFor();
+    await page.getByText(`transaction ${server.deposit.txHash}`).waitFor();
   });
 
   it("shows transfers, a transfer's checks and webhooks to an admin", async () => {

@@ -22,6 +22,8 @@ export interface ConsoleServer {
   readonly url: string;
   /** The sanctioned address the demo prints for a manual check. */
   readonly sanctionedAddress: string;
+  /** The deposit of the demo ledger the demo prints to register (hash and the client's address). */
+  readonly deposit: { readonly txHash: string; readonly outputAddress: string };
   readonly db: string;
   /** Runs the CLI on the same database; resolves with its stdout. */
   cli(args: ReadonlyArray<string>, input?: string): string;
@@ -55,6 +57,9 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const demo = cli(["demo", "--no-serve", "--db", db]);
   const sanctionedAddress = /"address":"(0x[0-9a-f]{40})"/.exec(demo)?.[1];
   if (!sanctionedAddress) throw new Error(`the demo printed no address to check:\n${demo}`);
+  const txHash = /"tx_hash":"(0x[0-9a-f]{64})"/.exec(demo)?.[1];
+  const outputAddress = /"output_address":"(0x[0-9a-f]{40})"/.exec(demo)?.[1];
+  if (!txHash || !outputAddress) throw new Error(`the demo printed no deposit to register:\n${demo}`);
   const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--json"], {
     cwd: dir,
     env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0", OPENKYT_CONSOLE_DIR: assets },
@@ -83,6 +88,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
     url,
     db,
     sanctionedAddress,
+    deposit: { txHash, outputAddress },
     cli,
     async close() {
       if (child.exitCode === null) {
