@@ -32,7 +32,10 @@ interface Server {
 
 /** Starts a server child and reads its first line. */
 async function startServer(kind: "bare" | "openkyt", args: ReadonlyArray<string> = []): Promise<Server> {
-  const proc = spawn(process.execPath, ["--conditions=source", "--import", "tsx", child, kind, ...args], {
+  // OPENKYT_BENCH_CPU_PROF=DIR: each server writes a CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.OPENKYT_BENCH_CPU_PROF;
+  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const proc = spawn(process.execPath, [...flags, "--conditions=source", "--import", "tsx", child, kind, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const lines: Interface = createInterface({ input: proc.stdout! });

@@ -39,6 +39,9 @@ export const BENCH_KEY = { id: "bench-key-0001", secret: "bench-secret-012345678
 
 const kind = process.argv[2];
 
+// An orderly exit on SIGTERM, so that `node --cpu-prof` writes its profile.
+process.once("SIGTERM", () => process.exit(0));
+
 // The CPU time the server spent, asked for before and after each load run.
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (line.trim() !== "cpu") return;
