@@ -31,7 +31,8 @@ if (!executable && process.env.CI === "true") {
   });
 }
 
-describe.skipIf(!executable)("the console in Chromium", () => {
+// Room for a loaded CI machine (the whole suite runs beside it); the run itself takes 15-40 s.
+describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () => {
   let server: ConsoleServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -61,8 +62,8 @@ describe.skipIf(!executable)("the console in Chromium", () => {
       bypassCSP: true,
       acceptDownloads: true,
     });
-    // A step that cannot happen fails within 10 s, naming its locator, before the test's own limit.
-    context.setDefaultTimeout(10_000);
+    // A step that cannot happen fails within 20 s, naming its locator, before the test's own limit.
+    context.setDefaultTimeout(20_000);
     page = await context.newPage();
   }, 90_000);
 
