@@ -64,7 +64,12 @@ function checkedCounter(engine: Engine, count: number, onChecked?: (id: string) 
  * Registers the sample INFLIGHT at a time with the runner started; transfers/s, CPU ms and SQL
  * statements per transfer.
  */
-export async function screeningThroughput(ledgerSize: number, warm: boolean, count: number) {
+export async function screeningThroughput(
+  ledgerSize: number,
+  warm: boolean,
+  count: number,
+  around: { before?: () => Promise<void>; after?: () => Promise<void> } = {},
+) {
   const sql = countSqlStatements();
   return withEngine(ledgerSize, warm, count, async (engine, sample) => {
     const api = engine.forAccount("bench");
@@ -73,6 +78,7 @@ export async function screeningThroughput(ledgerSize: number, warm: boolean, cou
       alerts += 1;
     });
     const allChecked = checkedCounter(engine, sample.length);
+    await around.before?.();
     sql.start();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -90,6 +96,7 @@ export async function screeningThroughput(ledgerSize: number, warm: boolean, cou
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     sql.stop();
+    await around.after?.();
     await engine.stop();
     const listed = await api.listTransfers({ page_size: "1" });
     if (listed.total_items !== sample.length) throw new Error("not every transfer was registered");

@@ -6,14 +6,31 @@
  *   node --conditions=source --import tsx --max-semi-space-size=64 [--cpu-prof] \
  *     bench/src/screening-profile.ts [ledgerSize=100000] [transfers=4000] [runs=1]
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { ledgerDatabase } from "./bench-ledger-db.js";
 import { screeningThroughput } from "./bench-screening.js";
 import { countSqlStatements } from "./bench-sql-count.js";
 
 const [size = "100000", count = "4000", runs = "1"] = process.argv.slice(2);
 await ledgerDatabase(Number(size));
+const profileFile = process.env.OPENKYT_BENCH_CPU_PROF;
 for (let i = 0; i < Number(runs); i++) {
-  const r = await screeningThroughput(Number(size), true, Number(count));
+  const session = profileFile && i === Number(runs) - 1 ? new Session() : null;
+  const r = await screeningThroughput(Number(size), true, Number(count), {
+    async before() {
+      if (!session) return;
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.start");
+    },
+    async after() {
+      if (!session) return;
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(profileFile as string, JSON.stringify(profile));
+      session.disconnect();
+    },
+  });
   console.log(
     `ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer, ` +
       `${r.statements.toFixed(1)} SQL statements/transfer, ${r.alerts} alerts`,
