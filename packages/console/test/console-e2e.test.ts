@@ -83,6 +83,7 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Overview" }).waitFor();
     await page.getByText("Open alerts by risk level").waitFor();
+    await page.getByText("Slowest checks of the last 100 transfers").waitFor();
     await screen(page, "02-overview");
   });
 

@@ -5,7 +5,7 @@
 import { queryString } from "../api/api-client.js";
 import { useApiQuery } from "../api/query-hooks.js";
 import { RULE_RISK_LEVELS } from "../api/wire-enums.js";
-import type { Page } from "../api/wire-types.js";
+import type { Page, TransferWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
 import { BarChart } from "../components/bar-chart.js";
 import { Failure, Loading } from "../components/states.js";
@@ -20,6 +20,30 @@ function useTotal(path: string, filters: Record<string, string>) {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const CHECKS = ["exposure", "counterparty", "sanctions"] as const;
+
+/** The slowest checks among `transfers`: from registration to each check's result, slowest first. */
+function slowestChecks(transfers: ReadonlyArray<TransferWire>, count: number) {
+  const found: Array<{ label: string; ms: number; id: string }> = [];
+  for (const t of transfers) {
+    for (const check of CHECKS) {
+      const at = t.check_state?.[`${check}_checked_at`];
+      if (!at) continue;
+      const ms = new Date(at).getTime() - new Date(t.registered_at).getTime();
+      if (Number.isFinite(ms) && ms >= 0)
+        found.push({ label: `${check} …${(t.tx_hash ?? t.id).slice(-6)}`, ms, id: t.id });
+    }
+  }
+  return found.sort((a, b) => b.ms - a.ms).slice(0, count);
+}
+
+/** "850 ms", "12.5 s", "3.2 min". */
+function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}
 
 /** The overview screen. */
 export function Overview() {
@@ -43,7 +67,9 @@ export function Overview() {
     const day = new Date(today - back * DAY).toISOString().slice(0, 10);
     return { day, ...useTotal("/v1/transfers/", { registered_from: day, registered_to: day }) };
   });
-  const failed = [...byLevel, ...byAge, ...days].find((x) => x.error)?.error;
+  const recent = useApiQuery<Page<TransferWire>>("/v1/transfers/?page_size=100", { refetchMs: 30_000 });
+  const slowest = slowestChecks(recent.data?.items ?? [], 6);
+  const failed = [...byLevel, ...byAge, ...days].find((x) => x.error)?.error ?? recent.error;
   const loading = [...byLevel, ...byAge, ...days].some((x) => x.total === null);
   return (
     <section aria-labelledby="overview-title">
@@ -79,6 +105,18 @@ export function Overview() {
               parts: [{ label: a.label, value: a.total ?? 0, tone: "tone-indirect" }],
             }))}
           />
+          {slowest.length > 0 ? (
+            <div>
+              <BarChart
+                title="Slowest checks of the last 100 transfers (registration to result)"
+                bars={slowest.map((c) => ({
+                  label: c.label,
+                  caption: duration(c.ms),
+                  parts: [{ label: c.label, value: c.ms, tone: "tone-high" }],
+                }))}
+              />
+            </div>
+          ) : null}
           <BarChart
             title="Transfers registered per day (UTC), last 7 days"
             bars={days.map((d) => ({
