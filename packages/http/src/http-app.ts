@@ -19,7 +19,7 @@ import { openApiDocument } from "./openapi-document.js";
 import { type OpsOptions, opsRoutes } from "./ops-routes.js";
 import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
-import { requestContext } from "./request-context.js";
+import { requestContext, requestIds } from "./request-context.js";
 import { requestMetrics } from "./request-metrics.js";
 import { requestTracing } from "./request-tracing.js";
 import { sessionApiKeyRoutes } from "./session-api-keys.js";
@@ -146,6 +146,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
 
   const app = new Hono<AppEnv>({ strict: false });
   if (options.ops?.observe) app.use("*", requestMetrics({ observe: options.ops.observe }));
+  app.use("*", requestIds());
   app.use("*", requestContext({ logger }));
   if (options.ops?.tracer) app.use("*", requestTracing({ tracer: options.ops.tracer }));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -164,6 +165,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   }
   const assetsDir = options.console?.assetsDir;
   if (assetsDir) consoleAssets(app, assetsDir);
+  // 405 with Allow per endpoint path. Not hono/method-not-allowed: it answers only when no route
+  // matched, so GET /v1/transfers/register/ (shadowed by GET /v1/transfers/{id}/) would be a 404,
+  // its Allow adds HEAD, and its 405s have no route template for the request metrics.
   const methodsOf = new Map<string, string[]>();
   for (const endpoint of ENDPOINTS) {
     const path = honoPath(endpoint.path);

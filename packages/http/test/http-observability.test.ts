@@ -16,6 +16,33 @@ describe("request ids, logs, health, OpenAPI and unexpected failures", () => {
     await s.close();
   });
 
+  it("keeps a client's request id of up to 128 letters, digits and . _ : - =, on answers of every kind", async () => {
+    const idOf = async (id: string) =>
+      (await s.acme.send("GET", "/v1/basics/networks/", { headers: { "X-Request-Id": id } })).headers.get(
+        "x-request-id",
+      );
+    for (const kept of ["svc.api:42", "a_b-c", "YWJj=", "x".repeat(128)]) expect(await idOf(kept)).toBe(kept);
+    for (const refused of ["x".repeat(129), "a/b", "a b", "é", "<script>", "a,b"]) {
+      const answered = await idOf(refused);
+      expect(answered, refused).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // A 404 (no route), a 405 and a refused request carry the id too.
+    const noRoute = await fetch(`${s.server.url}/v1/nothing/`, { headers: { "X-Request-Id": "on-404" } });
+    expect([noRoute.status, noRoute.headers.get("x-request-id")]).toEqual([404, "on-404"]);
+    const wrongMethod = await fetch(`${s.server.url}/v1/basics/networks/`, {
+      method: "DELETE",
+      headers: { "X-Request-Id": "on-405" },
+    });
+    expect([wrongMethod.status, wrongMethod.headers.get("x-request-id")]).toEqual([405, "on-405"]);
+    const refused = await rawRequest(s.server.url, {
+      method: "GET",
+      path: "/v1/transfers/",
+      keyId: "nobody-key-0000",
+      headers: { "X-Request-Id": "on-401" },
+    });
+    expect([refused.status, refused.headers.get("x-request-id")]).toEqual([401, "on-401"]);
+  });
+
   it("echoes a client's X-Request-Id, generates one otherwise, and logs one line per request with it", async () => {
     const echoed = await s.acme.send("GET", "/v1/basics/networks/", {
       headers: { "X-Request-Id": "trace-42" },
