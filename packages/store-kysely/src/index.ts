@@ -3,7 +3,13 @@
  * migrations, shared by the SQLite and Postgres stores.
  */
 
-export { isUniqueViolation } from "./kysely-context.js";
+export {
+  SCANNED_COLUMNS,
+  scanPageOf,
+  screenedOfValues,
+  transferScanQuery,
+} from "./kysely-backtests.js";
+export { isUniqueViolation, type KyselyContext } from "./kysely-context.js";
 export { BASE_STORE_DIALECT, defineStoreDialect, type StoreDialect } from "./kysely-dialect.js";
 export { ledgerTransferFromRow } from "./kysely-ledger.js";
 export { kyselyLedgerScan } from "./kysely-ledger-scan.js";

@@ -1,14 +1,20 @@
-/** Backtests of the kysely store: the keyset transfer scan and the backtest rows. */
+/**
+ * Backtests of the kysely store: the keyset transfer scan and the backtest rows. The scan's
+ * query and row reading are exported for a backend that runs the query itself (the SQLite
+ * store reads its rows as arrays: store-sqlite's sqlite-transfer-scan.ts).
+ */
 import type {
   BacktestRecord,
   BacktestStoreOps,
-  CheckStates,
   ScreenedTransfer,
+  TransferCursor,
+  TransferFilter,
   TransferRecord,
+  TransferScanPage,
 } from "@openkyt/core";
-import type { Insertable, Selectable } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
 import { type KyselyContext, orderText } from "./kysely-context.js";
-import type { BacktestsTable, TransfersTable } from "./kysely-schema.js";
+import type { BacktestsTable } from "./kysely-schema.js";
 import { listConditions } from "./kysely-transfers.js";
 import { fromJson, fromJsonOrNull, num, numOrNull, toJson, toJsonOrNull } from "./kysely-values.js";
 
@@ -44,8 +50,19 @@ function fromRow(r: Selectable<BacktestsTable>): BacktestRecord {
   };
 }
 
-/** The columns a scan reads: what a {@link ScreenedTransfer} holds. */
-const SCANNED = [
+/**
+ * Whether any check of the row finished, worked out by the database from the `checks` text
+ * instead of reading and parsing it (a sixth of a backtest's JSON). The text is always written
+ * by `toJson` (no spaces), where `"state":"checked"` is only ever a state: inside a string its
+ * quotes would be escaped. SQLite answers 0/1, Postgres a boolean.
+ */
+const ANY_CHECKED = sql<number | boolean>`checks like '%"state":"checked"%'`.as("any_checked");
+
+/**
+ * The columns a scan reads, in the order {@link screenedOfValues} takes them: what a {@link
+ * ScreenedTransfer} holds, `any_checked` standing for the check states.
+ */
+export const SCANNED_COLUMNS = [
   "id",
   "registered_at",
   "direction",
@@ -53,27 +70,80 @@ const SCANNED = [
   "value_in_fiat",
   "risk_level",
   "risk_model_version",
-  "checks",
+  "any_checked",
   "exposure",
   "counterparty",
   "sanctions",
 ] as const;
 
-/** A scanned row as a screened transfer. */
-function screenedOf(r: Pick<Selectable<TransfersTable>, (typeof SCANNED)[number]>): ScreenedTransfer {
+const SELECTED = [
+  "id",
+  "registered_at",
+  "direction",
+  "tx_status",
+  "value_in_fiat",
+  "risk_level",
+  "risk_model_version",
+  ANY_CHECKED,
+  "exposure",
+  "counterparty",
+  "sanctions",
+] as const;
+
+/** A scanned row, its values in {@link SCANNED_COLUMNS} order, as a screened transfer. */
+export function screenedOfValues(v: ReadonlyArray<unknown>): ScreenedTransfer {
+  const checked = v[7];
   return {
-    id: r.id,
-    registeredAt: num(r.registered_at),
-    direction: r.direction as TransferRecord["direction"],
-    txStatus: r.tx_status as TransferRecord["txStatus"],
-    valueInFiat: numOrNull(r.value_in_fiat),
-    riskLevel: r.risk_level as TransferRecord["riskLevel"],
-    riskModelVersion: r.risk_model_version,
-    checks: fromJson<CheckStates>(r.checks),
-    exposure: fromJsonOrNull<TransferRecord["exposure"]>(r.exposure),
-    counterparty: fromJsonOrNull<TransferRecord["counterparty"]>(r.counterparty),
-    sanctions: fromJsonOrNull<TransferRecord["sanctions"]>(r.sanctions),
+    id: v[0] as string,
+    registeredAt: num(v[1] as number | string),
+    direction: v[2] as TransferRecord["direction"],
+    txStatus: v[3] as TransferRecord["txStatus"],
+    valueInFiat: numOrNull(v[4] as number | string | null),
+    riskLevel: v[5] as TransferRecord["riskLevel"],
+    riskModelVersion: v[6] as string | null,
+    anyChecked: checked === true || checked === 1,
+    exposure: fromJsonOrNull<TransferRecord["exposure"]>(v[8] as string | null),
+    counterparty: fromJsonOrNull<TransferRecord["counterparty"]>(v[9] as string | null),
+    sanctions: fromJsonOrNull<TransferRecord["sanctions"]>(v[10] as string | null),
   };
+}
+
+/**
+ * The query of one page of a transfer scan (see `BacktestStoreOps.scanTransfers`), selecting
+ * {@link SCANNED_COLUMNS}: `size` rows of the account that pass `filter`, after `after`.
+ */
+export function transferScanQuery(
+  ctx: Pick<KyselyContext, "db" | "dialect">,
+  accountId: string,
+  filter: TransferFilter,
+  after: TransferCursor | null,
+  size: number,
+) {
+  const id = orderText(ctx, "id");
+  return ctx.db
+    .selectFrom("transfers")
+    .select(SELECTED)
+    .where((eb) => {
+      if (after === null) return listConditions(eb, accountId, filter);
+      // The cursor's time is folded into the window's lower bound: one `>=` on registered_at
+      // lets the (account_id, registered_at, id) index start at the cursor (two bounds, or the
+      // OR alone, made SQLite read the window from its start on every page).
+      const from = Math.max(filter.registeredFrom ?? Number.NEGATIVE_INFINITY, after.registeredAt);
+      return eb.and([
+        listConditions(eb, accountId, { ...filter, registeredFrom: from }),
+        eb.or([eb("registered_at", ">", after.registeredAt), eb(id, ">", after.id)]),
+      ]);
+    })
+    .orderBy("registered_at", "asc")
+    .orderBy(id, "asc")
+    .limit(size);
+}
+
+/** A page of screened transfers: `next` after its last row when it is full (`size` rows). */
+export function scanPageOf(rows: ReadonlyArray<ScreenedTransfer>, size: number): TransferScanPage {
+  const last = rows[rows.length - 1];
+  const next = rows.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
+  return { rows, next };
 }
 
 /** Creates the backtest members over `ctx`. */
@@ -82,29 +152,12 @@ export function kyselyBacktestOps(ctx: KyselyContext): BacktestStoreOps {
   return {
     async scanTransfers(accountId, filter, after, limit) {
       const size = Math.max(1, Math.floor(limit));
-      const id = orderText(ctx, "id");
-      const rows = await db
-        .selectFrom("transfers")
-        .select(SCANNED)
-        .where((eb) => {
-          if (after === null) return listConditions(eb, accountId, filter);
-          // The cursor's time is folded into the window's lower bound: one `>=` on registered_at
-          // lets the (account_id, registered_at, id) index start at the cursor (two bounds, or the
-          // OR alone, made SQLite read the window from its start on every page).
-          const from = Math.max(filter.registeredFrom ?? Number.NEGATIVE_INFINITY, after.registeredAt);
-          return eb.and([
-            listConditions(eb, accountId, { ...filter, registeredFrom: from }),
-            eb.or([eb("registered_at", ">", after.registeredAt), eb(id, ">", after.id)]),
-          ]);
-        })
-        .orderBy("registered_at", "asc")
-        .orderBy(id, "asc")
-        .limit(size)
-        .execute();
-      const records = rows.map(screenedOf);
-      const last = records[records.length - 1];
-      const next = records.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
-      return { rows: records, next };
+      const rows = await transferScanQuery(ctx, accountId, filter, after, size).execute();
+      const values = rows as ReadonlyArray<Record<string, unknown>>;
+      return scanPageOf(
+        values.map((r) => screenedOfValues(SCANNED_COLUMNS.map((c) => r[c]))),
+        size,
+      );
     },
     async putBacktest(record) {
       const { id, ...changes } = toRow(record);

@@ -77,7 +77,7 @@ export async function lockRows(
 }
 
 /** A text column as an ORDER BY expression, in the context's collation when it has one. */
-export function orderText(ctx: KyselyContext, column: string): Expression<string> {
+export function orderText(ctx: Pick<KyselyContext, "dialect">, column: string): Expression<string> {
   return ctx.dialect.orderCollation === null
     ? sql.ref<string>(column)
     : sql<string>`${sql.ref(column)} collate ${sql.id(ctx.dialect.orderCollation)}`;

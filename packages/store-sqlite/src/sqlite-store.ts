@@ -5,6 +5,7 @@ import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
 import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.js";
 import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
+import { sqliteTransferScan } from "./sqlite-transfer-scan.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -32,5 +33,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     throw error;
   }
   const store = createKyselyStore(db, SQLITE_STORE_DIALECT);
-  return { ...store, bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger) };
+  return {
+    ...store,
+    bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
+    scanTransfers: sqliteTransferScan(db, sqlite, SQLITE_STORE_DIALECT),
+  };
 }

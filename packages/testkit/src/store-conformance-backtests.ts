@@ -90,6 +90,31 @@ export function backtestConformance(ctx: ConformanceContext): void {
       expect(idsOf((await scanAll(s, "acct-1", only, 1)).rows)).toEqual(["in-1", "in-2"]);
     });
 
+    it("says whether any check of a scanned transfer finished (state checked), without the states", async () => {
+      const s = ctx.store();
+      const none = { state: "none", at: null } as const;
+      const errored = { state: "error", at: T0 } as const;
+      const states = {
+        all: undefined,
+        "one-only": { exposure: errored, counterparty: none, sanctions: { state: "checked", at: T0 } },
+        "not-yet": { exposure: { state: "queued", at: T0 }, counterparty: errored, sanctions: none },
+        never: { exposure: none, counterparty: none, sanctions: none },
+      } as const;
+      let at = T0;
+      for (const [id, checks] of Object.entries(states)) {
+        at += 1;
+        await s.insertTransfer(makeTransfer({ id, registeredAt: at, ...(checks ? { checks } : {}) }));
+      }
+      const { rows } = await scanAll(s, "acct-1", {}, 10);
+      expect(rows.map((r) => [r.id, r.anyChecked])).toEqual([
+        ["all", true],
+        ["one-only", true],
+        ["not-yet", false],
+        ["never", false],
+      ]);
+      expect(rows[0]).not.toHaveProperty("checks");
+    });
+
     it("puts a backtest, replaces it by id, and reads it back within its account only", async () => {
       const s = ctx.store();
       await s.putBacktest(backtest());

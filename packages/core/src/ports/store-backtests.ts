@@ -15,7 +15,9 @@ export interface TransferCursor {
 
 /**
  * What a backtest reads of a stored transfer: its place in the scan, how it was screened (the
- * level it got and the model version that checked it) and the results of its checks.
+ * level it got and the model version that checked it), whether any of its checks finished and
+ * the results of its checks. The check states themselves are not read: rule evaluation only
+ * needs to know whether one finished (`none` rather than `undefined` when nothing fires).
  */
 export type ScreenedTransfer = Pick<
   TransferRecord,
@@ -26,26 +28,13 @@ export type ScreenedTransfer = Pick<
   | "valueInFiat"
   | "riskLevel"
   | "riskModelVersion"
-  | "checks"
   | "exposure"
   | "counterparty"
   | "sanctions"
->;
-
-/** The fields of a {@link ScreenedTransfer}, for stores that pick them. */
-export const SCREENED_TRANSFER_FIELDS = [
-  "id",
-  "registeredAt",
-  "direction",
-  "txStatus",
-  "valueInFiat",
-  "riskLevel",
-  "riskModelVersion",
-  "checks",
-  "exposure",
-  "counterparty",
-  "sanctions",
-] as const satisfies ReadonlyArray<keyof ScreenedTransfer>;
+> & {
+  /** Whether any of its checks is in state `checked`. */
+  readonly anyChecked: boolean;
+};
 
 /** A page of a transfer scan. */
 export interface TransferScanPage {

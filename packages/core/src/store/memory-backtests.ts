@@ -1,9 +1,7 @@
 /** Backtests of the in-memory store: the transfer scan and the backtest records. */
-import {
-  type BacktestStoreOps,
-  SCREENED_TRANSFER_FIELDS,
-  type ScreenedTransfer,
-} from "../ports/store-backtests.js";
+import { CHECK_KINDS } from "../domain/enums.js";
+import type { TransferRecord } from "../domain/records.js";
+import type { BacktestStoreOps, ScreenedTransfer } from "../ports/store-backtests.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, type MemoryTables } from "./memory-state.js";
 import { matchesTransferFilter } from "./memory-transfers.js";
@@ -23,11 +21,7 @@ export function memoryBacktestOps(tables: MemoryTables, journal: Journal): Backt
             (t.registeredAt === after.registeredAt && compareStrings(t.id, after.id) > 0)),
       );
       matching.sort((a, b) => a.registeredAt - b.registeredAt || compareStrings(a.id, b.id));
-      const rows = matching.slice(0, size).map((t) => {
-        const picked: Record<string, unknown> = {};
-        for (const field of SCREENED_TRANSFER_FIELDS) picked[field] = t[field];
-        return copy(picked as unknown as ScreenedTransfer);
-      });
+      const rows = matching.slice(0, size).map(screenedOf);
       const last = rows[rows.length - 1];
       const next = rows.length === size && last ? { registeredAt: last.registeredAt, id: last.id } : null;
       return { rows, next };
@@ -40,4 +34,21 @@ export function memoryBacktestOps(tables: MemoryTables, journal: Journal): Backt
       return found && found.accountId === accountId ? copy(found) : null;
     },
   };
+}
+
+/** What a scan reads of `t`: a copy of its screening fields and results. */
+function screenedOf(t: TransferRecord): ScreenedTransfer {
+  return copy({
+    id: t.id,
+    registeredAt: t.registeredAt,
+    direction: t.direction,
+    txStatus: t.txStatus,
+    valueInFiat: t.valueInFiat,
+    riskLevel: t.riskLevel,
+    riskModelVersion: t.riskModelVersion,
+    anyChecked: CHECK_KINDS.some((kind) => t.checks[kind].state === "checked"),
+    exposure: t.exposure,
+    counterparty: t.counterparty,
+    sanctions: t.sanctions,
+  });
 }

@@ -34,10 +34,9 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
   const actualLevels = new Array<number>(LEVELS).fill(0);
   const candidateLevels = new Array<number>(LEVELS).fill(0);
   const moves = new Array<number>(LEVELS * LEVELS).fill(0);
-  const alerts = new Map<
-    string,
-    { riskType: RiskType; category: string; actual: number; candidate: number }
-  >();
+  type AlertEntry = { riskType: RiskType; category: string; actual: number; candidate: number };
+  // By risk type, then category: two lookups on strings already held, no key built per risk.
+  const alerts = new Map<RiskType, Map<string, AlertEntry>>();
   const versions = new Map<string, number>();
   const upIds: string[] = [];
   const downIds: string[] = [];
@@ -51,11 +50,15 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
   const countAlerts = (risks: ReadonlyArray<FiredRisk>, side: "actual" | "candidate") => {
     for (let i = 0; i < risks.length; i += 1) {
       const r = risks[i]!;
-      const key = `${r.riskType}\u0000${r.entityCategory}`;
-      let entry = alerts.get(key);
+      let byCategory = alerts.get(r.riskType);
+      if (!byCategory) {
+        byCategory = new Map();
+        alerts.set(r.riskType, byCategory);
+      }
+      let entry = byCategory.get(r.entityCategory);
       if (!entry) {
         entry = { riskType: r.riskType, category: r.entityCategory, actual: 0, candidate: 0 };
-        alerts.set(key, entry);
+        byCategory.set(r.entityCategory, entry);
       }
       entry[side] += 1;
     }
@@ -95,9 +98,13 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
           if (count > 0) levelMoves.push({ from: RISK_LEVELS[f]!, to: RISK_LEVELS[t]!, count });
         }
       }
-      const alertCounts: AlertCount[] = [...alerts.values()].sort((a, b) =>
-        a.riskType === b.riskType ? compareText(a.category, b.category) : compareText(a.riskType, b.riskType),
-      );
+      const alertCounts: AlertCount[] = [...alerts.values()]
+        .flatMap((m) => [...m.values()])
+        .sort((a, b) =>
+          a.riskType === b.riskType
+            ? compareText(a.category, b.category)
+            : compareText(a.riskType, b.riskType),
+        );
       return {
         candidate,
         scope,

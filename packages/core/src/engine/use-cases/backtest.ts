@@ -13,7 +13,6 @@ import type { ScreenedTransfer, TransferCursor } from "../../ports/store-backtes
 import { assessRisks } from "../../risk/index.js";
 import { type BacktestRunInput, backtestRunSchema, parseInput } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
-import { anyChecked } from "../screening/check-states.js";
 import { modelVersionTag } from "../screening/model-resolution.js";
 import { retracePage } from "./backtest-retrace.js";
 import { createBacktestTally } from "./backtest-tally.js";
@@ -112,7 +111,7 @@ function assess(model: RiskModel, t: ScreenedTransfer) {
       counterparty: t.counterparty,
       sanctions: t.sanctions,
     },
-    anyChecked(t.checks),
+    t.anyChecked,
   );
 }
 
