@@ -5,8 +5,9 @@
  * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`. Only then is the SDK loaded; it
  * reads the rest itself (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER`,
  * `OTEL_BSP_*`, `OTEL_EXPORTER_OTLP_HEADERS`, ...). Spans: one per request of the interface (a
- * child of the caller's `traceparent`), one per job batch and per chain lookup, and one per
- * store call made inside either of them.
+ * child of the caller's `traceparent`), one per job batch (linked to the requests its jobs came
+ * from) and per chain lookup, one per job a traced request enqueued (a child of that request's
+ * span: the job joins the request's trace), and one per store call made inside any of them.
  */
 
 import type { Store, Tracer } from "@openkyt/core";
@@ -80,10 +81,20 @@ export async function startTracing(env: Env): Promise<ProcessTracing | null> {
     });
   }
 
+  /** The context of a span of another process or request, given as a W3C traceparent. */
+  const remoteContext = (traceparent: string) => api.propagation.extract(api.ROOT_CONTEXT, { traceparent });
+
   let stopped: Promise<void> | null = null;
   return {
     engine: {
-      span: (name, attributes, fn) => inSpan(name, { attributes }, api.context.active(), () => fn()),
+      span(name, attributes, fn, context) {
+        const links = (context?.links ?? []).flatMap((traceparent) => {
+          const linked = api.trace.getSpanContext(remoteContext(traceparent));
+          return linked ? [{ context: linked }] : [];
+        });
+        const parent = context?.parent === undefined ? api.context.active() : remoteContext(context.parent);
+        return inSpan(name, { attributes, links }, parent, () => fn());
+      },
     },
     requests: {
       request(request, handle) {
@@ -95,15 +106,17 @@ export async function startTracing(env: Env): Promise<ProcessTracing | null> {
           kind: api.SpanKind.SERVER,
           attributes: { "http.request.method": request.method },
         };
-        return inSpan(request.method, options, parent, (span) =>
-          handle((answer) => {
+        return inSpan(request.method, options, parent, (span) => {
+          const own: Record<string, string> = {};
+          api.propagation.inject(api.trace.setSpan(parent, span), own);
+          return handle((answer) => {
             span.updateName(`${request.method} ${answer.route}`);
             span.setAttribute("http.route", answer.route);
             span.setAttribute("http.response.status_code", answer.status);
             if (answer.requestId !== undefined) span.setAttribute("openkyt.request_id", answer.requestId);
             if (answer.status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
-          }),
-        );
+          }, own.traceparent);
+        });
       },
     },
     traceStore(store) {

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry traces of `openkyt serve`, exported over OTLP/HTTP to a receiver in this test:
- * a server span per request (continuing the caller's traceparent), a span per job batch with
- * its chain lookups and store calls as children; and off unless the OTEL_* variables ask.
+ * a server span per request (continuing the caller's traceparent), a span per job batch linked
+ * to the requests its jobs came from, the job a request queued in that request's trace with its
+ * chain lookup and store calls as children; and off unless the OTEL_* variables ask.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -25,6 +26,7 @@ interface OtlpSpan {
   name: string;
   kind: number;
   attributes: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
+  links?: Array<{ traceId: string; spanId: string }>;
 }
 
 /** An OTLP/HTTP receiver: every span posted to /v1/traces, and the resources' service names. */
@@ -103,7 +105,7 @@ describe("traces", () => {
     ).toBe(false);
   });
 
-  it("a request span continues the caller's trace; a job batch has its chain lookup and store calls as children", {
+  it("a request span continues the caller's trace; the job it queued joins it, with its chain lookup and store calls", {
     timeout: 60_000,
   }, async () => {
     const otlp = await receiver();
@@ -117,10 +119,12 @@ describe("traces", () => {
     try {
       const { url } = JSON.parse(await firstLine(server)) as { url: string };
       const client = createKytClient({ baseUrl: url, keyId: KEY.keyId, secret: KEY.secret });
-      const registered = await client.registerTransfer(
-        { direction: "incoming", network: "ETH", tx_hash: TX.deposit, output_address: W.client },
-        { wait: 20 },
-      );
+      const answer = await client.send<{ id: string; tx_status: string }>("POST", "/v1/transfers/register/", {
+        body: { direction: "incoming", network: "ETH", tx_hash: TX.deposit, output_address: W.client },
+        query: { wait: 20 },
+        headers: { "X-Request-Id": "traced-register-1" },
+      });
+      const registered = answer.body;
       expect(registered.tx_status).toBe("bound");
       transferId = registered.id;
       const traceId = "0af7651916cd43dd8448eb211c80319c";
@@ -146,7 +150,7 @@ describe("traces", () => {
     expect(register.kind).toBe(2); // SERVER
     expect(attr(register, "http.route")).toBe("/v1/transfers/register/");
     expect(attr(register, "http.response.status_code")).toBe(201);
-    expect(attr(register, "openkyt.request_id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(attr(register, "openkyt.request_id")).toBe("traced-register-1");
     expect(childrenOf(register).filter((s) => s.name.startsWith("store ")).length).toBeGreaterThan(0);
 
     const refusedSpan = spans.find((s) => s.name === "GET /v1/transfers/{id}/");
@@ -157,14 +161,26 @@ describe("traces", () => {
     // Span names are route templates, never a path with its id.
     expect(spans.filter((s) => s.name.includes(transferId))).toEqual([]);
 
+    // The bind job the registration queued is a span of the request's trace, a child of its span.
+    const bindJob = spans.find(
+      (s) => s.name === "openkyt.job" && attr(s, "openkyt.kind") === "transfer.bind",
+    );
+    expect(bindJob).toMatchObject({ traceId: register.traceId, parentSpanId: register.spanId });
+    if (!bindJob) return;
+    expect(attr(bindJob, "openkyt.request_id")).toBe("traced-register-1");
+    expect(attr(bindJob, "openkyt.lane")).toBe("checks");
+    const children = childrenOf(bindJob);
+    expect(children.some((s) => s.name === "openkyt.chain.lookup")).toBe(true);
+    expect(children.some((s) => s.name === "store transaction")).toBe(true);
+    // The batch that ran it is linked to the request, and holds the job's span.
     const batches = spans.filter((s) => s.name === "openkyt.jobs.batch");
     const bindBatch = batches.find((b) => String(attr(b, "openkyt.kinds")).includes("transfer.bind"));
     expect(bindBatch).toBeDefined();
     if (!bindBatch) return;
     expect(attr(bindBatch, "openkyt.lane")).toBe("checks");
-    const children = childrenOf(bindBatch);
-    expect(children.some((s) => s.name === "openkyt.chain.lookup")).toBe(true);
-    expect(children.some((s) => s.name === "store transaction")).toBe(true);
+    expect(bindBatch.links).toContainEqual(
+      expect.objectContaining({ traceId: register.traceId, spanId: register.spanId }),
+    );
     // The idle poll for due jobs outside a batch is not traced.
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.length).toBeGreaterThan(0);

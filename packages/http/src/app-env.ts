@@ -13,6 +13,8 @@ export interface AppVariables {
   keyId: string | undefined;
   /** The authenticated account, once known. */
   accountId: string | undefined;
+  /** The request's span as a W3C traceparent, when requests are traced. */
+  traceparent?: string;
   /** Why authentication refused the request, when it did (see `AUTH_REFUSAL_REASONS`). */
   authRefusal?: string;
 }

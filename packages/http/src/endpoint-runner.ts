@@ -9,7 +9,14 @@
  */
 
 import type { IncomingMessage } from "node:http";
-import { type AccountApi, type Clock, type Engine, isStorableText, KytError } from "@openkyt/core";
+import {
+  type AccountApi,
+  type Clock,
+  type Engine,
+  isStorableText,
+  type JobOrigin,
+  KytError,
+} from "@openkyt/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
 import type { Authenticator, Refused } from "./auth-check.js";
@@ -29,8 +36,8 @@ import { sessionTokenOf } from "./session-cookie.js";
 
 /** What the runner needs. */
 export interface EndpointRunnerDeps {
-  /** The engine's operations for an account (see {@link accountApis}). */
-  readonly accounts: (accountId: string) => AccountApi;
+  /** The engine's operations for an account, for a request when given (see {@link accountApis}). */
+  readonly accounts: (accountId: string, origin?: JobOrigin) => AccountApi;
   readonly auth: Authenticator;
   readonly limiter: RateLimiter | null;
   /** The budget of failed authentications per source and key; null: none. */
@@ -46,10 +53,16 @@ export interface EndpointRunnerDeps {
 /**
  * The engine's account APIs made once per account and reused (at most `maxAccounts`; past
  * that the memo starts over). An account API is a stateless set of operations over the engine.
+ * One asked for with an origin (a request whose jobs are to carry its request id and span) is
+ * made for that request.
  */
-export function accountApis(engine: Engine, maxAccounts = 1_000): (accountId: string) => AccountApi {
+export function accountApis(
+  engine: Engine,
+  maxAccounts = 1_000,
+): (accountId: string, origin?: JobOrigin) => AccountApi {
   const made = new Map<string, AccountApi>();
-  return (accountId) => {
+  return (accountId, origin) => {
+    if (origin !== undefined) return engine.forAccount(accountId, { origin });
     let api = made.get(accountId);
     if (api === undefined) {
       if (made.size >= maxAccounts) made.clear();
@@ -118,6 +131,18 @@ function pathId(c: Context<AppEnv>): string {
   const id = c.req.param("id") ?? "";
   if (!isStorableText(id)) throw new KytError("NOT_FOUND", `no such id: ${JSON.stringify(id)}`);
   return id;
+}
+
+/**
+ * The request as the origin of the jobs an endpoint enqueues (its request id, its span when
+ * traced); none for a GET, which enqueues nothing.
+ */
+function requestOrigin(c: Context<AppEnv>, endpoint: Endpoint): JobOrigin | undefined {
+  if (endpoint.method === "GET") return undefined;
+  const traceparent = c.get("traceparent");
+  return traceparent === undefined
+    ? { requestId: c.get("requestId") }
+    : { requestId: c.get("requestId"), traceparent };
 }
 
 function respond(c: Context<AppEnv>, result: EndpointResult): Response {
@@ -211,6 +236,6 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       query: endpoint.query ? queryRecord(url) : {},
       keyId: caller.actor,
     };
-    return respond(c, await endpoint.run(deps.accounts(caller.accountId), input));
+    return respond(c, await endpoint.run(deps.accounts(caller.accountId, requestOrigin(c, endpoint)), input));
   };
 }

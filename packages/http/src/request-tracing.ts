@@ -2,7 +2,7 @@
  * The request-tracing middleware: runs each request inside a server span of a tracer given by
  * the caller (OpenTelemetry in `openkyt serve` when configured), continuing the trace of a W3C
  * `traceparent` header, so the spans of the work the request causes (store calls) are its
- * children. The span learns its route template and status once the request is answered.
+ * children; the jobs it enqueues carry the span (`traceparent` variable) and join its trace. The span learns its route template and status once the request is answered.
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env.js";
@@ -22,11 +22,12 @@ export interface RequestSpanEnd {
 export interface RequestTracer {
   /**
    * Runs `handle` inside a server span of the request (a child of `traceparent` when given);
-   * `handle` calls `end` once with the answer before the span ends.
+   * `handle` calls `end` once with the answer before the span ends. `span` is the server span
+   * as a W3C traceparent, for the jobs the request enqueues (they join its trace).
    */
   request<T>(
     request: { readonly method: string; readonly traceparent?: string; readonly tracestate?: string },
-    handle: (end: (answer: RequestSpanEnd) => void) => Promise<T>,
+    handle: (end: (answer: RequestSpanEnd) => void, span: string | undefined) => Promise<T>,
   ): Promise<T>;
 }
 
@@ -48,7 +49,8 @@ export function requestTracing(options: RequestTracingOptions): MiddlewareHandle
         ...(traceparent === undefined ? {} : { traceparent }),
         ...(tracestate === undefined ? {} : { tracestate }),
       },
-      async (end) => {
+      async (end, span) => {
+        if (span !== undefined) c.set("traceparent", span);
         try {
           await next();
         } finally {

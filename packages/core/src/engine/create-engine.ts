@@ -27,6 +27,7 @@ import type { EngineEvents, JobLane } from "./engine-events.js";
 import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
+import { checkOrigin, type JobOrigin, withOrigin } from "./jobs/job-origin.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
 import { manualCheckJobHandler } from "./jobs/manual-check-job.js";
 import { webhookDeliveryHandler } from "./jobs/webhook-delivery.js";
@@ -99,6 +100,11 @@ export function defaultJobsConfig(ids: IdGenerator = uuidGenerator): JobsConfig 
   });
 }
 
+/** Options of {@link Engine.forAccount}. */
+export interface AccountOptions {
+  readonly origin?: JobOrigin;
+}
+
 /** A screening engine. */
 export interface Engine {
   /** The engine's typed events. */
@@ -109,8 +115,12 @@ export interface Engine {
   readonly reference: ReferenceData;
   /** API keys of accounts (the HTTP adapter's authentication). */
   readonly apiKeys: ApiKeyService;
-  /** Every operation of the interface for one account. */
-  forAccount(accountId: string): AccountApi;
+  /**
+   * Every operation of the interface for one account. With `origin` (the request being served:
+   * its request id, its span as a `traceparent`), the jobs these operations enqueue carry it
+   * (job-origin.ts); VALIDATION_ERROR when it is malformed.
+   */
+  forAccount(accountId: string, options?: AccountOptions): AccountApi;
   /**
    * Starts the job runners in the background (binding, checks and manual checks in one lane,
    * webhook deliveries in another): they poll the store and are woken at once by work this
@@ -245,7 +255,11 @@ export function createEngine(config: EngineConfig): Engine {
     store,
     reference: referenceData(store),
     apiKeys: apiKeyService(store, vault, ctx.clock),
-    forAccount: (accountId: string) => accountApi(ctx, accountId),
+    forAccount: (accountId: string, options?: AccountOptions) =>
+      accountApi(
+        options?.origin === undefined ? ctx : withOrigin(ctx, checkOrigin(options.origin)),
+        accountId,
+      ),
     start: () => {
       checks.start();
       deliveries.start();

@@ -14,6 +14,7 @@ import type { Store } from "../ports/store.js";
 import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
+import type { JobOrigin } from "./jobs/job-origin.js";
 import type { SecretVault } from "./secrets/secret-vault.js";
 import type { RegistrationBatcher } from "./use-cases/transfer-registration.js";
 
@@ -47,4 +48,6 @@ export interface EngineContext {
   readonly registrations: RegistrationBatcher;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
+  /** The request the current operation serves: the jobs it enqueues keep it (job-origin.ts). */
+  readonly origin?: JobOrigin;
 }

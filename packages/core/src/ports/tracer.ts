@@ -7,14 +7,23 @@
 /** Attributes of a span: low-cardinality facts (a lane, a kind, a count), never secrets. */
 export type SpanAttributes = Readonly<Record<string, string | number | boolean>>;
 
+/** Where a span sits among traces other than the current one (W3C `traceparent` values). */
+export interface SpanContext {
+  /** The span's parent, in place of the current span: the span belongs to that trace. */
+  readonly parent?: string;
+  /** Spans the span is linked to (the requests a batch of jobs came from). */
+  readonly links?: ReadonlyArray<string>;
+}
+
 /** Starts spans. */
 export interface Tracer {
   /**
    * Runs `fn` inside a span named `name`: the span is the parent of the spans started while
    * `fn` runs (the store's and the chain source's calls), ends when `fn` settles, and records
-   * the error when it rejects (which it rethrows unchanged). Returns what `fn` returns.
+   * the error when it rejects (which it rethrows unchanged). Returns what `fn` returns. The span
+   * is a child of the current span, or of `context.parent` when given.
    */
-  span<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
+  span<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>, context?: SpanContext): Promise<T>;
 }
 
 /** The tracer of an engine without tracing: runs `fn`, nothing else. */

@@ -1,8 +1,12 @@
 /** Creating job records. */
 import type { JobKind, JobRecord } from "../../domain/records.js";
 import type { EngineContext } from "../engine-context.js";
+import { ORIGIN_KEY } from "./job-origin.js";
 
-/** A new job due at `runAt` (default now). */
+/**
+ * A new job due at `runAt` (default now). When `ctx` carries the origin of a request (see
+ * job-origin.ts), the payload keeps it unless it names one of its own.
+ */
 export function newJob(
   ctx: EngineContext,
   kind: JobKind,
@@ -17,7 +21,11 @@ export function newJob(
     kind,
     accountId,
     subjectId,
-    payload: Object.freeze({ ...payload }),
+    payload: Object.freeze(
+      ctx.origin === undefined || ORIGIN_KEY in payload
+        ? { ...payload }
+        : { ...payload, [ORIGIN_KEY]: ctx.origin },
+    ),
     runAt: runAt ?? now,
     attempts: 0,
     leaseOwner: null,

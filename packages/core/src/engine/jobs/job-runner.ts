@@ -1,7 +1,9 @@
 /**
  * The durable job runner: claims due jobs from the store with a lease, runs their handlers,
  * and retries failures with exponential backoff until a handler gives up. A job whose worker
- * died is claimed again when its lease runs out, so handlers must be idempotent.
+ * died is claimed again when its lease runs out, so handlers must be idempotent. A job that
+ * came from a request (job-origin.ts) has its request id on every line logged about it, and,
+ * when that request was traced, a span of its own in the request's trace.
  */
 import type EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../../domain/records.js";
@@ -11,6 +13,7 @@ import type { Store } from "../../ports/store.js";
 import { noopTracer, type Tracer } from "../../ports/tracer.js";
 import type { JobsConfig } from "../engine-config.js";
 import type { EngineEvents, JobLane, JobSettlement } from "../engine-events.js";
+import { jobOrigin } from "./job-origin.js";
 
 /** Where a runner reports its batches and settlements (the engine's emitter). */
 export type JobRunnerEvents = Pick<EventEmitter<EngineEvents>, "emit">;
@@ -92,9 +95,16 @@ export interface JobRunnerDeps {
   readonly lane?: JobLane;
   /** Where claims, settlements and finished batches are reported; default nowhere. */
   readonly events?: JobRunnerEvents;
-  /** Runs each claimed batch in a span (`openkyt.jobs.batch`); default none. */
+  /**
+   * Runs each claimed batch in a span (`openkyt.jobs.batch`, linked to the traced requests its
+   * jobs came from) and each job of a traced request in one of its own (`openkyt.job`, a child
+   * of the request's span); default none.
+   */
   readonly tracer?: Tracer;
 }
+
+/** Most requests a batch span is linked to. */
+const MAX_BATCH_LINKS = 32;
 
 /** Shortest sleep of an idle runner. */
 const MIN_IDLE_MS = 5;
@@ -118,15 +128,38 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   /** Every batch being claimed or run, by the loop or by `drain()`: what `drain` and `stop` wait for. */
   const inFlight = new Set<Promise<number>>();
 
+  /** What every line logged about a job names: the job, its kind, and its request's id. */
+  function jobFields(job: JobRecord): { jobId: string; kind: JobKind; requestId?: string } {
+    const requestId = jobOrigin(job)?.requestId;
+    return requestId === undefined
+      ? { jobId: job.id, kind: job.kind }
+      : { jobId: job.id, kind: job.kind, requestId };
+  }
+
+  /**
+   * Runs `fn` (the job's run, or in a batch its settling) in a span of its own when the job came
+   * from a traced request: a child of the request's span, so the job belongs to its trace.
+   */
+  function inJobSpan(job: JobRecord, fn: () => Promise<void>): Promise<void> {
+    const origin = jobOrigin(job);
+    if (origin?.traceparent === undefined) return fn();
+    const attributes = {
+      "openkyt.lane": lane,
+      "openkyt.kind": job.kind,
+      ...(origin.requestId === undefined ? {} : { "openkyt.request_id": origin.requestId }),
+    };
+    return tracer.span("openkyt.job", attributes, fn, { parent: origin.traceparent });
+  }
+
   /** Records what became of a job: completed, deleted, run again later, retried or given up. */
   async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
-    if (!events) return record(job, handler, outcome);
     let settled: JobSettlement = outcome.kind === "later" ? "later" : "done";
     if (outcome.kind === "failed") settled = job.attempts >= config.maxAttempts ? "gave_up" : "retried";
     try {
       await record(job, handler, outcome);
     } finally {
-      events.emit("job.settled", { lane, job, outcome: settled });
+      events?.emit("job.settled", { lane, job, outcome: settled });
+      logger.debug({ ...jobFields(job), lane, outcome: settled }, "job settled");
     }
   }
 
@@ -156,7 +189,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     const reason = describeError(outcome.error);
     const final = job.attempts >= config.maxAttempts;
     deps.onFailure(job, reason, final);
-    logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, final, reason }, "job failed");
+    logger.warn({ ...jobFields(job), attempts: job.attempts, final, reason }, "job failed");
     if (final) {
       await handler.giveUp(job, reason);
       await store.completeJob(job.id, config.workerId);
@@ -169,7 +202,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   async function runOne(job: JobRecord): Promise<void> {
     const handler = handlers[job.kind];
     if (!handler) {
-      logger.error({ jobId: job.id, kind: job.kind }, "no handler for job kind");
+      logger.error(jobFields(job), "no handler for job kind");
       try {
         await store.retryJob(
           job.id,
@@ -182,13 +215,15 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       }
       return;
     }
-    let outcome: BatchJobOutcome;
-    try {
-      outcome = await handler.run(job);
-    } catch (error) {
-      outcome = { kind: "failed", error };
-    }
-    await settle(job, handler, outcome);
+    await inJobSpan(job, async () => {
+      let outcome: BatchJobOutcome;
+      try {
+        outcome = await handler.run(job);
+      } catch (error) {
+        outcome = { kind: "failed", error };
+      }
+      await settle(job, handler, outcome);
+    });
   }
 
   /** Runs the claimed jobs of one kind: together when the handler can, else one by one. */
@@ -210,7 +245,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       await Promise.all(jobs.map((job) => runOne(job)));
       return;
     }
-    await Promise.all(jobs.map((job, i) => settle(job, handler, outcomes[i] ?? { kind: "done" })));
+    await Promise.all(
+      jobs.map((job, i) => inJobSpan(job, () => settle(job, handler, outcomes[i] ?? { kind: "done" }))),
+    );
   }
 
   /** Claims and runs one batch; resolves to how many jobs it ran. */
@@ -234,7 +271,15 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       "openkyt.jobs": jobs.length,
       "openkyt.kinds": [...byKind.keys()].join(","),
     };
-    await tracer.span("openkyt.jobs.batch", attributes, () => runGroups(byKind, jobs));
+    const links = [...new Set(jobs.map((job) => jobOrigin(job)?.traceparent))]
+      .filter((traceparent): traceparent is string => traceparent !== undefined)
+      .slice(0, MAX_BATCH_LINKS);
+    await tracer.span(
+      "openkyt.jobs.batch",
+      attributes,
+      () => runGroups(byKind, jobs),
+      links.length > 0 ? { links } : undefined,
+    );
     return jobs.length;
   }
 

@@ -14,6 +14,7 @@ import { type CheckSubject, computeChecks } from "../screening/check-computation
 import { modelVersionTag } from "../screening/model-resolution.js";
 import { riskRecords } from "../screening/risk-records.js";
 import { recordEvent } from "../webhooks/webhook-outbox.js";
+import { jobOrigin, withOrigin } from "./job-origin.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 
 const ADDRESS_CHECKS: ReadonlyArray<CheckKind> = Object.freeze(["counterparty", "sanctions"]);
@@ -176,10 +177,14 @@ async function runTransferCheck(
   return { kind: "done" } as const;
 }
 
-/** Creates the handler of `manual_check.run` jobs. */
-export function manualCheckJobHandler(ctx: EngineContext): JobHandler {
+/**
+ * Creates the handler of `manual_check.run` jobs. The deliveries of a check's
+ * `manual_check.completed` event carry the origin of its job (the request that asked for it).
+ */
+export function manualCheckJobHandler(engineCtx: EngineContext): JobHandler {
   return {
     async run(job): Promise<JobOutcome> {
+      const ctx = withOrigin(engineCtx, jobOrigin(job));
       const check = await ctx.store.getManualCheck(job.subjectId);
       if (check?.checkStatus !== "checking") return { kind: "done" };
       const model =
@@ -200,7 +205,7 @@ export function manualCheckJobHandler(ctx: EngineContext): JobHandler {
       return { kind: "done" };
     },
     async giveUp(job, reason) {
-      await finishCheck(ctx, job.subjectId, { lastError: reason }, "error");
+      await finishCheck(withOrigin(engineCtx, jobOrigin(job)), job.subjectId, { lastError: reason }, "error");
     },
   };
 }

@@ -14,6 +14,7 @@ import type { WebhookSender } from "../../ports/webhook-transport.js";
 import type { EngineContext } from "../engine-context.js";
 import type { SecretVault } from "../secrets/secret-vault.js";
 import { TARGET_REFUSED } from "../webhooks/webhook-targets.js";
+import { jobOrigin } from "./job-origin.js";
 import type { JobHandler, JobOutcome } from "./job-runner.js";
 
 /** Why an engine without a webhook transport neither creates nor delivers webhooks. */
@@ -66,7 +67,10 @@ async function deliver(ctx: EngineContext, deps: WebhookDeliveryDeps, job: JobRe
     if (result.kind === "refused") {
       refused = true;
       error = TARGET_REFUSED;
-      ctx.logger.warn({ webhookId: webhook.id, reason: result.reason }, "webhook target refused by policy");
+      ctx.logger.warn(
+        { webhookId: webhook.id, reason: result.reason, requestId: jobOrigin(job)?.requestId },
+        "webhook target refused by policy",
+      );
     } else {
       status = result.status;
       if (status < 200 || status > 299) error = `the receiver answered ${status}`;
@@ -101,7 +105,10 @@ async function deliver(ctx: EngineContext, deps: WebhookDeliveryDeps, job: JobRe
   if (error === null) return { kind: "done" };
   if (noted?.state === "paused") {
     if (noted.pausedAt === at)
-      ctx.logger.warn({ webhookId: webhook.id, reason: noted.pausedReason }, "webhook paused");
+      ctx.logger.warn(
+        { webhookId: webhook.id, reason: noted.pausedReason, requestId: jobOrigin(job)?.requestId },
+        "webhook paused",
+      );
     return { kind: "done" };
   }
   throw new KytError("INTERNAL_ERROR", `webhook ${webhook.id}: ${error}`);
@@ -113,7 +120,12 @@ export function webhookDeliveryHandler(ctx: EngineContext, deps: WebhookDelivery
     run: (job) => deliver(ctx, deps, job),
     async giveUp(job, reason) {
       ctx.logger.warn(
-        { webhookId: job.subjectId, eventId: job.payload.eventId, reason },
+        {
+          webhookId: job.subjectId,
+          eventId: job.payload.eventId,
+          reason,
+          requestId: jobOrigin(job)?.requestId,
+        },
         "webhook delivery gave up",
       );
     },

@@ -18,6 +18,7 @@ import {
 } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
+import { type JobOrigin, withOrigin } from "../jobs/job-origin.js";
 import { NO_CHECKS, queueChecks } from "../screening/check-states.js";
 import { resolveRiskModel, resolveToken } from "../screening/model-resolution.js";
 import { recordEvent } from "../webhooks/webhook-outbox.js";
@@ -230,10 +231,12 @@ function recordKey(t: TransferRecord): string {
   return [t.accountId, t.network, t.txHash, t.tokenId, t.outputAddress, t.direction].join("\u0000");
 }
 
-/** A resolved registration and the account it is for. */
+/** A resolved registration, the account it is for and the request it came from, when known. */
 interface AccountRegistration {
   readonly accountId: string;
   readonly item: ResolvedRegistration;
+  /** Its own request's origin, for its jobs (a batch of registrations may come from several). */
+  readonly origin?: JobOrigin | undefined;
 }
 
 /**
@@ -255,8 +258,9 @@ async function writeRegistrations(
     const inBatch = new Map<string, TransferRecord>();
     const inserts: TransferRecord[] = [];
     const jobs: JobRecord[] = [];
-    for (const [i, { accountId, item }] of items.entries()) {
+    for (const [i, { accountId, item, origin }] of items.entries()) {
       const { key } = keyed[i] as (typeof keyed)[number];
+      const itemCtx = withOrigin(ctx, origin);
       const earlier = inBatch.get(key);
       if (earlier) {
         out.push({ transfer: earlier, created: false });
@@ -266,14 +270,14 @@ async function writeRegistrations(
       let registration: Registration;
       if (existing) {
         registration = {
-          transfer: await recheckExisting(ctx, tx, existing, item.input.forceRecheck),
+          transfer: await recheckExisting(itemCtx, tx, existing, item.input.forceRecheck),
           created: false,
         };
       } else {
         const now = ctx.clock.now();
         const transfer = newFullTransfer(ctx, accountId, item, now);
         inserts.push(transfer);
-        jobs.push(newJob(ctx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
+        jobs.push(newJob(itemCtx, "transfer.bind", accountId, transfer.id, { bindingSince: now }));
         registration = { transfer, created: true };
       }
       inBatch.set(key, registration.transfer);
@@ -303,14 +307,18 @@ async function writeRegistrationsRetried(
 interface Waiting {
   readonly accountId: string;
   readonly body: unknown;
+  readonly origin: JobOrigin | undefined;
   readonly resolve: (registration: Registration) => void;
   readonly reject: (error: unknown) => void;
 }
 
 /** Coalesces single registrations into batches (see {@link createRegistrationBatcher}). */
 export interface RegistrationBatcher {
-  /** Registers one full transfer with the registrations arriving with it; resolves once durable. */
-  register(accountId: string, body: unknown): Promise<Registration>;
+  /**
+   * Registers one full transfer with the registrations arriving with it; resolves once durable.
+   * Its jobs carry `origin` (its own request's), whatever the others' are.
+   */
+  register(accountId: string, body: unknown, origin?: JobOrigin): Promise<Registration>;
 }
 
 /**
@@ -339,7 +347,7 @@ export function createRegistrationBatcher(context: () => EngineContext): Registr
       if (item instanceof KytError) w.reject(item);
       else {
         valid.push(w);
-        items.push({ accountId: w.accountId, item });
+        items.push({ accountId: w.accountId, item, origin: w.origin });
       }
     });
     if (items.length === 0) return;
@@ -377,9 +385,9 @@ export function createRegistrationBatcher(context: () => EngineContext): Registr
   }
 
   return Object.freeze({
-    register(accountId: string, body: unknown): Promise<Registration> {
+    register(accountId: string, body: unknown, origin?: JobOrigin): Promise<Registration> {
       return new Promise<Registration>((resolve, reject) => {
-        waiting.push({ accountId, body, resolve, reject });
+        waiting.push({ accountId, body, origin, resolve, reject });
         schedule();
       });
     },
@@ -396,7 +404,7 @@ export function registerTransfer(
   accountId: string,
   body: unknown,
 ): Promise<Registration> {
-  return ctx.registrations.register(accountId, body);
+  return ctx.registrations.register(accountId, body, ctx.origin);
 }
 
 /**
