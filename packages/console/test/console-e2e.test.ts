@@ -244,6 +244,11 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await screen(page, "11-transfer-page");
     await page.getByRole("link", { name: "Webhooks" }).click();
     await page.getByRole("button", { name: "Subscribe" }).waitFor();
+    // A target on this machine is refused (no request leaves it): the reason shows at the URL field.
+    await page.getByLabel("URL").fill("http://127.0.0.1:9/hook");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.locator("#hook-url-error").waitFor();
+    expect(await page.getByLabel("URL").getAttribute("aria-invalid")).toBe("true");
     await screen(page, "12-webhooks");
   });
 

@@ -67,7 +67,7 @@ export function Webhooks() {
   return (
     <section aria-labelledby="hooks-title">
       <h1 id="hooks-title">Webhooks</h1>
-      <form class="filters" onSubmit={create} aria-label="New webhook">
+      <form class="hook-form" onSubmit={create} aria-label="New webhook">
         <Field id="hook-url" label="URL" messages={urlMessages}>
           <input
             id="hook-url"
