@@ -154,10 +154,10 @@ async function writeBind(
     if (transfer?.txStatus !== "binding") return null;
     const now = ctx.clock.now();
     const bound = boundTransfer(transfer, found, now);
-    await outbox.record(bound.accountId, "transfer.status_changed", {
+    await outbox.record(bound.accountId, "transfer.status_changed", () => ({
       transfer: presentTransfer(bound),
       from: "binding",
-    });
+    }));
     const started = startedChecks(bound, CHECK_KINDS, now);
     const checked = await writeResults(
       ctx,

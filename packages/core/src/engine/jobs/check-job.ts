@@ -153,9 +153,11 @@ export async function writeResults(
       comment: null,
       assignee: null,
     });
-    await outbox.record(next.accountId, "alert.created", { alert: presentAlertWorkflow(alert, next) });
+    await outbox.record(next.accountId, "alert.created", () => ({
+      alert: presentAlertWorkflow(alert, next),
+    }));
   }
-  await outbox.record(next.accountId, "transfer.checked", { transfer: presentTransfer(next) });
+  await outbox.record(next.accountId, "transfer.checked", () => ({ transfer: presentTransfer(next) }));
   return { transfer: next, risks, alerts, kinds: live };
 }
 

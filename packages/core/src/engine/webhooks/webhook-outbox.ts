@@ -9,10 +9,13 @@ import type { StoreOps } from "../../ports/store.js";
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
 
+/** An event's data, or a function making it: called only when some webhook wants the event. */
+export type EventData = Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
+
 /** Records events in one transaction (see {@link eventOutbox}). */
 export interface EventOutbox {
   /** Writes `type` with its data to the outbox of `accountId`. */
-  record(accountId: string, type: WebhookEventType, data: Readonly<Record<string, unknown>>): Promise<void>;
+  record(accountId: string, type: WebhookEventType, data: EventData): Promise<void>;
 }
 
 /**
@@ -33,7 +36,8 @@ export function eventOutbox(ctx: EngineContext, tx: StoreOps): EventOutbox {
       // A paused webhook gets no new delivery jobs until it is resumed.
       const webhooks = (await all).filter((w) => w.state === "active" && w.events.includes(type));
       if (webhooks.length === 0) return;
-      const event = { id: ctx.ids.next(), accountId, type, payload: data, createdAt: ctx.clock.now() };
+      const payload = typeof data === "function" ? data() : data;
+      const event = { id: ctx.ids.next(), accountId, type, payload, createdAt: ctx.clock.now() };
       await tx.putWebhookEvent(event);
       for (const webhook of webhooks) {
         await tx.enqueueJob(
@@ -50,7 +54,7 @@ export function recordEvent(
   tx: StoreOps,
   accountId: string,
   type: WebhookEventType,
-  data: Readonly<Record<string, unknown>>,
+  data: EventData,
 ): Promise<void> {
   return eventOutbox(ctx, tx).record(accountId, type, data);
 }
