@@ -354,6 +354,17 @@ export const JOB_KINDS = [
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
+/**
+ * The request a job came from (kept in its payload under `origin`; see
+ * engine/jobs/job-origin.ts): its request id and, when it was traced, its span as a W3C
+ * `traceparent` (`00-<trace id>-<span id>-<flags>`).
+ */
+export interface JobOrigin {
+  /** The request id of the request log (1 to 128 of `A-Z a-z 0-9 . _ : - =`). */
+  readonly requestId?: string;
+  readonly traceparent?: string;
+}
+
 /** A durable unit of work. */
 export interface JobRecord {
   readonly id: string;

@@ -4,7 +4,7 @@
  * engine. No container, no singletons.
  */
 import EventEmitter from "eventemitter3";
-import type { JobKind, JobRecord } from "../domain/records.js";
+import type { JobKind, JobOrigin, JobRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
 import {
   checkTraceLimits,
@@ -27,7 +27,7 @@ import type { EngineEvents, JobLane } from "./engine-events.js";
 import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
-import { checkOrigin, type JobOrigin, withOrigin } from "./jobs/job-origin.js";
+import { checkOrigin, withOrigin } from "./jobs/job-origin.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
 import { manualCheckJobHandler } from "./jobs/manual-check-job.js";
 import { webhookDeliveryHandler } from "./jobs/webhook-delivery.js";

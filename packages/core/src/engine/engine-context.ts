@@ -3,7 +3,7 @@
  * Internal to the engine.
  */
 import type EventEmitter from "eventemitter3";
-import type { RiskModel } from "../domain/records.js";
+import type { JobOrigin, RiskModel } from "../domain/records.js";
 import type { EntityResolver } from "../exposure/index.js";
 import type { ChainSource } from "../ports/chain-source.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
@@ -14,7 +14,6 @@ import type { Store } from "../ports/store.js";
 import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEvents } from "./engine-events.js";
-import type { JobOrigin } from "./jobs/job-origin.js";
 import type { SecretVault } from "./secrets/secret-vault.js";
 import type { RegistrationBatcher } from "./use-cases/transfer-registration.js";
 

@@ -2,7 +2,7 @@ export * from "./create-engine.js";
 export type * from "./engine-config.js";
 export type { EngineEvents, JobLane, JobSettlement } from "./engine-events.js";
 export { matchChainTransfer } from "./jobs/bind-job.js";
-export { checkOrigin, type JobOrigin, jobOrigin } from "./jobs/job-origin.js";
+export { checkOrigin, jobOrigin } from "./jobs/job-origin.js";
 export { backoffDelay, type JobHandler, type JobOutcome, type JobRunner } from "./jobs/job-runner.js";
 export { NO_WEBHOOK_TRANSPORT, webhookSignature } from "./jobs/webhook-delivery.js";
 export { type SealOutcome, sealStoredSecrets } from "./secrets/secret-sealing.js";

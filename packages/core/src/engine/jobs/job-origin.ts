@@ -7,17 +7,9 @@
  * line about the job and starts the job's span in the request's trace.
  */
 
-import type { JobRecord } from "../../domain/records.js";
+import type { JobOrigin, JobRecord } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
 import type { EngineContext } from "../engine-context.js";
-
-/** The request a job came from. */
-export interface JobOrigin {
-  /** The request id of the request log (1 to 128 of `A-Z a-z 0-9 . _ : - =`). */
-  readonly requestId?: string;
-  /** The request span, as a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`). */
-  readonly traceparent?: string;
-}
 
 /** The payload key of the origin. */
 export const ORIGIN_KEY = "origin";

@@ -3,7 +3,7 @@
  * the transfer and the job that carries on its work in one transaction.
  */
 import { CHECK_KINDS, type CheckKind } from "../../domain/enums.js";
-import type { JobRecord, TransferRecord } from "../../domain/records.js";
+import type { JobOrigin, JobRecord, TransferRecord } from "../../domain/records.js";
 import { fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../../machines/index.js";
 import type { StoreOps } from "../../ports/store.js";
@@ -18,7 +18,7 @@ import {
 } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
-import { type JobOrigin, withOrigin } from "../jobs/job-origin.js";
+import { withOrigin } from "../jobs/job-origin.js";
 import { NO_CHECKS, queueChecks } from "../screening/check-states.js";
 import { resolveRiskModel, resolveToken } from "../screening/model-resolution.js";
 import { recordEvent } from "../webhooks/webhook-outbox.js";
