@@ -13,7 +13,15 @@ import type { ExposureTally } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
 import { mayFund, readsSameTime } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
-import { compareNodes, pathOf, splitNode, type TraceNode, txPathOf } from "./trace-node.js";
+import {
+  compareNodes,
+  type MergedNodes,
+  nodesOf,
+  pathOf,
+  splitNode,
+  type TraceNode,
+  txPathOf,
+} from "./trace-node.js";
 
 /** Most frontier addresses asked of the ledger in one call. */
 export const LEDGER_CHUNK_SIZE = 1000;
@@ -60,7 +68,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       if (n.hop >= maxHops || n.weight < minPathWeight) unexplained(n);
       else toFollow.push(n);
     }
-    const children = new Map<string, TraceNode>();
+    const children: MergedNodes = new Map();
     let pending = toFollow;
     while (pending.length > 0) {
       const remaining = input.edgeBudget - edgesRead;
@@ -86,7 +94,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
         if (!splitNode(n, own.rows, input.forward, children)) unexplained(n);
       }
     }
-    frontier = [...children.values()].sort(compareNodes);
+    frontier = nodesOf(children).sort(compareNodes);
     if (frontier.length === 0) break;
     hops = Math.max(hops, frontier[0]!.hop);
     const ask = [...new Set(frontier.map((n) => n.address))].filter((a) => !known.has(a));

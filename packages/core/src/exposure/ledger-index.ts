@@ -43,8 +43,13 @@ function searchTime(rows: ReadonlyArray<LedgerTransfer>, at: Millis, strict: boo
  */
 export class LedgerIndex implements LedgerReader {
   #size = 0;
-  readonly #incoming = new Map<string, SortedRows>();
-  readonly #outgoing = new Map<string, SortedRows>();
+  /**
+   * Per network and token (`network SEP tokenId`), per address: its rows. Two levels, so that a
+   * read looks an address up by the held string itself (its hash is kept by the engine) rather
+   * than by a key concatenated, and hashed afresh, per query.
+   */
+  readonly #incoming = new Map<string, Map<string, SortedRows>>();
+  readonly #outgoing = new Map<string, Map<string, SortedRows>>();
   /** Per network, per transaction hash: its one row, or its rows when it has several. */
   readonly #byTx = new Map<string, Map<string, LedgerTransfer | LedgerTransfer[]>>();
   /** One copy of each network, token id and address string held. */
@@ -81,9 +86,9 @@ export class LedgerIndex implements LedgerReader {
       else if (Array.isArray(tx)) tx.push(row);
       else txs.set(row.txHash, [tx, row]);
       added++;
-      const tokenKey = network + SEP + row.tokenId + SEP;
-      push(this.#incoming, tokenKey + row.to, row);
-      push(this.#outgoing, tokenKey + row.from, row);
+      const tokenKey = network + SEP + row.tokenId;
+      push(byToken(this.#incoming, tokenKey), row.to, row);
+      push(byToken(this.#outgoing, tokenKey), row.from, row);
     }
     this.#size += added;
     return added;
@@ -109,8 +114,10 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
+    const addresses = this.#incoming.get(network + SEP + tokenId);
+    if (!addresses) return out;
     for (const q of queries) {
-      const rows = sortedRows(this.#incoming, network + SEP + tokenId + SEP + q.address);
+      const rows = sortedRows(addresses, q.address);
       if (!rows) continue;
       const end = searchTime(rows, q.before, false);
       const start = Math.max(0, end - limitPerAddress);
@@ -127,8 +134,10 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
+    const addresses = this.#outgoing.get(network + SEP + tokenId);
+    if (!addresses) return out;
     for (const q of queries) {
-      const rows = sortedRows(this.#outgoing, network + SEP + tokenId + SEP + q.address);
+      const rows = sortedRows(addresses, q.address);
       if (!rows) continue;
       const start = searchTime(rows, q.after, true);
       const end = Math.min(rows.length, start + limitPerAddress);
@@ -156,6 +165,16 @@ export class LedgerIndex implements LedgerReader {
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
   }
+}
+
+/** The addresses of one network and token, created on first use. */
+function byToken(map: Map<string, Map<string, SortedRows>>, tokenKey: string): Map<string, SortedRows> {
+  let addresses = map.get(tokenKey);
+  if (!addresses) {
+    addresses = new Map();
+    map.set(tokenKey, addresses);
+  }
+  return addresses;
 }
 
 function push(map: Map<string, SortedRows>, key: string, row: LedgerTransfer): void {

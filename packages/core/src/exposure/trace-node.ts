@@ -23,6 +23,16 @@ export interface TraceNode {
   readonly until: Millis | null;
 }
 
+/** Children met in one hop, by address, then by position (a time, or time, block and log index). */
+export type MergedNodes = Map<string, Map<number | string, TraceNode>>;
+
+/** Every node of `merged`, in no particular order. */
+export function nodesOf(merged: MergedNodes): TraceNode[] {
+  const out: TraceNode[] = [];
+  for (const atAddress of merged.values()) for (const n of atAddress.values()) out.push(n);
+  return out;
+}
+
 /** A start node of weight 1 at `position`. */
 export function rootNode(
   address: string,
@@ -68,7 +78,7 @@ export function splitNode(
   node: TraceNode,
   rows: ReadonlyArray<LedgerTransfer>,
   forward: boolean,
-  into: Map<string, TraceNode>,
+  into: MergedNodes,
 ): boolean {
   let sum = 0;
   for (const r of rows) if (r.amount > 0 && r.from !== r.to) sum += r.amount;
@@ -77,14 +87,17 @@ export function splitNode(
     if (!(r.amount > 0) || r.from === r.to) continue;
     const address = forward ? r.to : r.from;
     const part = node.weight * (r.amount / sum);
-    // A position without a block is its time alone (the log index orders nothing then).
-    const key =
-      r.block === null
-        ? `${address}\u0000${r.occurredAt}`
-        : `${address}\u0000${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
-    const met = into.get(key);
+    // A position without a block is its time alone (the log index orders nothing then). Keyed by
+    // the held address string, then the time as a number: no key text is built per edge.
+    const key = r.block === null ? r.occurredAt : `${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
+    let atAddress = into.get(address);
+    if (!atAddress) {
+      atAddress = new Map();
+      into.set(address, atAddress);
+    }
+    const met = atAddress.get(key);
     if (!met) {
-      into.set(key, {
+      atAddress.set(key, {
         address,
         position: r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: -1 } : r,
         txHash: r.txHash,
