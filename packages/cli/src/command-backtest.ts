@@ -1,7 +1,8 @@
 /**
  * `openkyt backtest`: what a risk model would have done to an account's transfers already
  * screened, from their stored results, beside what the model that checked them did. Prints a
- * table (or the report as JSON with `--json`); a progress bar on a terminal's stderr.
+ * table (or the report as JSON with `--json`); a progress bar on a terminal's stderr. `--html`
+ * and `--pdf` also write the report as a page or a PDF (the renderer of @openkyt/pdf).
  */
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { type BacktestProgress, KytError } from "@openkyt/core";
@@ -10,7 +11,7 @@ import { backtestText } from "./backtest-text.js";
 import { type ParsedArgs, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, type CliIo, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine } from "./engine-setup.js";
+import { createCliEngine, lazyPdfRenderer } from "./engine-setup.js";
 
 /** The model to try: an id, or the body of a model file (`{ "name", "rules" }`). */
 async function modelOf(value: string): Promise<string | unknown> {
@@ -83,7 +84,8 @@ export const backtestCommand: CliCommand = {
   summary: "what a risk model would have done to an account's screened transfers",
   usage: `usage: openkyt backtest --account NAME --model ID|FILE --from DATE --to DATE
                         [--network NET] [--direction incoming|outgoing] [--token TOKEN_ID]
-                        [--shift-limit N] [--retrace] [--html FILE] [--db FILE|postgres://...] [--json]
+                        [--shift-limit N] [--retrace] [--html FILE] [--pdf FILE]
+                        [--db FILE|postgres://...] [--json]
 
   Re-evaluates the stored check results (exposure, counterparty, sanctions) of the account's
   transfers registered from --from to --to (YYYY-MM-DD, whole UTC days, or ISO 8601 with an
@@ -93,7 +95,8 @@ export const backtestCommand: CliCommand = {
   type and category, the level shift with the first --shift-limit ids each way (default 20), and
   the throughput. Writes nothing: no result, no alert. --retrace traces each transfer again
   against the current ledger, labels and lists for the candidate (a trace per transfer: slow).
-  --html FILE also writes the report as a page with a chart of the level shift.
+  --html FILE also writes the report as a page with a chart of the level shift, --pdf FILE
+  as a PDF (the same report as GET /v1/backtests/{id}/report/).
   See docs/backtesting.md.`,
   async run(argv, io) {
     const args = parseCommandArgs(argv, {
@@ -108,21 +111,28 @@ export const backtestCommand: CliCommand = {
       "shift-limit": { type: "string" },
       retrace: { type: "boolean" },
       html: { type: "string" },
+      pdf: { type: "string" },
     });
     const account = stringOption(args, "account");
     if (!account) throw new UsageError("--account NAME is required");
     const body = await bodyOf(args);
     const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
     const progress = progressWriter(io, Boolean(process.stderr.isTTY) && !args.values.json);
+    const renderer = lazyPdfRenderer();
     try {
-      const engine = createCliEngine(store, io.env);
-      const report = await engine.forAccount(account).backtests.run(body, { onProgress: progress.update });
+      const backtests = createCliEngine(store, io.env, undefined, {}, renderer).forAccount(account).backtests;
+      const report = await backtests.run(body, { onProgress: progress.update });
       progress.done();
       const window = { from: String(body.from), to: String(body.to) };
       const html = stringOption(args, "html");
       if (html) {
         await writeFile(html, backtestHtml(report, window));
         io.stderr(`backtest: report written to ${html}\n`);
+      }
+      const pdf = stringOption(args, "pdf");
+      if (pdf) {
+        await writeFile(pdf, (await backtests.renderReport(report, window)).bytes);
+        io.stderr(`backtest: PDF report written to ${pdf}\n`);
       }
       if (args.values.json) io.stdout(`${JSON.stringify(report)}\n`);
       else io.stdout(`${backtestText(report, window)}\n`);
@@ -135,6 +145,7 @@ export const backtestCommand: CliCommand = {
         io.stderr(`  ${field}: ${problems.join("; ")}\n`);
       return EXIT.FAILED;
     } finally {
+      await renderer.close();
       await store.close();
     }
   },

@@ -1,9 +1,16 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ExposureResult, RiskModel, RiskRule, TransferRecord } from "@openkyt/core";
+import type {
+  BacktestReportResponse,
+  ExposureResult,
+  RiskModel,
+  RiskRule,
+  TransferRecord,
+} from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compactText, pdfText, popplerMissing } from "../../pdf/test/poppler-tools.js";
 import { type CliIo, COMMANDS, runCli } from "../src/index.js";
 
 const T0 = Date.parse("2026-10-01T00:00:00Z");
@@ -245,6 +252,44 @@ describe("openkyt backtest", () => {
     expect(bar("actual", "severe")?.slice(3)).toEqual(["0", "0"]);
     expect(html).toContain("Level shift: 2 up, 0 down, 1 same");
   });
+
+  it.skipIf(popplerMissing() !== null)(
+    "--pdf writes the report as a PDF (real renderer): the candidate, the shift and the transfers that move",
+    async () => {
+      const file = join(dir, "report.pdf");
+      const io = capture();
+      expect(
+        await runCli(
+          ["backtest", "--db", db, "--account", "lab", "--model", "lab", ...window, "--pdf", file, "--json"],
+          io,
+          COMMANDS,
+        ),
+      ).toBe(0);
+      const report = JSON.parse(io.out) as BacktestReportResponse;
+      expect(io.err).toContain(`PDF report written to ${file}`);
+      const bytes = new Uint8Array(await readFile(file));
+      expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+      const text = pdfText(bytes);
+      expect(text).toContain("Backtest report");
+      expect(text).toMatch(/Candidate model\s+lab@2/);
+      expect(text).toContain("2000-01-01 .. 2100-01-01");
+      expect(text).toContain(
+        `${report.shift.up} transfers would go up a level or more, ${report.shift.down} down, ${report.shift.same} stay.`,
+      );
+      for (const id of [...report.shift.up_ids, ...report.shift.down_ids])
+        expect(compactText(bytes)).toContain(id);
+      // Transfers by level: each level's two counts and the change, as the report says.
+      for (const l of report.levels.filter((x) => x.actual + x.candidate > 0)) {
+        const change = l.candidate - l.actual;
+        const signed = change > 0 ? `+${change}` : String(change);
+        const name = l.level === "undefined" ? "Not computed" : l.level[0]?.toUpperCase() + l.level.slice(1);
+        expect(text).toMatch(
+          new RegExp(`${name}\\s+${l.actual}\\s+${l.candidate}\\s+${signed.replace("+", "\\+")}`),
+        );
+      }
+      expect(text).toContain("Origin of funds");
+    },
+  );
 
   it("says what is wrong: usage (2), an unknown model or a bad date (1)", async () => {
     const noAccount = capture();

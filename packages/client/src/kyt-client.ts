@@ -130,6 +130,11 @@ export function createKytClient(options: KytClientOptions) {
       report(
         `/v1/manual-checks/${seg(id)}/${opts.withRisks === false ? "pdf-report-without-risks" : "pdf-report"}/`,
       ),
+    /**
+     * GET /v1/backtests/{id}/report/: the PDF report of a done backtest (409 while it is queued or
+     * running, or when it ended in error).
+     */
+    backtestReport: (id: string) => report(`/v1/backtests/${seg(id)}/report/`),
     /** Polls a manual check until it is checked or in error. */
     waitForManualCheck: (id: string, wait?: WaitOptions) =>
       pollUntil(`manual check ${id}`, () => client.getManualCheck(id), manualCheckSettled, wait),

@@ -11,7 +11,14 @@ import {
   riskModelResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { deletedResponseSchema, type Endpoint, expectNoBody, json, noBodySchema } from "./endpoint-types.js";
+import {
+  deletedResponseSchema,
+  type Endpoint,
+  expectNoBody,
+  json,
+  noBodySchema,
+  pdf,
+} from "./endpoint-types.js";
 
 const tag = "risk-models" as const;
 
@@ -110,5 +117,19 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: backtestResponseSchema,
     errors: [404],
     run: async (api, { id }) => json(await api.backtests.get(id)),
+  },
+  {
+    operationId: "backtestReport",
+    method: "GET",
+    path: "/v1/backtests/{id}/report/",
+    summary:
+      "PDF report of a done backtest: transfers by level under both models, the level shift (chart and " +
+      "from/to table), alerts by risk type and category, the first transfers whose level moves, throughput. " +
+      "409 while it is queued or running, or when it ended in error.",
+    tag,
+    status: 200,
+    response: "pdf",
+    errors: [404, 409, 503],
+    run: async (api, { id }) => pdf(await api.backtests.report(id)),
   },
 ];

@@ -31,7 +31,8 @@ export interface Served {
 /** A renderer that writes a tiny stand-in PDF naming what it rendered. */
 export const stubRenderer: ReportRenderer = {
   async render(request) {
-    const subject = request.data.kind === "transfer" ? request.data.transfer.id : request.data.check.id;
+    const d = request.data;
+    const subject = d.kind === "transfer" ? d.transfer.id : d.kind === "backtest" ? d.backtestId : d.check.id;
     return new TextEncoder().encode(
       `%PDF-1.4\n% ${request.data.kind} ${subject} risks=${request.withRisks}\n%%EOF\n`,
     );

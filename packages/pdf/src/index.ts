@@ -11,6 +11,8 @@ export {
 } from "./pdf-pool.js";
 export { createPdfRenderer, type PdfRenderer, type PdfRendererOptions } from "./pdf-renderer.js";
 export {
+  type BacktestReportRequest,
+  backtestReportDocument,
   type ManualCheckReportRequest,
   manualCheckReportDocument,
   reportDocument,

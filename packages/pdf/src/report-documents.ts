@@ -2,9 +2,21 @@
  * Pure document-definition builders: a report request in, a pdfmake document definition out.
  * They read no clock and no file, so the layout can be tested without rendering.
  */
-import type { ManualCheckReportData, ReportRequest, TransferReportData } from "@openkyt/core";
+import type {
+  BacktestReportData,
+  ManualCheckReportData,
+  ReportRequest,
+  TransferReportData,
+} from "@openkyt/core";
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { alertsSection } from "./report-alerts-table.js";
+import {
+  backtestAlertsSection,
+  backtestSummary,
+  levelShiftSection,
+  levelsSection,
+  movedTransfersSection,
+} from "./report-backtest-sections.js";
 import { manualCheckPending, pendingNotice, transferPending } from "./report-checks.js";
 import { counterpartySection } from "./report-counterparty-section.js";
 import { exposureSection } from "./report-exposure-section.js";
@@ -19,6 +31,8 @@ import { manualCheckSection, transferSection } from "./report-transfer-section.j
 export type TransferReportRequest = ReportRequest & { readonly data: TransferReportData };
 /** A request for a manual check report. */
 export type ManualCheckReportRequest = ReportRequest & { readonly data: ManualCheckReportData };
+/** A request for a backtest report. */
+export type BacktestReportRequest = ReportRequest & { readonly data: BacktestReportData };
 
 function frameOf(request: ReportRequest, title: string, subjectId: string): ReportFrame {
   return {
@@ -97,9 +111,26 @@ export function manualCheckReportDocument(request: ManualCheckReportRequest): TD
   return documentOf(frameOf(request, "Manual check report", c.id), body);
 }
 
+/**
+ * The document of a backtest report: what was evaluated, the level shift (chart and from/to
+ * table), transfers by level, alerts by risk type and category, the transfers that move.
+ */
+export function backtestReportDocument(request: BacktestReportRequest): TDocumentDefinitions {
+  const { data: d } = request;
+  const body: Content[] = [
+    ...backtestSummary(d),
+    ...levelShiftSection(d.report),
+    ...levelsSection(d.report),
+    ...backtestAlertsSection(d.report),
+    ...movedTransfersSection(d.report),
+  ];
+  return documentOf(frameOf(request, "Backtest report", d.backtestId ?? d.report.candidate), body);
+}
+
 /** The document of any report request. */
 export function reportDocument(request: ReportRequest): TDocumentDefinitions {
   const { data } = request;
+  if (data.kind === "backtest") return backtestReportDocument({ ...request, data });
   return data.kind === "transfer"
     ? transferReportDocument({ ...request, data })
     : manualCheckReportDocument({ ...request, data });

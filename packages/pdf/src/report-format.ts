@@ -15,6 +15,16 @@ export function formatUsd(value: number | null | undefined): string {
   return value === null || value === undefined ? UNKNOWN : `${usd.format(value)} USD`;
 }
 
+/** A count grouped by thousands: `12,345`. */
+export function formatCount(n: number): string {
+  return grouped.format(n);
+}
+
+/** A change in a count, signed: `+12`, `-3`, `0`. */
+export function formatChange(n: number): string {
+  return n > 0 ? `+${grouped.format(n)}` : grouped.format(n);
+}
+
 /** `30.0%` (one decimal; `<0.1%` for a tiny non-zero share), or a dash when unknown. */
 export function formatShare(share: number | null | undefined): string {
   if (share === null || share === undefined) return UNKNOWN;

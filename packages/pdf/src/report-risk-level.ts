@@ -74,10 +74,10 @@ export function risksOmittedNotice(subject: string): Content {
   );
 }
 
-/** A table cell filled with a rule level's colour. */
-export function levelCell(level: RuleRiskLevel): TableCell {
+/** A table cell filled with a level's colour. */
+export function levelCell(level: RiskLevel): TableCell {
   const c = LEVEL_COLORS[level];
-  return { text: capitalised(level), bold: true, color: c.text, fillColor: c.fill, alignment: "center" };
+  return { text: levelName(level), bold: true, color: c.text, fillColor: c.fill, alignment: "center" };
 }
 
 /** Levels highest first, for ordering risks and alerts. */

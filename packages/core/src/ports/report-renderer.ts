@@ -7,6 +7,7 @@ import type { ExposureResult, SanctionsResult } from "../domain/records.js";
 import type {
   AddressExposureResponse,
   AlertResponse,
+  BacktestReportResponse,
   ManualCheckResponse,
   RiskResponse,
   TransferExposureResponse,
@@ -57,10 +58,26 @@ export interface ManualCheckReportData {
   readonly lastError: string | null;
 }
 
+/** Everything a backtest report shows: a finished backtest's report and what it covered. */
+export interface BacktestReportData {
+  readonly kind: "backtest";
+  /** The backtest resource's id; null for a backtest run in process (not stored). */
+  readonly backtestId: string | null;
+  /** The registration window, as asked (dates or timestamps). */
+  readonly from: string;
+  readonly to: string;
+  readonly report: BacktestReportResponse;
+  /** The candidate model (`version` is the report's candidate tag). */
+  readonly riskModel: ReportModel;
+}
+
 /** Which report, and whether risks are left out. */
 export interface ReportRequest {
-  readonly data: TransferReportData | ManualCheckReportData;
-  /** False for the "without risks" variants: risks, alerts, risk level and score are left out. */
+  readonly data: TransferReportData | ManualCheckReportData | BacktestReportData;
+  /**
+   * False for the "without risks" variants: risks, alerts, risk level and score are left out.
+   * A backtest report is about risks: always true.
+   */
   readonly withRisks: boolean;
   /** Generation time, epoch ms. */
   readonly generatedAt: number;

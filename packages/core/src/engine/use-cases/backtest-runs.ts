@@ -1,10 +1,11 @@
 /**
  * Backtests of one account: run one in this process and get its report, or start one as a
- * durable job (`backtest.run`) and read its progress and report by id. A started backtest is a
+ * durable job (`backtest.run`) and read its progress and report by id; either report as a PDF. A started backtest is a
  * record and a job written in one transaction; the job runs it (engine/jobs/backtest-job.ts).
  */
 import type { BacktestRecord } from "../../domain/backtests.js";
 import { notFound } from "../../errors.js";
+import type { BacktestReportResponse } from "../../schemas/index.js";
 import {
   backtestBodySchema,
   lookupId,
@@ -21,6 +22,7 @@ import {
   requestOf,
   runBacktest,
 } from "./backtest.js";
+import { renderBacktestReport, storedBacktestReport } from "./backtest-report.js";
 
 /** The backtest operations of one account. */
 export function backtestRuns(ctx: EngineContext, accountId: string) {
@@ -64,6 +66,19 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
       const record = await ctx.store.getBacktest(accountId, lookupId("backtest", id));
       if (!record) throw notFound("backtest", id);
       return presentBacktest(record);
+    },
+    /**
+     * GET /v1/backtests/{id}/report/: the PDF report of a done backtest; another account's or an
+     * unknown id is NOT_FOUND, one not done yet (or ended in error) ILLEGAL_TRANSITION.
+     */
+    async report(id: string) {
+      const record = await ctx.store.getBacktest(accountId, lookupId("backtest", id));
+      if (!record) throw notFound("backtest", id);
+      return storedBacktestReport(ctx, record);
+    },
+    /** The PDF report of a backtest `run` here over `window` (the `from` and `to` it was given). */
+    async renderReport(report: BacktestReportResponse, window: { from: string; to: string }) {
+      return renderBacktestReport(ctx, accountId, report, window);
     },
   });
 }

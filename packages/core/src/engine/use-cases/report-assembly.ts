@@ -24,7 +24,8 @@ export interface RenderedReport {
   readonly reportId: string;
 }
 
-async function modelOf(
+/** The model a report names: the account's model `id` (its current name), or the built-in one. */
+export async function modelOf(
   ctx: EngineContext,
   accountId: string,
   id: string | null,
@@ -35,7 +36,8 @@ async function modelOf(
   return { id, name: model?.name ?? id, version };
 }
 
-function renderer(ctx: EngineContext) {
+/** The engine's report renderer; NOT_CONFIGURED when none was given. */
+export function renderer(ctx: EngineContext) {
   if (!ctx.renderer) {
     throw new KytError(
       "NOT_CONFIGURED",
@@ -45,7 +47,8 @@ function renderer(ctx: EngineContext) {
   return ctx.renderer;
 }
 
-async function render(
+/** Renders `data` as a new report (a fresh report id), named `openkyt-{name}.pdf`. */
+export async function render(
   ctx: EngineContext,
   data: ReportRequest["data"],
   withRisks: boolean,
