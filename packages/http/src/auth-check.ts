@@ -42,7 +42,11 @@ export interface Verified {
   readonly ok: true;
   readonly keyId: string;
   readonly accountId: string;
-  /** The signature in canonical Base64 (padded, unused bits zero): one text per digest. */
+  /**
+   * The signature the replay guard keys on: for a request admitted against replay (not GET or
+   * HEAD), canonical Base64 (padded, unused bits zero), one text per digest; for GET and HEAD,
+   * which are not admitted, the text as sent (canonicalising it would be work for nothing).
+   */
   readonly signature: string;
   readonly timestamp: number;
   readonly method: string;
@@ -190,13 +194,16 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         return refuse("bad_signature", BAD_SIGNATURE, pre.keyId);
       }
       // The replay guard keys on the digest, not on the text: the same digest may be written
-      // without its `=` or with other values in the last character's unused bits.
-      const canonical = Buffer.from(pre.signature, "base64").toString("base64");
+      // without its `=` or with other values in the last character's unused bits. GET and HEAD
+      // are not admitted against replay, so their signature is not canonicalised.
+      const signature = SAFE_METHODS.has(req.method)
+        ? pre.signature
+        : Buffer.from(pre.signature, "base64").toString("base64");
       return {
         ok: true,
         keyId: pre.keyId,
         accountId: pre.accountId,
-        signature: canonical,
+        signature,
         timestamp: pre.timestamp,
         method: req.method,
       };

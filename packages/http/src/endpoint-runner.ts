@@ -28,7 +28,7 @@ import type { Endpoint, EndpointResult } from "./endpoint-types.js";
 import { logValue } from "./log-fields.js";
 import { nodeIncoming, readHeader } from "./node-incoming.js";
 import type { RateLimiter, RateVerdict } from "./rate-limiter.js";
-import { limitAddress } from "./remote-address.js";
+import { socketLimitAddress } from "./remote-address.js";
 import { type Caller, type CallerRequest, readBody, takeRate } from "./request-caller.js";
 import { REQUEST_ID_HEADER } from "./request-context.js";
 import { sessionCaller } from "./session-check.js";
@@ -77,13 +77,27 @@ export function accountApis(
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /**
+ * A target the URL parser leaves as it is: `/`-led segments of unreserved characters, none
+ * empty or starting with a dot (so no dot segment), no percent sign, no query.
+ */
+const PLAIN_TARGET = /^\/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:\/|$))*$/;
+
+/** Whether `raw` (a request line's target) is one the URL parser gives back as it is. */
+export function isPlainTarget(raw: string): boolean {
+  return PLAIN_TARGET.test(raw);
+}
+
+/**
  * The request target as sent (node's raw request line when available) and as the URL parser saw
  * it. A raw path with dot segments is refused (400) before authentication: no client of the
  * interface sends one, and each extra form of the target multiplies the signatures to check.
  */
-function requestTargets(incoming: IncomingMessage | undefined, url: URL): string[] {
+function requestTargets(incoming: IncomingMessage | undefined, url: () => URL): string[] {
   const raw = incoming?.url;
-  const parsed = `${url.pathname}${url.search}`;
+  // The common target, which the URL parser would give back unchanged: no need to parse it.
+  if (typeof raw === "string" && isPlainTarget(raw)) return [raw];
+  const { pathname, search } = url();
+  const parsed = `${pathname}${search}`;
   if (typeof raw !== "string" || !raw.startsWith("/") || raw === parsed) return [parsed];
   const q = raw.indexOf("?");
   if (DOT_SEGMENT.test(q === -1 ? raw : raw.slice(0, q))) {
@@ -200,14 +214,19 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const log = c.get("log");
     const incoming = nodeIncoming(c);
-    const url = new URL(c.req.url);
+    // Parsed only when needed: a target that is not plain, or a query to read.
+    let parsedUrl: URL | undefined;
+    const url = () => {
+      parsedUrl ??= new URL(c.req.url);
+      return parsedUrl;
+    };
     const targets = requestTargets(incoming, url);
     const now = deps.clock.now();
     const header = (name: string) => readHeader(c, incoming, name);
     const bodyBytes = endpoint.bodyLimit === "batch" ? deps.batchBodyBytes : deps.bodyBytes;
     checkDeclaredLength(header("content-length"), bodyBytes);
     const source: FailureSubject = {
-      address: incoming ? limitAddress(incoming.socket?.remoteAddress) : undefined,
+      address: incoming ? socketLimitAddress(incoming.socket) : undefined,
     };
     const refuse = (refused: Refused, subject: FailureSubject): never => {
       deps.failures?.record(subject, now);
@@ -233,7 +252,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
     const input = {
       id: pathId(c),
       body: parsed.kind === "json" ? parsed.value : undefined,
-      query: endpoint.query ? queryRecord(url) : {},
+      query: endpoint.query ? queryRecord(url()) : {},
       keyId: caller.actor,
     };
     return respond(c, await endpoint.run(deps.accounts(caller.accountId, requestOrigin(c, endpoint)), input));

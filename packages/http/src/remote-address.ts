@@ -3,7 +3,7 @@
  * address as its IPv4 form), an IPv6 address by its /64 prefix, since one host or customer
  * commonly holds a whole /64 and could otherwise take a new address per connection.
  */
-import { isIPv6 } from "node:net";
+import { isIPv6, type Socket } from "node:net";
 
 function expandIPv6(address: string): string[] | null {
   const [head = "", tail, extra] = address.split("::");
@@ -27,4 +27,19 @@ export function limitAddress(remote: string | undefined): string {
     .slice(0, 4)
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(":")}::/64`;
+}
+
+/** Each socket's limit address, worked out once per connection rather than once per request. */
+const socketAddresses = new WeakMap<Socket, string>();
+
+/** {@link limitAddress} of a socket's remote address, remembered for the socket's lifetime. */
+export function socketLimitAddress(socket: Socket | undefined | null): string {
+  if (!socket) return limitAddress(undefined);
+  let address = socketAddresses.get(socket);
+  if (address === undefined) {
+    address = limitAddress(socket.remoteAddress);
+    // A socket not yet (or no longer) connected has no address: not remembered.
+    if (socket.remoteAddress !== undefined) socketAddresses.set(socket, address);
+  }
+  return address;
 }
