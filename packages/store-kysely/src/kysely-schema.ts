@@ -47,6 +47,9 @@ export interface TransfersTable {
   counterparty_category: string | null;
   last_error: string | null;
   updated_at: Int8;
+  /** The bound ledger row's block and log index (migration 0014); NULL when unknown. */
+  block: NullableInt8;
+  log_index: NullableInt8;
 }
 
 /** `manual_checks`. */

@@ -64,6 +64,8 @@ const UPDATED_COLUMNS = [
   "counterparty_category",
   "last_error",
   "updated_at",
+  "block",
+  "log_index",
 ] as const satisfies ReadonlyArray<Exclude<keyof TransfersTable, "id">>;
 
 /** The same identity (see `Store.findTransfer`). */
@@ -110,6 +112,8 @@ function toRow(t: TransferRecord): Insertable<TransfersTable> {
     counterparty_category: t.counterpartyCategory,
     last_error: t.lastError,
     updated_at: t.updatedAt,
+    block: t.chainPosition?.block ?? null,
+    log_index: t.chainPosition?.logIndex ?? null,
   };
 }
 
@@ -145,6 +149,10 @@ export function fromRow(r: Selectable<TransfersTable>): TransferRecord {
     counterpartyCategory: r.counterparty_category,
     lastError: r.last_error,
     updatedAt: num(r.updated_at),
+    // An unknown position is no field at all, as records made without one have it.
+    ...(r.block === null || r.log_index === null
+      ? {}
+      : { chainPosition: { block: num(r.block), logIndex: num(r.log_index) } }),
   };
 }
 

@@ -37,12 +37,14 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0013) adds the backtests table: stepping over it drops exactly that
-      // table (it has no index of its own beyond its primary key).
-      const backtestTables = (entry: string) => /^(table|index) backtests[_:]/.test(entry);
-      expect(await tables()).not.toContain("backtests");
-      expect(await schema()).toEqual(latest.filter((entry) => !backtestTables(entry)));
-      expect(latest.filter(backtestTables)).toHaveLength(1);
+      // The last migration (0014) adds the transfer's block and log index: stepping over it
+      // leaves every table but transfers as it was, and transfers without the two columns.
+      const transfersTable = (entry: string) => entry.startsWith("table transfers:");
+      const before = await schema();
+      expect(before.filter((e) => !transfersTable(e))).toEqual(latest.filter((e) => !transfersTable(e)));
+      expect(before.find(transfersTable)).not.toMatch(/"block"|"log_index"/);
+      expect(latest.find(transfersTable)).toMatch(/"block"/);
+      expect(latest.find(transfersTable)).toMatch(/"log_index"/);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 

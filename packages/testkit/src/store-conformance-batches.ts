@@ -38,6 +38,20 @@ export function batchConformance(ctx: ConformanceContext): void {
       expect(stored.find((t) => t.id === "b-449")).toEqual(batch[449]);
     });
 
+    it("keeps a transfer's place in its block (chainPosition), and no field when it has none", async () => {
+      const [placed, plain] = manyTransfers(2, "pos");
+      const withPosition = {
+        ...(placed as TransferRecord),
+        chainPosition: { block: 19_000_001, logIndex: 7 },
+      };
+      await ctx.store().insertTransfers([withPosition, plain as TransferRecord]);
+      expect(await ctx.store().getTransfer("pos-0")).toEqual(withPosition);
+      expect(await ctx.store().getTransfer("pos-1")).toEqual(plain);
+      const moved = { ...(plain as TransferRecord), chainPosition: { block: 5, logIndex: 0 } };
+      await ctx.store().updateTransfers([moved]);
+      expect(await ctx.store().getTransfer("pos-1")).toEqual(moved);
+    });
+
     it("insertTransfers refuses a batch with a taken id or identity, or one named twice, and stores none of it", async () => {
       const [first, second] = manyTransfers(2);
       await ctx.store().insertTransfer(first as TransferRecord);

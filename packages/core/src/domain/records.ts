@@ -245,6 +245,17 @@ export interface TransferRecord {
   /** Why binding or a check last failed, when it did. */
   readonly lastError: string | null;
   readonly updatedAt: Millis;
+  /**
+   * Where the bound transaction stands in its block, from the ledger row it was bound to; absent
+   * (or null) when the ledger gave no block. The exposure trace starts from it (order rule).
+   */
+  readonly chainPosition?: ChainPosition | null;
+}
+
+/** A transfer's place inside its block. */
+export interface ChainPosition {
+  readonly block: number;
+  readonly logIndex: number;
 }
 
 /** A manual check of a transfer or an address. */

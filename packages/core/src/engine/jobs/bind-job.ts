@@ -117,6 +117,7 @@ function boundTransfer(transfer: TransferRecord, found: FoundTransfer, now: numb
     amount: row.amount,
     valueInFiat: value === null ? null : roundCents(value),
     tokenSymbol: found.symbol ?? transfer.tokenSymbol,
+    chainPosition: row.block === null ? null : { block: row.block, logIndex: row.logIndex },
     lastError: null,
     updatedAt: now,
   };

@@ -170,6 +170,7 @@ async function runTransferCheck(
     direction: check.direction ?? "incoming",
     counterpartyAddress,
     occurredAt: row.occurredAt,
+    position: row.block === null ? null : { block: row.block, logIndex: row.logIndex },
     since: row.occurredAt,
     valueInFiat: value,
   };

@@ -4,6 +4,7 @@
  */
 import type { CheckKind, Direction } from "../../domain/enums.js";
 import type {
+  ChainPosition,
   CounterpartyResult,
   ExposureResult,
   Millis,
@@ -22,6 +23,8 @@ export interface CheckSubject {
   readonly counterpartyAddress: string | null;
   /** On-chain time when bound, else null. */
   readonly occurredAt: Millis | null;
+  /** The bound transaction's place in its block, when the ledger gave one (the order rule). */
+  readonly position?: ChainPosition | null;
   /** The time sanctions validity is measured from (occurred_at, else registration). */
   readonly since: Millis;
   readonly valueInFiat: number | null;
@@ -35,6 +38,7 @@ export function transferCheckSubject(t: TransferRecord): CheckSubject {
     direction: t.direction,
     counterpartyAddress: t.direction === "incoming" ? t.inputAddress : t.outputAddress,
     occurredAt: t.txStatus === "bound" ? t.occurredAt : null,
+    position: t.txStatus === "bound" ? (t.chainPosition ?? null) : null,
     since: t.occurredAt ?? t.registeredAt,
     valueInFiat: t.valueInFiat,
   };
@@ -85,6 +89,7 @@ export async function computeChecks(
         direction: subject.direction,
         counterparty: address,
         at: subject.occurredAt,
+        ...(subject.position ? { position: subject.position } : {}),
         value: subject.valueInFiat,
         span,
       });
