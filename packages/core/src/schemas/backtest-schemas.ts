@@ -73,12 +73,27 @@ export const backtestBodySchema = z
   .refine(fromNotAfterTo, WINDOW_ERROR)
   .describe("Which stored transfers to re-evaluate.");
 
+/** A model id: "default" names the built-in one. */
+const modelIdSchema = wireString().trim().min(1).max(200);
+
+/**
+ * A model id or a risk model body. The branch is chosen by the input's type, so a refusal names
+ * the field and says what is wrong with it (a union would only say "Invalid input").
+ */
+const modelField = z
+  .unknown()
+  .transform((value, ctx): string | z.output<typeof riskModelBodySchema> => {
+    const parsed = (typeof value === "string" ? modelIdSchema : riskModelBodySchema).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: value } as never);
+    return z.NEVER;
+  })
+  .describe('A model id ("default": the built-in one), or a risk model body (name and rules).');
+
 /** An in-process backtest: the body plus the model, by id or as rules (a risk model body). */
 export const backtestRunSchema = z
   .strictObject({
-    model: z
-      .union([wireString().trim().min(1).max(200), riskModelBodySchema])
-      .describe('A model id ("default": the built-in one), or a risk model body (name and rules).'),
+    model: modelField,
     ...scopeFields,
   })
   .refine(fromNotAfterTo, WINDOW_ERROR)

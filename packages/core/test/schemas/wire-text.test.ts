@@ -14,7 +14,7 @@ const INPUT_SCHEMAS = Object.entries(schemas).filter(
   ([name, value]) =>
     name.endsWith("Schema") &&
     value instanceof z.ZodType &&
-    !/Response|Page|Interaction|alertTransfer|alertHistoryEntry|errorBody|manualCheck(Address|Transfer)Schema|riskRuleBody/.test(
+    !/Response|Report|Page|Interaction|alertTransfer|alertHistoryEntry|errorBody|manualCheck(Address|Transfer)Schema|riskRuleBody/.test(
       name,
     ),
 ) as [string, z.ZodType][];
@@ -64,6 +64,8 @@ describe("every string of every request and query schema refuses NUL and lone su
         "alertBulkUpdateSchema",
         "alertListQuerySchema",
         "alertUpdateSchema",
+        "backtestBodySchema",
+        "backtestRunSchema",
         "bindTransactionSchema",
         "checkAddressSchema",
         "checkTransferSchema",
@@ -130,5 +132,19 @@ describe("every string of every request and query schema refuses NUL and lone su
   it("a surrogate pair (an emoji) is text like any other", () => {
     const body = { name: "strict \u{1F6A8}", copy_from: "default" };
     expect(parseInput(schemas.riskModelBodySchema, body, "risk model").name).toBe("strict \u{1F6A8}");
+  });
+});
+
+describe("a backtest's model, an id or a body, refuses NUL at the field it is in", () => {
+  const window = { from: "2024-01-01", to: "2024-01-02" };
+  it("names model for an id and model.name for a body", () => {
+    const byId = validationErrorOf(() =>
+      parseInput(schemas.backtestRunSchema, { ...window, model: "a\0" }, "b"),
+    );
+    expect(byId.errors.model).toContain(NUL_MESSAGE);
+    const byBody = validationErrorOf(() =>
+      parseInput(schemas.backtestRunSchema, { ...window, model: { name: "x\uD800", rules: [] } }, "b"),
+    );
+    expect(byBody.errors["model.name"]).toContain(SURROGATE_MESSAGE);
   });
 });
