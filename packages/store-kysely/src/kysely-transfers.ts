@@ -68,6 +68,12 @@ const UPDATED_COLUMNS = [
   "log_index",
 ] as const satisfies ReadonlyArray<Exclude<keyof TransfersTable, "id">>;
 
+/** The columns of a transfer's summary: all but its checks' results (see `getTransferSummary`). */
+const SUMMARY_COLUMNS = [
+  "id",
+  ...UPDATED_COLUMNS.filter((c) => c !== "exposure" && c !== "counterparty" && c !== "sanctions"),
+] as const;
+
 /** The same identity (see `Store.findTransfer`). */
 function sameIdentity(t: TransferRecord, i: TransferIdentity): boolean {
   return (
@@ -308,6 +314,28 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
         [id],
       );
       return rows[0] ? fromRow(rows[0]) : null;
+    },
+    async getTransferSummary(id) {
+      const { rows } = await runPrecompiled(
+        db,
+        "transfers.summaryById",
+        () => db.selectFrom("transfers").select(SUMMARY_COLUMNS).where("id", "=", id),
+        [id],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const {
+        exposure: _e,
+        counterparty: _c,
+        sanctions: _s,
+        ...summary
+      } = fromRow({
+        ...row,
+        exposure: null,
+        counterparty: null,
+        sanctions: null,
+      });
+      return summary;
     },
     async getTransfers(ids) {
       return rowsById(ids);

@@ -102,6 +102,17 @@ export function transferConformance(ctx: ConformanceContext): void {
       expect(await ctx.store().getTransfer("unknown")).toBeNull();
     });
 
+    it("gets a transfer's summary: the transfer without its checks' results", async () => {
+      const t = makeTransfer({ exposure: makeExposure() });
+      await ctx.store().insertTransfer(t);
+      const { exposure: _e, counterparty: _c, sanctions: _s, ...summary } = t;
+      expect(await ctx.store().getTransferSummary(t.id)).toEqual(summary);
+      expect(await ctx.store().getTransferSummary("unknown")).toBeNull();
+      const checked = { ...t, riskLevel: "high" as const, updatedAt: t.updatedAt + 1 };
+      await ctx.store().updateTransfer(checked);
+      expect(await ctx.store().getTransferSummary(t.id)).toMatchObject({ riskLevel: "high" });
+    });
+
     it("hands out copies, never its own objects", async () => {
       const t = makeTransfer({ exposure: makeExposure() });
       await ctx.store().insertTransfer(t);

@@ -150,6 +150,12 @@ export interface RiskReplacement {
   readonly risks: ReadonlyArray<RiskRecord>;
 }
 
+/** The results a transfer's checks left on it, which its summary leaves out. */
+export type TransferResultField = "exposure" | "counterparty" | "sanctions";
+
+/** A transfer without its checks' results: what `GET /v1/transfers/{id}/` presents. */
+export type TransferSummary = Omit<TransferRecord, TransferResultField>;
+
 /** Transfers: registration, binding and checking write them. */
 export interface TransferStore {
   /** Inserts a new transfer. A transfer with the same identity (see findTransfer) or id: CONFLICT. */
@@ -158,6 +164,12 @@ export interface TransferStore {
   updateTransfer(record: TransferRecord): Promise<void>;
   /** One transfer by id, any account. */
   getTransfer(id: string): Promise<TransferRecord | null>;
+  /**
+   * One transfer by id, any account, without its checks' results (exposure, counterparty and
+   * sanctions: the largest part of a row, which reading and decoding would cost for nothing
+   * where only the summary is presented). Never locks a row; not for a read-then-write.
+   */
+  getTransferSummary(id: string): Promise<TransferSummary | null>;
   /**
    * Transfers by ids, any account, in no particular order; unknown ids are left out. Inside a
    * transaction of a multi-process store the rows read stay locked until it ends, like

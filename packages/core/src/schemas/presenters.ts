@@ -4,7 +4,8 @@
  */
 import { FIAT_CURRENCY } from "../domain/enums.js";
 import { roundCents } from "../domain/money.js";
-import type { CheckStates, ManualCheckRecord, TransferRecord } from "../domain/records.js";
+import type { CheckStates, ManualCheckRecord } from "../domain/records.js";
+import type { TransferSummary } from "../ports/store.js";
 import type { PageQuery } from "./queries.js";
 import type { Page } from "./response-fields.js";
 import type { CheckStateResponse, ManualCheckResponse, TransferResponse } from "./responses.js";
@@ -29,7 +30,7 @@ export function presentCheckState(checks: CheckStates): CheckStateResponse {
 
 /** The transfer fields without check_state and fiat_currency (as embedded in an alert). */
 export function presentTransferCore(
-  t: TransferRecord,
+  t: TransferSummary,
 ): Omit<TransferResponse, "check_state" | "fiat_currency"> {
   return {
     id: t.id,
@@ -54,7 +55,7 @@ export function presentTransferCore(
 }
 
 /** A registered transfer or attempt (REGISTERED_TRANSFER_EXTRA). */
-export function presentTransfer(t: TransferRecord): TransferResponse {
+export function presentTransfer(t: TransferSummary): TransferResponse {
   return {
     ...presentTransferCore(t),
     check_state: presentCheckState(t.checks),

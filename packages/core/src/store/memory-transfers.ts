@@ -110,6 +110,12 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
       const record = transfers.get(id);
       return record ? copy(record) : null;
     },
+    async getTransferSummary(id) {
+      const record = transfers.get(id);
+      if (!record) return null;
+      const { exposure: _e, counterparty: _c, sanctions: _s, ...summary } = record;
+      return copy(summary);
+    },
     async getTransfers(ids) {
       const out: TransferRecord[] = [];
       for (const id of new Set(ids)) {

@@ -33,7 +33,12 @@ import { backtestRuns } from "./backtest-runs.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { riskModelManagement } from "./risk-model-management.js";
-import { listTransfers, recheckCounterparty, recheckExposure } from "./transfer-reads.js";
+import {
+  listTransfers,
+  loadTransferSummary,
+  recheckCounterparty,
+  recheckExposure,
+} from "./transfer-reads.js";
 import {
   bindTransaction,
   loadTransfer,
@@ -118,7 +123,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** GET /v1/transfers/{id}/ */
     async getTransfer(id: string) {
-      return presentTransfer(await loadTransfer(ctx.store, accountId, id));
+      return presentTransfer(await loadTransferSummary(ctx, accountId, id));
     },
     /** GET /v1/transfers/ */
     async listTransfers(query: unknown = {}) {

@@ -1,10 +1,26 @@
 /** Reading transfers, their exposure, counterparty and risks, and rechecking them. */
 
 import type { TransferRecord } from "../../domain/records.js";
-import { KytError } from "../../errors.js";
+import { KytError, notFound } from "../../errors.js";
+import type { TransferSummary } from "../../ports/store.js";
 import { parseInput, transferListQuerySchema } from "../../schemas/index.js";
+import { lookupId } from "../../schemas/wire-text.js";
 import type { EngineContext } from "../engine-context.js";
 import { enqueueChecks, loadTransfer } from "./transfer-registration.js";
+
+/**
+ * A transfer of the account without its checks' results (what its summary presents), or
+ * NOT_FOUND (also for another account's transfer): the results are neither read nor decoded.
+ */
+export async function loadTransferSummary(
+  ctx: EngineContext,
+  accountId: string,
+  id: string,
+): Promise<TransferSummary> {
+  const transfer = await ctx.store.getTransferSummary(lookupId("transfer", id));
+  if (!transfer || transfer.accountId !== accountId) throw notFound("transfer", id);
+  return transfer;
+}
 
 /** Lists the account's transfers with the spec's filters, newest first. */
 export async function listTransfers(ctx: EngineContext, accountId: string, query: unknown) {
