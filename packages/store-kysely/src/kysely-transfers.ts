@@ -9,7 +9,9 @@ import {
   type TransferFilter,
   type TransferIdentity,
   type TransferRecord,
+  type TransferResultField,
   type TransferStore,
+  type TransferSummary,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
 import { conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
@@ -156,6 +158,44 @@ export function fromRow(r: Selectable<TransfersTable>): TransferRecord {
     lastError: r.last_error,
     updatedAt: num(r.updated_at),
     // An unknown position is no field at all, as records made without one have it.
+    ...(r.block === null || r.log_index === null
+      ? {}
+      : { chainPosition: { block: num(r.block), logIndex: num(r.log_index) } }),
+  };
+}
+
+/**
+ * A summary row (SUMMARY_COLUMNS) as a transfer's summary: {@link fromRow} without the checks'
+ * results, field for field (the store conformance suite compares the two).
+ */
+function summaryFromRow(r: Omit<Selectable<TransfersTable>, TransferResultField>): TransferSummary {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    clientId: r.client_id,
+    attemptId: r.attempt_id,
+    registeredAt: num(r.registered_at),
+    network: r.network,
+    tokenId: r.token_id,
+    tokenSymbol: r.token_symbol,
+    direction: r.direction as TransferRecord["direction"],
+    txStatus: r.tx_status as TransferRecord["txStatus"],
+    txHash: r.tx_hash,
+    occurredAt: numOrNull(r.occurred_at),
+    inputAddress: r.input_address,
+    outputAddress: r.output_address,
+    amount: numOrNull(r.amount),
+    valueInFiat: numOrNull(r.value_in_fiat),
+    riskLevel: r.risk_level as TransferRecord["riskLevel"],
+    riskScore: numOrNull(r.risk_score),
+    riskModelId: r.risk_model_id,
+    riskModelVersion: r.risk_model_version,
+    checks: fromJson<CheckStates>(r.checks),
+    disableAutoCheck: bool(r.disable_auto_check),
+    counterpartyName: r.counterparty_name,
+    counterpartyCategory: r.counterparty_category,
+    lastError: r.last_error,
+    updatedAt: num(r.updated_at),
     ...(r.block === null || r.log_index === null
       ? {}
       : { chainPosition: { block: num(r.block), logIndex: num(r.log_index) } }),
@@ -322,20 +362,7 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
         () => db.selectFrom("transfers").select(SUMMARY_COLUMNS).where("id", "=", id),
         [id],
       );
-      const row = rows[0];
-      if (!row) return null;
-      const {
-        exposure: _e,
-        counterparty: _c,
-        sanctions: _s,
-        ...summary
-      } = fromRow({
-        ...row,
-        exposure: null,
-        counterparty: null,
-        sanctions: null,
-      });
-      return summary;
+      return rows[0] ? summaryFromRow(rows[0]) : null;
     },
     async getTransfers(ids) {
       return rowsById(ids);

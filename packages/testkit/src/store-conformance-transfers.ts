@@ -103,7 +103,7 @@ export function transferConformance(ctx: ConformanceContext): void {
     });
 
     it("gets a transfer's summary: the transfer without its checks' results", async () => {
-      const t = makeTransfer({ exposure: makeExposure() });
+      const t = makeTransfer({ exposure: makeExposure(), chainPosition: { block: 12, logIndex: 3 } });
       await ctx.store().insertTransfer(t);
       const { exposure: _e, counterparty: _c, sanctions: _s, ...summary } = t;
       expect(await ctx.store().getTransferSummary(t.id)).toEqual(summary);
