@@ -207,6 +207,44 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await screen(page, "08-risk-model-v2", false);
   });
 
+  it("backtests the model on the last 30 days from its page: progress, then the report and its PDF", async () => {
+    // The window defaults to the last 30 days, which holds the demo's transfers.
+    await page.getByText("Backtest: what would this model").click();
+    await page.getByLabel("To", { exact: true }).fill("2000-01-01");
+    await page.getByRole("button", { name: "Run the backtest" }).click();
+    await page.locator("#bt-to-error").waitFor();
+    expect(await page.locator("#bt-to-error").textContent()).toContain("from must not be after to");
+    await page.getByLabel("To", { exact: true }).fill(new Date().toISOString().slice(0, 10));
+    await page.getByRole("button", { name: "Run the backtest" }).click();
+    const report = page.getByRole("region", { name: /^Report:/ });
+    await report.waitFor();
+    const evaluated = Number(
+      /(\d+) transfers evaluated/.exec((await report.locator(".summary").textContent()) ?? "")?.[1],
+    );
+    expect(evaluated).toBeGreaterThan(0);
+    // Each level row's counts sum to what was evaluated, on both sides.
+    const counts = await report
+      .locator("table")
+      .first()
+      .locator("tbody tr")
+      .evaluateAll((rows) =>
+        rows.map((r) => Array.from(r.querySelectorAll("td"), (td) => Number(td.textContent))),
+      );
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.reduce((sum, [actual = 0]) => sum + actual, 0)).toBe(evaluated);
+    expect(counts.reduce((sum, [, candidate = 0]) => sum + candidate, 0)).toBe(evaluated);
+    await report.getByRole("heading", { name: "Alerts by risk type and category" }).waitFor();
+    await report.getByRole("region", { name: "Level goes up" }).waitFor();
+    await page.locator("#bt-title").evaluate((title) => title.scrollIntoView());
+    await screen(page, "08b-backtest", false);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      report.getByRole("link", { name: "PDF report" }).click(),
+    ]);
+    const pdf = readFileSync((await download.path()) ?? "");
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  });
+
   it("runs a manual address check, shows its result and opens its PDF report", async () => {
     await page.getByRole("link", { name: "Manual checks" }).click();
     await page.getByLabel("Address", { exact: true }).fill(server.sanctionedAddress);

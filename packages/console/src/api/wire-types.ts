@@ -145,3 +145,44 @@ export interface DeliveryWire {
   readonly at?: string;
   readonly error?: string | null;
 }
+
+/** A backtest of a risk model (POST /v1/risk-models/{id}/backtest/, GET /v1/backtests/{id}/). */
+export interface BacktestWire {
+  readonly id: string;
+  readonly status: "queued" | "running" | "done" | "error";
+  readonly model: string;
+  readonly from: string;
+  readonly to: string;
+  readonly progress: { readonly scanned: number; readonly total: number | null };
+  readonly report: BacktestReportWire | null;
+  readonly error: string | null;
+}
+
+/** The report of a done backtest: the checking models beside the candidate. */
+export interface BacktestReportWire {
+  readonly candidate: string;
+  readonly evaluated: number;
+  readonly unchecked: number;
+  readonly actual_models: ReadonlyArray<{ readonly version: string; readonly transfers: number }>;
+  readonly actual_model_missing: number;
+  readonly levels: ReadonlyArray<{
+    readonly level: string;
+    readonly actual: number;
+    readonly candidate: number;
+  }>;
+  readonly alerts: ReadonlyArray<{
+    readonly risk_type: string;
+    readonly category: string;
+    readonly actual: number;
+    readonly candidate: number;
+  }>;
+  readonly shift: {
+    readonly up: number;
+    readonly down: number;
+    readonly same: number;
+    readonly moves: ReadonlyArray<{ readonly from: string; readonly to: string; readonly count: number }>;
+    readonly up_ids: ReadonlyArray<string>;
+    readonly down_ids: ReadonlyArray<string>;
+  };
+  readonly transfers_per_second: number;
+}

@@ -1,7 +1,7 @@
 /**
  * One risk model: its rules as a table; admins edit them and save a new version (PUT), with the
  * API's validation errors shown at the field they name (`rules[3].min_value_share`), or make it
- * the account's default. The built-in model is read-only.
+ * the account's default. The built-in model is read-only. Anyone may backtest it on past transfers.
  */
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
@@ -12,6 +12,7 @@ import { href } from "../app/router.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";
 import { words } from "../components/format.js";
 import { Failure, Loading } from "../components/states.js";
+import { BacktestPanel } from "./backtest-panel.js";
 
 /** A rule as edited: numbers as the text typed. */
 interface RuleDraft {
@@ -230,6 +231,11 @@ export function RiskModelPage({ id, admin }: { id: string; admin: boolean }) {
         {m.is_default ? "The account's default model. " : ""}
         {m.rules.length} rules.
       </p>
+      {admin ? (
+        <BacktestPanel modelId={m.id} />
+      ) : (
+        <p class="hint">Backtests of a model are run by an admin.</p>
+      )}
       <RulesEditor model={m} readOnly={m.is_builtin || !admin} />
     </article>
   );

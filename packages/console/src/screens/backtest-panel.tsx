@@ -1,0 +1,278 @@
+/**
+ * "What would this model have done to last month?" on the model's page: a window and filters,
+ * the backtest started (POST /v1/risk-models/{id}/backtest/), its progress polled until it ends,
+ * then its report beside the models that actually checked, and the PDF (docs/backtesting.md).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { ApiError } from "../api/api-client.js";
+import { useApiQuery, useServices } from "../api/query-hooks.js";
+import type { BacktestReportWire, BacktestWire } from "../api/wire-types.js";
+import { href } from "../app/router.js";
+import { BarChart } from "../components/bar-chart.js";
+import { describedBy, Field, fieldMessages } from "../components/field.js";
+import { short, words } from "../components/format.js";
+import { Failure } from "../components/states.js";
+
+const DAY = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/** The level shift: counts by level as checked and under the candidate, and the change. */
+function LevelsTable({ report }: { report: BacktestReportWire }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">Transfers by risk level</caption>
+        <thead>
+          <tr>
+            <th scope="col">Level</th>
+            <th scope="col" class="num">
+              As checked
+            </th>
+            <th scope="col" class="num">
+              Candidate
+            </th>
+            <th scope="col" class="num">
+              Change
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.levels.map((l) => (
+            <tr key={l.level}>
+              <th scope="row">{words(l.level)}</th>
+              <td class="num">{l.actual}</td>
+              <td class="num">{l.candidate}</td>
+              <td class="num">{signed(l.candidate - l.actual)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Alerts each model opens, by risk type and category. */
+function AlertsTable({ report }: { report: BacktestReportWire }) {
+  if (report.alerts.length === 0) return <p class="state empty">Neither model opens an alert here.</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">Alerts by risk type and category</caption>
+        <thead>
+          <tr>
+            <th scope="col">Risk type</th>
+            <th scope="col">Category</th>
+            <th scope="col" class="num">
+              As checked
+            </th>
+            <th scope="col" class="num">
+              Candidate
+            </th>
+            <th scope="col" class="num">
+              Change
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.alerts.map((a) => (
+            <tr key={`${a.risk_type}/${a.category}`}>
+              <td>{words(a.risk_type)}</td>
+              <td>{words(a.category)}</td>
+              <td class="num">{a.actual}</td>
+              <td class="num">{a.candidate}</td>
+              <td class="num">{signed(a.candidate - a.actual)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The first transfer ids that move one way, each a link to its page. */
+function MovedIds({ label, ids, total }: { label: string; ids: ReadonlyArray<string>; total: number }) {
+  return (
+    <section aria-label={label}>
+      <h4>
+        {label}: {total}
+        {ids.length < total ? ` (the first ${ids.length})` : ""}
+      </h4>
+      {ids.length === 0 ? (
+        <p class="hint">None.</p>
+      ) : (
+        <p>
+          {ids.map((id) => (
+            <a key={id} class="chip mono" href={href(`/transfers/${id}`)} title={id}>
+              {short(id, 6)}
+            </a>
+          ))}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** A done backtest's report. */
+function BacktestReport({ backtest, report }: { backtest: BacktestWire; report: BacktestReportWire }) {
+  const { api } = useServices();
+  const { shift } = report;
+  return (
+    <section aria-labelledby="bt-report" class="card">
+      <h3 id="bt-report">
+        Report: {report.candidate}, {backtest.from.slice(0, 10)} to {backtest.to.slice(0, 10)}
+      </h3>
+      <p class="summary">
+        {report.evaluated} transfers evaluated, {report.unchecked} never checked. Checked by{" "}
+        {report.actual_models.map((m) => `${m.version} (${m.transfers})`).join(", ") || "–"}
+        {report.actual_model_missing ? `; ${report.actual_model_missing} by a model version now gone` : ""}.{" "}
+        <a href={api.url(`/v1/backtests/${backtest.id}/report/`)} download>
+          PDF report
+        </a>
+      </p>
+      <p>
+        <strong>Level shift:</strong> {shift.up} up, {shift.down} down, {shift.same} the same.
+      </p>
+      <BarChart
+        title="Transfers by level: as checked and under the candidate"
+        bars={report.levels.flatMap((l) => [
+          {
+            label: `${words(l.level)} checked`,
+            parts: [{ label: "checked", value: l.actual, tone: "tone-indirect" }],
+          },
+          {
+            label: `${words(l.level)} candidate`,
+            parts: [{ label: "candidate", value: l.candidate, tone: "tone-direct" }],
+          },
+        ])}
+        legend={[
+          { label: "as checked", value: 0, tone: "tone-indirect" },
+          { label: "candidate", value: 0, tone: "tone-direct" },
+        ]}
+      />
+      <LevelsTable report={report} />
+      <h4>Alerts by risk type and category</h4>
+      <AlertsTable report={report} />
+      <MovedIds label="Level goes up" ids={shift.up_ids} total={shift.up} />
+      <MovedIds label="Level goes down" ids={shift.down_ids} total={shift.down} />
+    </section>
+  );
+}
+
+/** One backtest followed until it ends. */
+function BacktestProgress({ id }: { id: string }) {
+  const [settled, setSettled] = useState(false);
+  const answer = useApiQuery<BacktestWire>(`/v1/backtests/${id}/`, settled ? {} : { refetchMs: 700 });
+  const b = answer.data;
+  useEffect(() => {
+    if (b?.status === "done" || b?.status === "error") setSettled(true);
+  }, [b?.status]);
+  if (answer.error) return <Failure error={answer.error} what="The backtest could not be read" />;
+  if (!b) return <p role="status">Starting the backtest…</p>;
+  if (b.status === "error")
+    return <Failure error={new Error(b.error ?? "unknown reason")} what="The backtest failed" />;
+  if (b.status === "done" && b.report) return <BacktestReport backtest={b} report={b.report} />;
+  const { scanned, total } = b.progress;
+  return (
+    <p role="status" aria-live="polite">
+      Backtest {words(b.status)}…{" "}
+      {total === null ? "waiting for a worker" : `${scanned} of ${total} transfers read`}{" "}
+      <progress
+        max={total ?? 1}
+        value={total === null ? undefined : scanned}
+        aria-label="Backtest progress"
+      />
+    </p>
+  );
+}
+
+/** The backtest form and its outcome. */
+export function BacktestPanel({ modelId }: { modelId: string }) {
+  const { api } = useServices();
+  const now = Date.now();
+  const [from, setFrom] = useState(day(now - 30 * DAY));
+  const [to, setTo] = useState(day(now));
+  const [network, setNetwork] = useState("");
+  const [direction, setDirection] = useState("");
+  const [tokenId, setTokenId] = useState("");
+  const [started, setStarted] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const errors = error instanceof ApiError ? error.errors : undefined;
+  const start = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setStarted(null);
+    const filters = {
+      ...(network ? { network } : {}),
+      ...(direction ? { direction } : {}),
+      ...(tokenId ? { token_id: tokenId } : {}),
+    };
+    try {
+      const b = await api.send<BacktestWire>(
+        "POST",
+        `/v1/risk-models/${encodeURIComponent(modelId)}/backtest/`,
+        {
+          from,
+          to,
+          ...(Object.keys(filters).length ? { filters } : {}),
+        },
+      );
+      setStarted(b.id);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  const text = (
+    id: string,
+    label: string,
+    name: string,
+    value: string,
+    set: (v: string) => void,
+    type = "text",
+  ) => {
+    const messages = fieldMessages(errors, name);
+    return (
+      <Field id={id} label={label} messages={messages}>
+        <input
+          id={id}
+          type={type}
+          value={value}
+          onInput={(e) => set(e.currentTarget.value)}
+          {...describedBy(id, messages)}
+        />
+      </Field>
+    );
+  };
+  const directionMessages = fieldMessages(errors, "filters.direction");
+  return (
+    <details class="card backtest">
+      <summary>
+        <h2 id="bt-title">Backtest: what would this model have done to past transfers?</h2>
+      </summary>
+      <p class="hint">
+        What this model (its latest version) would have done to the transfers registered in a window, beside
+        the level each got when it was checked. Nothing is written and no alert is raised.
+      </p>
+      <form class="filters" onSubmit={start} aria-label="Backtest">
+        {text("bt-from", "From", "from", from, setFrom, "date")}
+        {text("bt-to", "To", "to", to, setTo, "date")}
+        {text("bt-network", "Network (optional)", "filters.network", network, setNetwork)}
+        <Field id="bt-direction" label="Direction" messages={directionMessages}>
+          <select id="bt-direction" value={direction} onChange={(e) => setDirection(e.currentTarget.value)}>
+            <option value="">both</option>
+            <option value="incoming">incoming</option>
+            <option value="outgoing">outgoing</option>
+          </select>
+        </Field>
+        {text("bt-token", "Token id (optional)", "filters.token_id", tokenId, setTokenId)}
+        <div class="actions">
+          <button type="submit" class="primary">
+            Run the backtest
+          </button>
+        </div>
+      </form>
+      {error ? <Failure error={error} what="The backtest was not started" /> : null}
+      {started ? <BacktestProgress key={started} id={started} /> : null}
+    </details>
+  );
+}
