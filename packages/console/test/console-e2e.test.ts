@@ -184,6 +184,32 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await page.getByRole("list", { name: "History" }).getByText("Bulk triage: mixer deposits").waitFor();
   });
 
+  it("shows the sanctions listing behind a sanctioned sender's alert, and the model version that judged it", async () => {
+    // The demo's deposit from an OFAC-listed address raises the one severe sender_entity alert.
+    await page.goto(`${server.url}/console/#/alerts?risk_type=sender_entity&risk_level=severe`);
+    const rows = page.locator("table.queue tbody tr");
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().getByRole("link").click();
+    const sanctions = page.getByRole("region", { name: "Sanctions" });
+    const listing = sanctions.locator("tbody tr");
+    await listing.first().waitFor();
+    const cells = await listing.first().locator("td").allTextContents();
+    expect(cells[0]).toBe("OFAC SDN");
+    expect(cells[1]).not.toBe("–");
+    expect(cells.slice(3, 5)).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\d$|^since the list began$/),
+      "still listed",
+    ]);
+    expect(await sanctions.textContent()).toContain("is listed at the transfer's time");
+    await page.getByText("Judged by risk model built-in version 1").waitFor();
+    await page.locator("#sanctions-title").evaluate((title) => title.scrollIntoView());
+    await screen(page, "04b-alert-sanctions", false);
+    await page.getByRole("link", { name: /^Transfer page/ }).click();
+    await page.getByRole("heading", { name: "Checks" }).waitFor();
+    await page.getByRole("region", { name: "Sanctions" }).getByRole("cell", { name: "OFAC SDN" }).waitFor();
+    await page.getByText("Judged by risk model built-in version 1").waitFor();
+  });
+
   it("edits a copy of the built-in risk model: a bad value is shown at its field, then version 2", async () => {
     await page.getByRole("link", { name: "Risk models" }).click();
     await screen(page, "06-risk-models");
@@ -223,13 +249,9 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     );
     expect(evaluated).toBeGreaterThan(0);
     // Each level row's counts sum to what was evaluated, on both sides.
-    const counts = await report
-      .locator("table")
-      .first()
-      .locator("tbody tr")
-      .evaluateAll((rows) =>
-        rows.map((r) => Array.from(r.querySelectorAll("td"), (td) => Number(td.textContent))),
-      );
+    const counts: number[][] = [];
+    for (const row of await report.locator("table").first().locator("tbody tr").all())
+      counts.push((await row.locator("td").allTextContents()).map(Number));
     expect(counts.length).toBeGreaterThan(0);
     expect(counts.reduce((sum, [actual = 0]) => sum + actual, 0)).toBe(evaluated);
     expect(counts.reduce((sum, [, candidate = 0]) => sum + candidate, 0)).toBe(evaluated);

@@ -104,6 +104,24 @@ export interface ExposureWire {
   readonly direct_interaction: InteractionWire | ReadonlyArray<InteractionWire> | null;
   readonly indirect_interaction: ReadonlyArray<InteractionWire> | null;
   readonly check_status?: string;
+  /** OpenKYT's additions: the sanctions check's result and the model version that made the risks. */
+  readonly sanctions?: SanctionsWire | null;
+  readonly risk_model?: string | null;
+}
+
+export interface SanctionsWire {
+  readonly address: string;
+  readonly hit: boolean;
+  readonly listings: ReadonlyArray<{
+    readonly network: string;
+    readonly address: string;
+    readonly list_name: string;
+    readonly program: string | null;
+    readonly entity: string | null;
+    readonly listed_at: string | null;
+    readonly delisted_at: string | null;
+    readonly designated_at: string | null;
+  }>;
 }
 
 export interface ManualCheckWire {

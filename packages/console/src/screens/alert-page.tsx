@@ -12,6 +12,7 @@ import { href } from "../app/router.js";
 import { fiat, share, when, words } from "../components/format.js";
 import { Empty, Failure, Loading, RiskBadge, StatusBadge } from "../components/states.js";
 import { ExposureView } from "./exposure-view.js";
+import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
 
 /** A rule in words: "origin of funds, indirect, sanctions, at least 20.0% and $10.00". */
@@ -231,12 +232,21 @@ export function AlertPage({ id }: { id: string }) {
             ); rule: {ruleText(a.entity_interaction.rule)}.
           </p>
         ) : null}
+        <ModelVersion version={exposure.data?.risk_model} />
         {risks.data ? (
           <RiskTable risks={risks.data} />
         ) : risks.error ? (
           <Failure error={risks.error} />
         ) : (
           <Loading what="the risks" />
+        )}
+      </section>
+      <section aria-labelledby="sanctions-title">
+        <h2 id="sanctions-title">Sanctions</h2>
+        {exposure.data ? (
+          <SanctionsView sanctions={exposure.data.sanctions} />
+        ) : exposure.error ? null : (
+          <Loading what="the sanctions check" />
         )}
       </section>
       <section aria-labelledby="exposure-title">

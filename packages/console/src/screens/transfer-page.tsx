@@ -7,6 +7,7 @@ import { when, words } from "../components/format.js";
 import { Failure, Loading } from "../components/states.js";
 import { RiskTable } from "./alert-page.js";
 import { ExposureView } from "./exposure-view.js";
+import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
 
 const CHECKS = ["exposure", "counterparty", "sanctions"] as const;
@@ -80,6 +81,7 @@ export function TransferPage({ id }: { id: string }) {
       </div>
       <section aria-labelledby="tf-risks">
         <h2 id="tf-risks">Risks</h2>
+        <ModelVersion version={exposure.data?.risk_model} />
         {risks.data ? (
           <RiskTable risks={risks.data} />
         ) : risks.error ? (
@@ -87,6 +89,10 @@ export function TransferPage({ id }: { id: string }) {
         ) : (
           <Loading what="risks" />
         )}
+      </section>
+      <section aria-labelledby="tf-sanctions">
+        <h2 id="tf-sanctions">Sanctions</h2>
+        {exposure.data ? <SanctionsView sanctions={exposure.data.sanctions} /> : null}
       </section>
       <section aria-labelledby="tf-exposure">
         <h2 id="tf-exposure">Exposure</h2>

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CHECK_STATES } from "../domain/enums.js";
 import { fiatCurrency, fiatValue, share, utcTimestamp } from "./response-fields.js";
+import { riskModelVersionField, sanctionsDetailsSchema } from "./sanctions-details.js";
 
 /** A direct interaction: the counterparty itself is an identified entity. */
 export const directInteractionSchema = z
@@ -62,9 +63,12 @@ export const transferExposureResponseSchema = z
     fiat_currency: fiatCurrency,
     check_status: checkStatus.optional(),
     checked_at: checkedAt.optional(),
+    sanctions: sanctionsDetailsSchema.optional(),
+    risk_model: riskModelVersionField.optional(),
   })
   .describe(
-    "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer.",
+    "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer, and " +
+      "OpenKYT's additions sanctions (the sanctions check's listings) and risk_model (the version that made the risks).",
   );
 
 /** ADDRESS_EXPOSURE. */

@@ -47,16 +47,21 @@ async function screen(ledger: LedgerTransfer[]) {
   };
 }
 
+/** The categories the exposure answer names (the sanctions details beside them left out). */
+function categories(exposure: { indirect_interaction: ReadonlyArray<{ entity_category: string }> | null }) {
+  return (exposure.indirect_interaction ?? []).map((i) => i.entity_category);
+}
+
 describe("a bound transfer's place in its block", () => {
   it("is kept from the ledger row, and the exposure trace starts from it (the same block funds it)", async () => {
     const { stored, exposure } = await screen(sameSecond(7));
     expect(stored?.chainPosition).toEqual({ block: 7, logIndex: 2 });
-    expect(JSON.stringify(exposure)).toContain("sanctions");
+    expect(categories(exposure)).toContain("sanctions");
   });
 
   it("without block numbers the trace orders by time only, as before: the same second funds nothing", async () => {
     const { stored, exposure } = await screen(sameSecond(null));
     expect(stored?.chainPosition ?? null).toBeNull();
-    expect(JSON.stringify(exposure)).not.toContain("sanctions");
+    expect(categories(exposure)).not.toContain("sanctions");
   });
 });

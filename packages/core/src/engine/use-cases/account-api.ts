@@ -27,6 +27,7 @@ import {
   textProblem,
   tokenListQuerySchema,
 } from "../../schemas/index.js";
+import { presentScreeningDetails } from "../../schemas/sanctions-details.js";
 import type { EngineContext } from "../engine-context.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import { backtestRuns } from "./backtest-runs.js";
@@ -130,10 +131,10 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       const page = await listTransfers(ctx, accountId, query);
       return presentPage(page.items.map(presentTransfer), page.total, page);
     },
-    /** GET /v1/transfers/{id}/exposure/ */
+    /** GET /v1/transfers/{id}/exposure/, with OpenKYT's sanctions and risk_model additions. */
     async getTransferExposure(id: string) {
       const t = await loadTransfer(ctx.store, accountId, id);
-      return presentTransferExposure(t.exposure, t.checks.exposure);
+      return { ...presentTransferExposure(t.exposure, t.checks.exposure), ...presentScreeningDetails(t) };
     },
     /** GET /v1/transfers/{id}/counterparty/ */
     async getTransferCounterparty(id: string) {
@@ -174,7 +175,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     async getManualCheckTransferExposure(id: string) {
       const c = await loadManualCheck(ctx.store, accountId, id);
       if (c.checkType === "single_address") throw notFound("transfer exposure of manual check", id);
-      return presentTransferExposure(c.exposure, manualCheckState(c));
+      return { ...presentTransferExposure(c.exposure, manualCheckState(c)), ...presentScreeningDetails(c) };
     },
     /** GET /v1/manual-checks/{id}/address-exposure/ */
     async getManualCheckAddressExposure(id: string) {
