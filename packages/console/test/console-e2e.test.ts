@@ -233,7 +233,21 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await screen(page, "08-risk-model-v2", false);
   });
 
-  it("backtests the model on the last 30 days from its page: progress, then the report and its PDF", async () => {
+  it("backtests a candidate on the last 30 days from its page: progress, the report, a moved transfer, the PDF", async () => {
+    // The candidate: a copy of the built-in model whose sanctions rules raise only a low risk.
+    await page.getByRole("link", { name: "Risk models", exact: true }).click();
+    await page.getByRole("button", { name: "Copy the built-in model" }).click();
+    await page.getByRole("heading", { name: /version 1/ }).waitFor();
+    const ruleCount = await page.locator("table.rules tbody tr").count();
+    let lowered = 0;
+    for (let i = 0; i < ruleCount; i++) {
+      if ((await page.locator(`#rule-${i}-entity_category`).inputValue()) !== "sanctions") continue;
+      await page.locator(`#rule-${i}-risk_level`).selectOption("low");
+      lowered++;
+    }
+    expect(lowered).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Save as a new version" }).click();
+    await page.getByText("Saved as version 2").waitFor();
     // The window defaults to the last 30 days, which holds the demo's transfers.
     await page.getByText("Backtest: what would this model").click();
     await page.getByLabel("To", { exact: true }).fill("2000-01-01");
@@ -257,14 +271,25 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     expect(counts.reduce((sum, [, candidate = 0]) => sum + candidate, 0)).toBe(evaluated);
     await report.getByRole("heading", { name: "Alerts by risk type and category" }).waitFor();
     await report.getByRole("region", { name: "Level goes up" }).waitFor();
+    // The demo's severe sanctions transfers go down; each is a link to its transfer page.
+    const down = report.getByRole("region", { name: "Level goes down" });
+    expect(
+      Number(/: (\d+)/.exec((await down.getByRole("heading").textContent()) ?? "")?.[1]),
+    ).toBeGreaterThan(0);
     await page.locator("#bt-title").evaluate((title) => title.scrollIntoView());
     await screen(page, "08b-backtest", false);
+    await down.evaluate((section) => section.scrollIntoView({ block: "end" }));
+    await shoot(page, "08c-backtest-shift", false);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       report.getByRole("link", { name: "PDF report" }).click(),
     ]);
     const pdf = readFileSync((await download.path()) ?? "");
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    // The moved transfer keeps the version that checked it: the backtest wrote nothing.
+    await down.getByRole("link").first().click();
+    await page.getByRole("heading", { name: "Checks" }).waitFor();
+    await page.getByText("Judged by risk model built-in version 1").waitFor();
   });
 
   it("runs a manual address check, shows its result and opens its PDF report", async () => {
