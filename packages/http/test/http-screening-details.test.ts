@@ -62,6 +62,24 @@ describe("the exposure answer's sanctions details and model version", () => {
     expect(after.risk_model).toBe(`${model.id}@1`);
   });
 
+  it("answers both on a manual transaction check's transfer exposure", async () => {
+    const created = await s.acme.checkTransfer({
+      network: "ETH",
+      tx_hash: TX.deposit,
+      output_address: W.client,
+      direction: "incoming",
+    });
+    await s.acme.waitForManualCheck(created.id, wait);
+    const exposure = expectWire(
+      transferExposureResponseSchema,
+      await s.acme.getManualCheckTransferExposure(created.id),
+    );
+    expect(exposure).toMatchObject({
+      sanctions: { address: W.b, hit: false, listings: [] },
+      risk_model: "default@1",
+    });
+  });
+
   it("answers null for both before a check finished", async () => {
     const t = await s.acme.registerTransfer(
       depositBody({ tx_hash: TX.mixerDeposit, disable_auto_check: true }),
