@@ -45,7 +45,13 @@ function startWorker(url: string, schema: string): Worker {
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let ready: () => void = () => {};
-  const worker: Worker = { child, checked: 0, cpuMs: 0, warm: null, ready: new Promise<void>((r) => (ready = r)) };
+  const worker: Worker = {
+    child,
+    checked: 0,
+    cpuMs: 0,
+    warm: null,
+    ready: new Promise<void>((r) => (ready = r)),
+  };
   createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on("line", (line) => {
     if (line === "ready") ready();
     const w = /^warm (\d+) (\d+) (\d+)$/.exec(line);

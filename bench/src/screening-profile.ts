@@ -38,6 +38,8 @@ for (let i = 0; i < Number(runs); i++) {
   const sql = countSqlStatements();
   for (const [text, ms] of sql.slowest(30)) {
     const n = sql.top(1_000).find(([t]) => t === text)?.[1] ?? 0;
-    console.log(`  ${(ms / Number(count)).toFixed(4)} ms/transfer  ${(n / Number(count)).toFixed(2)}/transfer  ${text}`);
+    console.log(
+      `  ${(ms / Number(count)).toFixed(4)} ms/transfer  ${(n / Number(count)).toFixed(2)}/transfer  ${text}`,
+    );
   }
 }

@@ -35,9 +35,13 @@ async function startServer(kind: "bare" | "openkyt", args: ReadonlyArray<string>
   // OPENKYT_BENCH_CPU_PROF=DIR: each server writes a CPU profile there when it stops (node --cpu-prof).
   const profile = process.env.OPENKYT_BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  const proc = spawn(process.execPath, [...flags, "--conditions=source", "--import", "tsx", child, kind, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...flags, "--conditions=source", "--import", "tsx", child, kind, ...args],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const lines: Interface = createInterface({ input: proc.stdout! });
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {

@@ -2,6 +2,8 @@
  * The tables of the in-memory store: plain Maps keyed by id or by a composite key. Values are
  * private copies; every read hands out a fresh copy.
  */
+
+import type { BacktestRecord } from "../domain/backtests.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -19,7 +21,6 @@ import type {
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
-import type { BacktestRecord } from "../domain/backtests.js";
 import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
