@@ -8,7 +8,7 @@ import { benchBacktest } from "./bench-backtest.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
 import { benchRules } from "./bench-rules.js";
-import { benchScreening } from "./bench-screening.js";
+import { benchLatency, benchScreening } from "./bench-screening.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
 import { benchRecall } from "./recall/bench-recall.js";
@@ -17,6 +17,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   rules: (_size, quick) => benchRules(quick),
   tracing: benchTracing,
   screening: benchScreening,
+  latency: benchLatency,
   memory: benchMemory,
   postgres: benchPostgres,
   recall: () => benchRecall(),

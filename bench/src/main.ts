@@ -38,6 +38,11 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
     node: ["--max-semi-space-size=64"],
   },
   {
+    name: "latency",
+    args: [join(here, "bench-one.ts"), "latency", String(ledgerSize)],
+    node: ["--max-semi-space-size=64", "--expose-gc"],
+  },
+  {
     name: "memory",
     args: [join(here, "bench-one.ts"), "memory", String(ledgerSize)],
     node: ["--expose-gc"],

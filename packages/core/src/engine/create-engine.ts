@@ -91,7 +91,7 @@ export const DEFAULT_WEBHOOKS: WebhooksConfig = Object.freeze({
 export function defaultJobsConfig(ids: IdGenerator = uuidGenerator): JobsConfig {
   return Object.freeze({
     leaseMs: 60_000,
-    concurrency: 16,
+    concurrency: 64,
     pollIntervalMs: 250,
     maxAttempts: 5,
     backoffBaseMs: 1_000,

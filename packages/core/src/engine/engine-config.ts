@@ -44,7 +44,10 @@ export interface BindingConfig {
 export interface JobsConfig {
   /** Lease of a claimed job; a job whose worker died is claimed again after it. Default 60 s. */
   readonly leaseMs: number;
-  /** Jobs claimed and run at once; default 16. */
+  /**
+   * Jobs claimed and run at once, as one batch (one transaction for its writes); default 64. A
+   * larger batch costs fewer statements per job; its last job waits for the others' checks.
+   */
   readonly concurrency: number;
   /** Longest sleep between polls of the store for due jobs; default 250 ms. */
   readonly pollIntervalMs: number;
