@@ -4,7 +4,7 @@
  * HTTP adapter.
  */
 
-/** Every error code the engine can raise, with what it means. */
+/** Every error code the core (engine, stores, schemas) raises, with what it means. */
 export const ERROR_CODES = {
   VALIDATION_ERROR: "A request or record failed validation; `errors` names the fields.",
   NOT_FOUND: "The resource does not exist or belongs to another account.",
@@ -14,18 +14,28 @@ export const ERROR_CODES = {
   CHAIN_ERROR: "The chain source failed.",
   NOT_CONFIGURED: "A collaborator the operation needs was not configured.",
   ENGINE_STOPPED: "The engine was stopped.",
-  UNAUTHORIZED: "Authentication failed.",
-  FORBIDDEN:
-    "A console session may not do this: its user's role does not allow it, or a write lacks its CSRF token.",
-  RATE_LIMITED: "Too many requests.",
-  REPLAY_GUARD_FULL: "The replay guard holds as many signed requests as it may; retry later.",
-  PAYLOAD_TOO_LARGE: "The request body is too large.",
-  REQUEST_ABORTED: "The client closed the connection before sending the whole request body.",
   INTERNAL_ERROR: "An unexpected failure.",
 } as const;
 
+/**
+ * The codes a KytError may carry: core's, and those an adapter adds for what only it raises by
+ * augmenting this interface (`declare module "@openkyt/core"`): the HTTP adapter adds its
+ * authentication and limit codes (packages/http/src/http-error-codes.ts).
+ */
+export interface ErrorCodeRegistry {
+  VALIDATION_ERROR: string;
+  NOT_FOUND: string;
+  ILLEGAL_TRANSITION: string;
+  CONFLICT: string;
+  STORE_ERROR: string;
+  CHAIN_ERROR: string;
+  NOT_CONFIGURED: string;
+  ENGINE_STOPPED: string;
+  INTERNAL_ERROR: string;
+}
+
 /** A stable error code. */
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorCode = keyof ErrorCodeRegistry;
 
 /** Field name to the messages about it. */
 export type FieldErrors = Readonly<Record<string, ReadonlyArray<string>>>;

@@ -52,6 +52,7 @@ export {
   type HttpConsoleOptions,
   type HttpLimitOptions,
 } from "./http-app.js";
+export { HTTP_ERROR_CODES } from "./http-error-codes.js";
 export {
   type AnsweredErrorBody,
   answerError,
