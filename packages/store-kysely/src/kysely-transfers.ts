@@ -125,42 +125,13 @@ function toRow(t: TransferRecord): Insertable<TransfersTable> {
   };
 }
 
-/** A row as a transfer. */
+/** A row as a transfer: its summary and the checks' results. */
 export function fromRow(r: Selectable<TransfersTable>): TransferRecord {
   return {
-    id: r.id,
-    accountId: r.account_id,
-    clientId: r.client_id,
-    attemptId: r.attempt_id,
-    registeredAt: num(r.registered_at),
-    network: r.network,
-    tokenId: r.token_id,
-    tokenSymbol: r.token_symbol,
-    direction: r.direction as TransferRecord["direction"],
-    txStatus: r.tx_status as TransferRecord["txStatus"],
-    txHash: r.tx_hash,
-    occurredAt: numOrNull(r.occurred_at),
-    inputAddress: r.input_address,
-    outputAddress: r.output_address,
-    amount: numOrNull(r.amount),
-    valueInFiat: numOrNull(r.value_in_fiat),
-    riskLevel: r.risk_level as TransferRecord["riskLevel"],
-    riskScore: numOrNull(r.risk_score),
-    riskModelId: r.risk_model_id,
-    riskModelVersion: r.risk_model_version,
-    checks: fromJson<CheckStates>(r.checks),
-    disableAutoCheck: bool(r.disable_auto_check),
+    ...summaryFromRow(r),
     exposure: fromJsonOrNull<ExposureResult>(r.exposure),
     counterparty: fromJsonOrNull<CounterpartyResult>(r.counterparty),
     sanctions: fromJsonOrNull<SanctionsResult>(r.sanctions),
-    counterpartyName: r.counterparty_name,
-    counterpartyCategory: r.counterparty_category,
-    lastError: r.last_error,
-    updatedAt: num(r.updated_at),
-    // An unknown position is no field at all, as records made without one have it.
-    ...(r.block === null || r.log_index === null
-      ? {}
-      : { chainPosition: { block: num(r.block), logIndex: num(r.log_index) } }),
   };
 }
 
