@@ -66,11 +66,12 @@ export async function lockRows(
   ids: ReadonlyArray<string>,
 ): Promise<void> {
   if (!ctx.dialect.rowLocks) return;
-  const wanted = [...new Set(ids)].filter(
-    (id) => !(ctx.inTransaction && ctx.heldLocks.has(`${table}:${id}`)),
-  );
+  // Sorted before chunking, so that locks are taken in one id order across chunks too.
+  const wanted = [...new Set(ids)]
+    .filter((id) => !(ctx.inTransaction && ctx.heldLocks.has(`${table}:${id}`)))
+    .sort();
   for (let i = 0; i < wanted.length; i += 500) {
-    const chunk = wanted.slice(i, i + 500).sort();
+    const chunk = wanted.slice(i, i + 500);
     await db.selectFrom(table).select("id").where("id", "in", chunk).orderBy("id").forUpdate().execute();
     if (ctx.inTransaction) for (const id of chunk) ctx.heldLocks.add(`${table}:${id}`);
   }
