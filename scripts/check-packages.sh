@@ -2,9 +2,9 @@
 # Each publishable package installs and runs alone: packs every package that is not private
 # (pnpm pack turns workspace:* into the versions), installs the runtime ones into an empty
 # folder with plain npm, checks that no test tool came along, then runs the README's embedding
-# example (its first ts block under "## Embed it", as plain JavaScript) and `openkyt --help`
-# there. Needs the packages built (npm test builds them). Prints what it checked; exits non-zero
-# naming the step that failed.
+# example (its first ts block under "## Embed it", as plain JavaScript), loads the browser entry
+# `@openkyt/core/wire` and runs `openkyt --help` there. Needs the packages built (npm test builds
+# them). Prints what it checked; exits non-zero naming the step that failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -41,6 +41,12 @@ awk '/^## Embed it/{f=1} f && /^```ts$/{b=1; next} b && /^```$/{exit} b' "$root/
 out=$(node embed.mjs)
 echo "$out" | sed 's/^/  embed: /'
 echo "$out" | grep -q "^risk severe score 1 bound$" || { echo "check-packages: the embedding example did not screen the deposit as severe" >&2; exit 1; }
+
+# The browser entry the console bundles is in core's tarball and loads on its own.
+node --input-type=module -e 'const w = await import("@openkyt/core/wire"); if (!w.ALERT_STATUS_MACHINE) process.exit(1);' || {
+  echo "check-packages: @openkyt/core/wire did not load from the installed core" >&2
+  exit 1
+}
 
 help=$(npx --no-install openkyt --help)
 echo "$help" | grep -q "openkyt" || { echo "check-packages: openkyt --help printed no usage" >&2; exit 1; }

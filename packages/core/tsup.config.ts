@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
+// Two entries: the package, and `@openkyt/core/wire`, the browser-safe tables the console bundles.
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/wire.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

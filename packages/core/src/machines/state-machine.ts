@@ -11,7 +11,8 @@ export interface StateMachine<S extends string> {
   readonly transitions: Readonly<Record<S, ReadonlyArray<S>>>;
 }
 
-/** Defines a machine; the table is frozen. */
+/** Defines a machine; the table is frozen. Free of side effects, so a bundler drops a machine nobody uses. */
+/* @__NO_SIDE_EFFECTS__ */
 export function defineMachine<S extends string>(
   name: string,
   transitions: Record<S, ReadonlyArray<S>>,

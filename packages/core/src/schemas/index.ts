@@ -6,6 +6,7 @@ export * from "./backtest-schemas.js";
 export * from "./date-filters.js";
 export * from "./entity-category-ids.js";
 export * from "./network-fields.js";
+export * from "./page.js";
 export * from "./parse-input.js";
 export * from "./presenters.js";
 export * from "./presenters-alerts.js";

@@ -6,8 +6,8 @@ import { FIAT_CURRENCY } from "../domain/enums.js";
 import { roundCents } from "../domain/money.js";
 import type { CheckStates, ManualCheckRecord } from "../domain/records.js";
 import type { TransferSummary } from "../ports/store.js";
+import type { Page } from "./page.js";
 import type { PageQuery } from "./queries.js";
-import type { Page } from "./response-fields.js";
 import type { CheckStateResponse, ManualCheckResponse, TransferResponse } from "./responses.js";
 import { formatOffsetTimestamp, formatOffsetTimestampOrNull, formatUtcMicrosOrNull } from "./timestamps.js";
 

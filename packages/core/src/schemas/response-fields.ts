@@ -52,15 +52,6 @@ export function pageSchema<T extends z.ZodType>(item: T) {
     .describe("A page of a list.");
 }
 
-/** A page of items, as sent. */
-export interface Page<T> {
-  readonly page: number;
-  readonly page_size: number;
-  readonly total_pages: number;
-  readonly total_items: number;
-  readonly items: ReadonlyArray<T>;
-}
-
 /** The error body of every failed request. */
 export const errorBodySchema = z
   .strictObject({
