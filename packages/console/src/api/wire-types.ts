@@ -1,16 +1,15 @@
-/** The shapes of the API's answers that the console reads (see docs/http-api.md). */
-
-export type RiskLevel = "none" | "low" | "medium" | "high" | "severe";
-export type AlertStatus = "open" | "in_progress" | "awaiting_response" | "done";
-
-/** A page of a list. */
-export interface Page<T> {
-  readonly page: number;
-  readonly page_size: number;
-  readonly total_pages: number;
-  readonly total_items: number;
-  readonly items: ReadonlyArray<T>;
-}
+/**
+ * The shapes of the API's answers that the console reads (see docs/http-api.md). Their enums and
+ * the list envelope (`Page`) are core's own, from `@openkyt/core/wire`.
+ */
+import type {
+  AlertStatus,
+  BacktestStatus,
+  Direction,
+  ManualCheckStatus,
+  RiskLevel,
+  RuleRiskLevel,
+} from "@openkyt/core/wire";
 
 export interface RuleWire {
   readonly rule_type: string;
@@ -35,7 +34,7 @@ export interface TransferWire {
   readonly occurred_at: string | null;
   readonly input_address: string | null;
   readonly output_address: string | null;
-  readonly direction: "incoming" | "outgoing";
+  readonly direction: Direction;
   readonly amount: number | null;
   readonly value_in_fiat: number | null;
   readonly check_state?: Readonly<Record<string, string | null>>;
@@ -45,7 +44,7 @@ export interface AlertWire {
   readonly id: string;
   readonly created_at: string;
   readonly updated_at: string | null;
-  readonly risk_level: RiskLevel;
+  readonly risk_level: RuleRiskLevel;
   readonly risk_type: string;
   readonly risk_occurred_at: string | null;
   readonly alert_status: AlertStatus;
@@ -74,7 +73,7 @@ export interface HistoryEntry {
 export interface RiskWire {
   readonly id: string;
   readonly risk_type: string;
-  readonly risk_level: RiskLevel;
+  readonly risk_level: RuleRiskLevel;
   readonly entity_category: string;
   readonly entity_name: string | null;
   readonly proximity: string;
@@ -128,7 +127,7 @@ export interface ManualCheckWire {
   readonly id: string;
   readonly created_at: string;
   readonly check_type: string;
-  readonly check_status: "checking" | "checked" | "error";
+  readonly check_status: ManualCheckStatus;
   readonly checked_at: string | null;
   readonly transfer: { readonly network: string; readonly tx_hash: string } | null;
   readonly address: { readonly network: string; readonly address: string } | null;
@@ -167,7 +166,7 @@ export interface DeliveryWire {
 /** A backtest of a risk model (POST /v1/risk-models/{id}/backtest/, GET /v1/backtests/{id}/). */
 export interface BacktestWire {
   readonly id: string;
-  readonly status: "queued" | "running" | "done" | "error";
+  readonly status: BacktestStatus;
   readonly model: string;
   readonly from: string;
   readonly to: string;

@@ -3,10 +3,10 @@
  * workflow (only the next states the alert machine allows, assignee, comment) with the history as
  * a timeline, and the transfer's PDF report.
  */
+import { ALERT_STATUS_MACHINE, allowedNext } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
-import { ALERT_NEXT } from "../api/wire-enums.js";
 import type { AlertWire, ExposureWire, HistoryEntry, RiskWire, RuleWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
 import { fiat, share, when, words } from "../components/format.js";
@@ -72,7 +72,7 @@ function Workflow({
   onChanged: () => Promise<void>;
 }) {
   const { api } = useServices();
-  const next = ALERT_NEXT[alert.alert_status];
+  const next = allowedNext(ALERT_STATUS_MACHINE, alert.alert_status);
   const [status, setStatus] = useState<string>("");
   const [assignee, setAssignee] = useState("");
   const [comment, setComment] = useState("");

@@ -3,11 +3,11 @@
  * pages of the server's order (newest first), keyboard navigation (j/k or arrows to move, Enter to
  * open, x to select) and a status change with a comment for the selected alerts, all or none.
  */
+import { ALERT_STATUSES, type Page, PROXIMITIES, RISK_TYPES, RULE_RISK_LEVELS } from "@openkyt/core/wire";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { queryString } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
-import { ALERT_STATUSES, PROXIMITIES, RISK_TYPES, RULE_RISK_LEVELS } from "../api/wire-enums.js";
-import type { AlertWire, Page } from "../api/wire-types.js";
+import type { AlertWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
 import { age, fiat, short, words } from "../components/format.js";
 import { Pager } from "../components/pager.js";

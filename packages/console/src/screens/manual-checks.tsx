@@ -2,10 +2,11 @@
  * Manual checks: a form for an address or a transaction (the answer waits up to 10 s for the
  * result, `?wait=10`), the result with its risks and PDF report, and the account's past checks.
  */
+import type { Page } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError, queryString } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
-import type { ManualCheckWire, Page, RiskWire } from "../api/wire-types.js";
+import type { ManualCheckWire, RiskWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";
 import { short, when, words } from "../components/format.js";

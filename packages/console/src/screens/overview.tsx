@@ -2,10 +2,10 @@
  * The overview: open alerts by risk level and by age, and transfers registered per day over
  * the last week, each bar one count from the list endpoints (`page_size=1`, the total).
  */
+import { type Page, RULE_RISK_LEVELS } from "@openkyt/core/wire";
 import { queryString } from "../api/api-client.js";
 import { useApiQuery } from "../api/query-hooks.js";
-import { RULE_RISK_LEVELS } from "../api/wire-enums.js";
-import type { Page, TransferWire } from "../api/wire-types.js";
+import type { TransferWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
 import { BarChart } from "../components/bar-chart.js";
 import { Failure, Loading } from "../components/states.js";

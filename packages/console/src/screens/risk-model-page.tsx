@@ -3,10 +3,10 @@
  * API's validation errors shown at the field they name (`rules[3].min_value_share`), or make it
  * the account's default. The built-in model is read-only. Anyone may backtest it on past transfers.
  */
+import { RULE_RISK_LEVELS, RULE_SUB_TYPES, RULE_TYPES } from "@openkyt/core/wire";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
-import { RULE_RISK_LEVELS, RULE_SUB_TYPES, RULE_TYPES } from "../api/wire-enums.js";
 import type { RiskModelWire, RuleWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";

@@ -1,7 +1,8 @@
 /** Transfers: search by hash or address and the list's filters, newest first. */
+import type { Page } from "@openkyt/core/wire";
 import { queryString } from "../api/api-client.js";
 import { useApiQuery } from "../api/query-hooks.js";
-import type { Page, TransferWire } from "../api/wire-types.js";
+import type { TransferWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
 import { fiat, short, when, words } from "../components/format.js";
 import { Pager } from "../components/pager.js";

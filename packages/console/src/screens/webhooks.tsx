@@ -1,9 +1,9 @@
 /** Webhooks (admins): the subscriptions, a new one (its secret shown once), deletion, and each one's deliveries. */
+import { WEBHOOK_EVENT_TYPES as EVENTS, type Page } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
-import { WEBHOOK_EVENT_TYPES as EVENTS } from "../api/wire-enums.js";
-import type { DeliveryWire, Page, WebhookWire } from "../api/wire-types.js";
+import type { DeliveryWire, WebhookWire } from "../api/wire-types.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";
 import { when } from "../components/format.js";
 import { Empty, Failure, Loading } from "../components/states.js";
