@@ -23,17 +23,27 @@ const encoder = new TextEncoder();
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * The index of the quote that closes the JSON string opened by the quote at `open` (escapes
+ * skipped), or `text.length` when the string is not closed. The one scanner of strings that
+ * the body checks below share.
+ */
+function stringEnd(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x5c) i += 1;
+    else if (ch === 0x22) return i;
+  }
+  return text.length;
+}
+
 /** True when the JSON text `text` nests arrays or objects deeper than `max` (strings skipped). */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c) i += 1;
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) {
-      inString = true;
+    if (ch === 0x22) {
+      i = stringEnd(text, i);
     } else if (ch === 0x5b || ch === 0x7b) {
       depth += 1;
       if (depth > max) return true;
@@ -70,14 +80,10 @@ export function stripJsonWhitespace(text: string): string {
   // Copies runs between whitespace as slices: a character at a time is slow on large bodies.
   const parts: string[] = [];
   let from = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c) i += 1;
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) {
-      inString = true;
+    if (ch === 0x22) {
+      i = stringEnd(text, i);
     } else if (ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d) {
       if (i > from) parts.push(text.slice(from, i));
       from = i + 1;

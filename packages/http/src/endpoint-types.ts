@@ -75,6 +75,22 @@ export function expectNoBody(body: unknown): void {
   parseInput(noBodySchema, body, "request body");
 }
 
+/**
+ * The `body` and `run` of an endpoint that takes no body: a body with fields is refused before
+ * `call` runs; `call`'s answer is the JSON body of the success status.
+ */
+export function bodiless(
+  call: (api: AccountApi, input: EndpointInput) => Promise<unknown>,
+): Pick<Endpoint, "body" | "run"> {
+  return {
+    body: noBodySchema,
+    run: async (api, input) => {
+      expectNoBody(input.body);
+      return json(await call(api, input));
+    },
+  };
+}
+
 /** The answer of a DELETE. */
 export const deletedResponseSchema = z
   .strictObject({ id: z.string(), deleted: z.literal(true) })

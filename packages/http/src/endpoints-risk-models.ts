@@ -14,9 +14,8 @@ import { z } from "zod";
 import {
   deletedResponseSchema,
   type Endpoint,
-  expectNoBody,
+  bodiless,
   json,
-  noBodySchema,
   pdf,
 } from "./endpoint-types.js";
 
@@ -82,13 +81,9 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
       "was the default); past results keep it. The built-in model is a 409.",
     tag,
     status: 200,
-    body: noBodySchema,
     response: deletedResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => {
-      expectNoBody(body);
-      return json(await api.riskModels.remove(id));
-    },
+    ...bodiless((api, { id }) => api.riskModels.remove(id)),
   },
   {
     operationId: "backtestRiskModel",

@@ -15,9 +15,8 @@ import {
 import { z } from "zod";
 import {
   type Endpoint,
-  expectNoBody,
+  bodiless,
   json,
-  noBodySchema,
   pdf,
   waitOf,
   waitQuerySchema,
@@ -193,13 +192,9 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     summary: "Queues a new counterparty (and sanctions) check of the transfer.",
     tag,
     status: 200,
-    body: noBodySchema,
     response: transferResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => {
-      expectNoBody(body);
-      return json(await api.recheckCounterparty(id));
-    },
+    ...bodiless((api, { id }) => api.recheckCounterparty(id)),
   },
   {
     operationId: "recheckExposure",
@@ -208,13 +203,9 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     summary: "Queues a new exposure check of a bound transfer.",
     tag,
     status: 200,
-    body: noBodySchema,
     response: transferResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => {
-      expectNoBody(body);
-      return json(await api.recheckExposure(id));
-    },
+    ...bodiless((api, { id }) => api.recheckExposure(id)),
   },
   {
     operationId: "getTransferExposure",

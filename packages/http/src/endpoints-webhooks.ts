@@ -10,7 +10,7 @@ import {
   webhookResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { deletedResponseSchema, type Endpoint, expectNoBody, json, noBodySchema } from "./endpoint-types.js";
+import { bodiless, deletedResponseSchema, type Endpoint, json } from "./endpoint-types.js";
 
 const tag = "webhooks" as const;
 
@@ -58,13 +58,9 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     summary: "Deletes a webhook: nothing is delivered to it afterwards, retries included.",
     tag,
     status: 200,
-    body: noBodySchema,
     response: deletedResponseSchema,
     errors: [404],
-    run: async (api, { id, body }) => {
-      expectNoBody(body);
-      return json(await api.webhooks.remove(id));
-    },
+    ...bodiless((api, { id }) => api.webhooks.remove(id)),
   },
   {
     operationId: "resumeWebhook",
@@ -74,13 +70,9 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
       "Resumes a webhook paused after too many consecutive failed deliveries: it is `active` again with no failure counted (events of the pause are not delivered). An active one is returned unchanged.",
     tag,
     status: 200,
-    body: noBodySchema,
     response: webhookResponseSchema,
     errors: [404],
-    run: async (api, { id, body }) => {
-      expectNoBody(body);
-      return json(await api.webhooks.resume(id));
-    },
+    ...bodiless((api, { id }) => api.webhooks.resume(id)),
   },
   {
     operationId: "listWebhookDeliveries",
