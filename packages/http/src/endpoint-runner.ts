@@ -36,8 +36,8 @@ import { sessionTokenOf } from "./session-cookie.js";
 
 /** What the runner needs. */
 export interface EndpointRunnerDeps {
-  /** The engine's operations for an account, for a request when given (see {@link accountApis}). */
-  readonly accounts: (accountId: string, origin?: JobOrigin) => AccountApi;
+  /** The engine's operations for an account, made once per account (see {@link accountApis}). */
+  readonly accounts: (accountId: string) => AccountApi;
   readonly auth: Authenticator;
   readonly limiter: RateLimiter | null;
   /** The budget of failed authentications per source and key; null: none. */
@@ -52,17 +52,13 @@ export interface EndpointRunnerDeps {
 
 /**
  * The engine's account APIs made once per account and reused (at most `maxAccounts`; past
- * that the memo starts over). An account API is a stateless set of operations over the engine.
- * One asked for with an origin (a request whose jobs are to carry its request id and span) is
- * made for that request.
+ * that the memo starts over). An account API is a stateless set of operations over the engine;
+ * the request a call serves (whose jobs carry its request id and span) goes with the call
+ * (`EndpointInput.origin`), so no request builds an API of its own.
  */
-export function accountApis(
-  engine: Engine,
-  maxAccounts = 1_000,
-): (accountId: string, origin?: JobOrigin) => AccountApi {
+export function accountApis(engine: Engine, maxAccounts = 1_000): (accountId: string) => AccountApi {
   const made = new Map<string, AccountApi>();
-  return (accountId, origin) => {
-    if (origin !== undefined) return engine.forAccount(accountId, { origin });
+  return (accountId) => {
     let api = made.get(accountId);
     if (api === undefined) {
       if (made.size >= maxAccounts) made.clear();
@@ -254,7 +250,8 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       body: parsed.kind === "json" ? parsed.value : undefined,
       query: endpoint.query ? queryRecord(url()) : {},
       keyId: caller.actor,
+      origin: requestOrigin(c, endpoint),
     };
-    return respond(c, await endpoint.run(deps.accounts(caller.accountId, requestOrigin(c, endpoint)), input));
+    return respond(c, await endpoint.run(deps.accounts(caller.accountId), input));
   };
 }

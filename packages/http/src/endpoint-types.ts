@@ -2,7 +2,13 @@
  * One endpoint of the interface as data: method, path, schemas and the account operation it
  * runs. The router, the OpenAPI document and the docs all read the same table.
  */
-import { type AccountApi, MAX_WAIT_SECONDS, parseInput, type RenderedReport } from "@openkyt/core";
+import {
+  type AccountApi,
+  type JobOrigin,
+  MAX_WAIT_SECONDS,
+  parseInput,
+  type RenderedReport,
+} from "@openkyt/core";
 import { z } from "zod";
 
 /** What an endpoint answers. */
@@ -25,6 +31,11 @@ export interface EndpointInput {
   readonly query: Readonly<Record<string, string>>;
   /** The authenticated API key id (the actor of alert changes). */
   readonly keyId: string;
+  /**
+   * The request as the origin of the jobs the call enqueues (its request id, its span): an
+   * endpoint that writes passes it with the call (`{ origin }`); undefined on a GET.
+   */
+  readonly origin: JobOrigin | undefined;
 }
 
 /** One endpoint. */

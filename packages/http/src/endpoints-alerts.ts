@@ -43,7 +43,8 @@ export const ALERT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: alertBulkUpdateSchema,
     response: z.array(alertWorkflowResponseSchema).describe("The updated alerts."),
     errors: [404, 409],
-    run: async (api, { body, keyId }) => json(await api.bulkUpdateAlerts(body, { actor: keyId })),
+    run: async (api, { body, keyId, origin }) =>
+      json(await api.bulkUpdateAlerts(body, { actor: keyId }, { origin })),
   },
   {
     operationId: "getAlert",
@@ -68,7 +69,8 @@ export const ALERT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: alertUpdateSchema,
     response: alertWorkflowResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body, keyId }) => json(await api.updateAlert(id, body, { actor: keyId })),
+    run: async (api, { id, body, keyId, origin }) =>
+      json(await api.updateAlert(id, body, { actor: keyId }, { origin })),
   },
   {
     operationId: "getAlertHistory",

@@ -43,7 +43,8 @@ export const MANUAL_CHECK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     query: waitQuerySchema,
     response: manualCheckResponseSchema,
     errors: [],
-    run: async (api, { body, query }) => json(await api.checkTransfer(body, waitOf(query))),
+    run: async (api, { body, query, origin }) =>
+      json(await api.checkTransfer(body, { ...waitOf(query), origin })),
   },
   {
     operationId: "checkAddress",
@@ -58,7 +59,8 @@ export const MANUAL_CHECK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     query: waitQuerySchema,
     response: manualCheckResponseSchema,
     errors: [],
-    run: async (api, { body, query }) => json(await api.checkAddress(body, waitOf(query))),
+    run: async (api, { body, query, origin }) =>
+      json(await api.checkAddress(body, { ...waitOf(query), origin })),
   },
   {
     operationId: "listManualChecks",

@@ -11,13 +11,7 @@ import {
   riskModelResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import {
-  deletedResponseSchema,
-  type Endpoint,
-  bodiless,
-  json,
-  pdf,
-} from "./endpoint-types.js";
+import { bodiless, deletedResponseSchema, type Endpoint, json, pdf } from "./endpoint-types.js";
 
 const tag = "risk-models" as const;
 
@@ -98,7 +92,7 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: backtestBodySchema,
     response: backtestResponseSchema,
     errors: [404],
-    run: async (api, { id, body }) => json(await api.backtests.start(id, body), 201),
+    run: async (api, { id, body, origin }) => json(await api.backtests.start(id, body, { origin }), 201),
   },
   {
     operationId: "getBacktest",

@@ -13,14 +13,7 @@ import {
   transferResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import {
-  type Endpoint,
-  bodiless,
-  json,
-  pdf,
-  waitOf,
-  waitQuerySchema,
-} from "./endpoint-types.js";
+import { bodiless, type Endpoint, json, pdf, waitOf, waitQuerySchema } from "./endpoint-types.js";
 import { answerError } from "./http-errors.js";
 
 /** Response header of register: "true" when the transfer was created, "false" when it existed. */
@@ -107,8 +100,8 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     query: waitQuerySchema,
     response: transferResponseSchema,
     errors: [409],
-    run: async (api, { body, query }) => {
-      const { transfer, created } = await api.registerTransfer(body, waitOf(query));
+    run: async (api, { body, query, origin }) => {
+      const { transfer, created } = await api.registerTransfer(body, { ...waitOf(query), origin });
       return { kind: "json", status: 201, body: transfer, headers: { [CREATED_HEADER]: String(created) } };
     },
   },
@@ -129,9 +122,9 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
       .strictObject({ items: z.array(batchItemSchema) })
       .describe("One answer per item, in the order sent."),
     errors: [],
-    run: async (api, { body }) => {
+    run: async (api, { body, origin }) => {
       const { transfers } = parseInput(registerBatchEnvelope, body, "register-batch");
-      const results = await api.registerTransfers(transfers);
+      const results = await api.registerTransfers(transfers, { origin });
       return json({ items: results.map(batchItem) });
     },
   },
@@ -148,7 +141,8 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     query: waitQuerySchema,
     response: transferResponseSchema,
     errors: [],
-    run: async (api, { body, query }) => json(await api.registerAttempt(body, waitOf(query)), 201),
+    run: async (api, { body, query, origin }) =>
+      json(await api.registerAttempt(body, { ...waitOf(query), origin }), 201),
   },
   {
     operationId: "listTransfers",
@@ -183,7 +177,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: bindTransactionSchema,
     response: transferResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => json(await api.bindTransaction(id, body)),
+    run: async (api, { id, body, origin }) => json(await api.bindTransaction(id, body, { origin })),
   },
   {
     operationId: "recheckCounterparty",
@@ -194,7 +188,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     status: 200,
     response: transferResponseSchema,
     errors: [404, 409],
-    ...bodiless((api, { id }) => api.recheckCounterparty(id)),
+    ...bodiless((api, { id, origin }) => api.recheckCounterparty(id, { origin })),
   },
   {
     operationId: "recheckExposure",
@@ -205,7 +199,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     status: 200,
     response: transferResponseSchema,
     errors: [404, 409],
-    ...bodiless((api, { id }) => api.recheckExposure(id)),
+    ...bodiless((api, { id, origin }) => api.recheckExposure(id, { origin })),
   },
   {
     operationId: "getTransferExposure",

@@ -109,7 +109,9 @@ describe("the request id in the logs of the jobs a request enqueues", () => {
     );
     // In process too, where both calls surely join one batch (written on the next turn).
     const api = (requestId: string) => s.h.engine.forAccount("acme", { origin: { requestId } });
-    const [x, y] = await Promise.all([
+    // And with the origin given per call to one account API, as the HTTP adapter does.
+    const shared = s.h.engine.forAccount("acme");
+    const [x, y, z] = await Promise.all([
       api("same-batch-x").registerTransfer({
         ...registration(`0x${"12".repeat(32)}`),
         disable_auto_check: true,
@@ -118,6 +120,10 @@ describe("the request id in the logs of the jobs a request enqueues", () => {
         ...registration(`0x${"34".repeat(32)}`),
         disable_auto_check: true,
       }),
+      shared.registerTransfer(
+        { ...registration(`0x${"56".repeat(32)}`), disable_auto_check: true },
+        { origin: { requestId: "same-batch-z" } },
+      ),
     ]);
     const jobs = await s.h.store.claimJobs({
       now: Date.now() + 1,
@@ -132,9 +138,10 @@ describe("the request id in the logs of the jobs a request enqueues", () => {
     });
     expect(originOf(x.transfer.id)).toEqual([{ requestId: "same-batch-x" }]);
     expect(originOf(y.transfer.id)).toEqual([{ requestId: "same-batch-y" }]);
+    expect(originOf(z.transfer.id)).toEqual([{ requestId: "same-batch-z" }]);
   });
 
-  it("refuses a malformed origin, naming what is wrong", () => {
+  it("refuses a malformed origin, naming what is wrong", async () => {
     const origin = (o: object) => () => s.h.engine.forAccount("acme", { origin: o as never });
     expect(origin({ requestId: "a b" })).toThrow(/origin\.requestId/);
     expect(origin({ requestId: "x".repeat(129) })).toThrow(/origin\.requestId/);
@@ -142,5 +149,7 @@ describe("the request id in the logs of the jobs a request enqueues", () => {
     expect(origin({ traceparent: `00-${"0".repeat(32)}-${"1".repeat(16)}-01` })).toThrow(
       /origin\.traceparent/,
     );
+    const perCall = s.h.engine.forAccount("acme").recheckExposure("x", { origin: { requestId: "a b" } });
+    await expect(perCall).rejects.toThrow(/origin\.requestId/);
   });
 });

@@ -27,7 +27,6 @@ import type { EngineEvents, JobLane } from "./engine-events.js";
 import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
-import { checkOrigin, withOrigin } from "./jobs/job-origin.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
 import { manualCheckJobHandler } from "./jobs/manual-check-job.js";
 import { webhookDeliveryHandler } from "./jobs/webhook-delivery.js";
@@ -43,6 +42,7 @@ import {
 } from "./sources/store-sources.js";
 import { type AccountApi, accountApi } from "./use-cases/account-api.js";
 import { type ApiKeyService, apiKeyService } from "./use-cases/api-keys.js";
+import { callContext } from "./use-cases/call-origin.js";
 import { createRegistrationBatcher } from "./use-cases/transfer-registration.js";
 import { createWebhookTargetPolicy } from "./webhooks/webhook-targets.js";
 
@@ -118,7 +118,9 @@ export interface Engine {
   /**
    * Every operation of the interface for one account. With `origin` (the request being served:
    * its request id, its span as a `traceparent`), the jobs these operations enqueue carry it
-   * (job-origin.ts); VALIDATION_ERROR when it is malformed.
+   * (job-origin.ts); VALIDATION_ERROR when it is malformed. A server serving many requests
+   * builds an account's operations once and gives the origin with each call that enqueues work
+   * instead (`{ origin }`, which wins over this one; use-cases/call-origin.ts).
    */
   forAccount(accountId: string, options?: AccountOptions): AccountApi;
   /**
@@ -256,10 +258,7 @@ export function createEngine(config: EngineConfig): Engine {
     reference: referenceData(store),
     apiKeys: apiKeyService(store, vault, ctx.clock),
     forAccount: (accountId: string, options?: AccountOptions) =>
-      accountApi(
-        options?.origin === undefined ? ctx : withOrigin(ctx, checkOrigin(options.origin)),
-        accountId,
-      ),
+      accountApi(callContext(ctx, options), accountId),
     start: () => {
       checks.start();
       deliveries.start();

@@ -41,6 +41,7 @@ export {
   randomToken,
 } from "./use-cases/api-keys.js";
 export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
+export type { CallOptions } from "./use-cases/call-origin.js";
 export type { RenderedReport } from "./use-cases/report-assembly.js";
 export { type BatchRegistration, MAX_BATCH_REGISTRATIONS } from "./use-cases/transfer-registration.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./use-cases/wait-for-result.js";

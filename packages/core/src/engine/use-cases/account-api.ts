@@ -1,6 +1,8 @@
 /**
  * Every operation of the KYT interface for one account, taking the interface's request
- * bodies and returning its response objects. The HTTP adapter is a thin layer over this.
+ * bodies and returning its response objects. The HTTP adapter is a thin layer over this: it
+ * builds an account's operations once and gives each call that enqueues work the request it
+ * serves (`{ origin }`, call-origin.ts).
  */
 
 import { ENTITY_CATEGORIES } from "../../domain/entity-categories.js";
@@ -31,6 +33,7 @@ import { presentScreeningDetails } from "../../schemas/sanctions-details.js";
 import type { EngineContext } from "../engine-context.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import { backtestRuns } from "./backtest-runs.js";
+import { type CallOptions, callContext } from "./call-origin.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { riskModelManagement } from "./risk-model-management.js";
@@ -76,9 +79,9 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     waitUntil(ctx, ms, () => loadManualCheck(ctx.store, accountId, c.id), manualCheckSettled, c);
   return Object.freeze({
     /** POST /v1/transfers/register/: the transfer, and whether it was created now or already known. */
-    async registerTransfer(body: unknown, options?: WaitOptions) {
+    async registerTransfer(body: unknown, options?: WaitOptions & CallOptions) {
       const ms = waitMilliseconds(options);
-      const { transfer, created } = await registerTransfer(ctx, accountId, body);
+      const { transfer, created } = await registerTransfer(callContext(ctx, options), accountId, body);
       if (created) ctx.events.emit("transfer.registered", transfer);
       ctx.wake();
       const final = await waitForTransfer(transfer, ms);
@@ -89,8 +92,8 @@ export function accountApi(ctx: EngineContext, accountId: string) {
      * item in order (the transfer and whether it was created now, or why the item was refused);
      * the valid ones are durable when this resolves, even when others were refused.
      */
-    async registerTransfers(bodies: unknown) {
-      const results = await registerTransfers(ctx, accountId, bodies);
+    async registerTransfers(bodies: unknown, options?: CallOptions) {
+      const results = await registerTransfers(callContext(ctx, options), accountId, bodies);
       for (const r of results) if (r.ok && r.created) ctx.events.emit("transfer.registered", r.transfer);
       ctx.wake();
       return results.map((r) =>
@@ -100,27 +103,27 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       );
     },
     /** POST /v1/transfers/register-attempt/ */
-    async registerAttempt(body: unknown, options?: WaitOptions) {
+    async registerAttempt(body: unknown, options?: WaitOptions & CallOptions) {
       const ms = waitMilliseconds(options);
-      const transfer = await registerAttempt(ctx, accountId, body);
+      const transfer = await registerAttempt(callContext(ctx, options), accountId, body);
       ctx.events.emit("transfer.registered", transfer);
       ctx.wake();
       return presentTransfer(await waitForTransfer(transfer, ms));
     },
     /** POST /v1/transfers/{id}/bind-transaction/ */
-    async bindTransaction(id: string, body: unknown) {
-      const transfer = await bindTransaction(ctx, accountId, id, body);
+    async bindTransaction(id: string, body: unknown, options?: CallOptions) {
+      const transfer = await bindTransaction(callContext(ctx, options), accountId, id, body);
       ctx.events.emit("transfer.status_changed", transfer, "none");
       ctx.wake();
       return presentTransfer(transfer);
     },
     /** POST /v1/transfers/{id}/recheck-counterparty/ */
-    async recheckCounterparty(id: string) {
-      return presentTransfer(await recheckCounterparty(ctx, accountId, id));
+    async recheckCounterparty(id: string, options?: CallOptions) {
+      return presentTransfer(await recheckCounterparty(callContext(ctx, options), accountId, id));
     },
     /** POST /v1/transfers/{id}/recheck-exposure/ */
-    async recheckExposure(id: string) {
-      return presentTransfer(await recheckExposure(ctx, accountId, id));
+    async recheckExposure(id: string, options?: CallOptions) {
+      return presentTransfer(await recheckExposure(callContext(ctx, options), accountId, id));
     },
     /** GET /v1/transfers/{id}/ */
     async getTransfer(id: string) {
@@ -147,14 +150,16 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return (await ctx.store.listRisks("transfer", t.id)).map(presentRisk);
     },
     /** POST /v1/manual-checks/check-transfer/ */
-    async checkTransfer(body: unknown, options?: WaitOptions) {
+    async checkTransfer(body: unknown, options?: WaitOptions & CallOptions) {
       const ms = waitMilliseconds(options);
-      return presentManualCheck(await waitForCheck(await checkTransfer(ctx, accountId, body), ms));
+      const check = await checkTransfer(callContext(ctx, options), accountId, body);
+      return presentManualCheck(await waitForCheck(check, ms));
     },
     /** POST /v1/manual-checks/check-address/ */
-    async checkAddress(body: unknown, options?: WaitOptions) {
+    async checkAddress(body: unknown, options?: WaitOptions & CallOptions) {
       const ms = waitMilliseconds(options);
-      return presentManualCheck(await waitForCheck(await checkAddress(ctx, accountId, body), ms));
+      const check = await checkAddress(callContext(ctx, options), accountId, body);
+      return presentManualCheck(await waitForCheck(check, ms));
     },
     /** GET /v1/manual-checks/{id}/ */
     async getManualCheck(id: string) {
@@ -209,12 +214,12 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return manualCheckReport(ctx, await loadManualCheck(ctx.store, accountId, id), options.withRisks);
     },
     /** PATCH /v1/alerts/{id}/: status (through the alert state machine), assignee, comment. */
-    updateAlert(id: string, body: unknown, by: Actor = {}) {
-      return updateAlert(ctx, accountId, id, body, by);
+    updateAlert(id: string, body: unknown, by: Actor = {}, options?: CallOptions) {
+      return updateAlert(callContext(ctx, options), accountId, id, body, by);
     },
     /** POST /v1/alerts/bulk-update/: the same change for several alerts, all or nothing. */
-    bulkUpdateAlerts(body: unknown, by: Actor = {}) {
-      return bulkUpdateAlerts(ctx, accountId, body, by);
+    bulkUpdateAlerts(body: unknown, by: Actor = {}, options?: CallOptions) {
+      return bulkUpdateAlerts(callContext(ctx, options), accountId, body, by);
     },
     /** GET /v1/alerts/{id}/history/ */
     async getAlertHistory(id: string) {

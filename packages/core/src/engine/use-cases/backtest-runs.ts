@@ -23,6 +23,7 @@ import {
   runBacktest,
 } from "./backtest.js";
 import { renderBacktestReport, storedBacktestReport } from "./backtest-report.js";
+import { type CallOptions, callContext } from "./call-origin.js";
 
 /** The backtest operations of one account. */
 export function backtestRuns(ctx: EngineContext, accountId: string) {
@@ -36,7 +37,7 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
       return presentBacktestReport(await runBacktest(ctx, accountId, request, options));
     },
     /** POST /v1/risk-models/{id}/backtest/: starts a backtest of the model as a job (queued). */
-    async start(modelId: string, body: unknown) {
+    async start(modelId: string, body: unknown, options?: CallOptions) {
       // The model first: another account's model is a 404 whatever the body.
       const candidate = { kind: "stored", id: lookupId("risk model", modelId) } as const;
       await candidateModel(ctx, accountId, candidate);
@@ -56,7 +57,7 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
       };
       await ctx.store.transaction(async (tx) => {
         await tx.putBacktest(record);
-        await tx.enqueueJob(newJob(ctx, "backtest.run", accountId, record.id, {}));
+        await tx.enqueueJob(newJob(callContext(ctx, options), "backtest.run", accountId, record.id, {}));
       });
       ctx.wake();
       return presentBacktest(record);
