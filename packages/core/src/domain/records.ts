@@ -297,12 +297,8 @@ export interface ManualCheckRecord {
 /** What a risk belongs to. */
 export type RiskSubjectType = "transfer" | "manual_check";
 
-/** A rule that fired. */
-export interface RiskRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly subjectType: RiskSubjectType;
-  readonly subjectId: string;
+/** A rule that fired, with what it fired on (what risk evaluation finds). One per fired rule. */
+export interface FiredRisk {
   /** The check that produced it; a new run of that check replaces its risks. */
   readonly checkKind: CheckKind;
   readonly riskType: RiskType;
@@ -313,6 +309,14 @@ export interface RiskRecord {
   readonly valueInFiat: number | null;
   readonly valueShare: number | null;
   readonly rule: RiskRule;
+}
+
+/** A rule that fired, as stored for its transfer or manual check. */
+export interface RiskRecord extends FiredRisk {
+  readonly id: string;
+  readonly accountId: string;
+  readonly subjectType: RiskSubjectType;
+  readonly subjectId: string;
   /** When the risky transfer happened (occurred_at, else registration time). */
   readonly occurredAt: Millis;
   readonly createdAt: Millis;

@@ -4,7 +4,8 @@
  * writes, for callers that only want the answer (backtests).
  */
 
-import { evaluateRisks, type FiredRisk, type RiskEvaluationInput } from "./evaluate-risks.js";
+import type { FiredRisk } from "../domain/records.js";
+import { evaluateRisks, type RiskEvaluationInput } from "./evaluate-risks.js";
 import { type AggregatedRisk, aggregateRisk } from "./risk-aggregation.js";
 import { collapseRisks } from "./risk-collapse.js";
 

@@ -2,14 +2,14 @@
  * Matching a risk model against the results of a transfer's (or a manual check's) three
  * checks. Pure: the same inputs give the same risks, in the same order.
  */
-import type { CheckKind, Direction, Proximity, RiskType, RuleRiskLevel } from "../domain/enums.js";
+import type { CheckKind, Direction, Proximity, RiskType } from "../domain/enums.js";
 import { riskRank } from "../domain/enums.js";
 import type {
   CounterpartyResult,
   ExposureResult,
   ExposureShare,
+  FiredRisk,
   RiskModel,
-  RiskRule,
   SanctionsResult,
 } from "../domain/records.js";
 import {
@@ -22,19 +22,6 @@ import {
 } from "./compiled-risk-model.js";
 import { sortByKeys } from "./keyed-sort.js";
 import { compareRules, SHARE_TOLERANCE } from "./rule-matching.js";
-
-/** A rule that fired, with what it fired on. One per fired rule. */
-export interface FiredRisk {
-  readonly checkKind: CheckKind;
-  readonly riskType: RiskType;
-  readonly riskLevel: RuleRiskLevel;
-  readonly entityCategory: string;
-  readonly entityName: string | null;
-  readonly proximity: Proximity;
-  readonly valueInFiat: number | null;
-  readonly valueShare: number | null;
-  readonly rule: RiskRule;
-}
 
 /** What {@link evaluateRisks} matches. Absent or null results contribute nothing. */
 export interface RiskEvaluationInput {

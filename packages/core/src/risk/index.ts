@@ -9,7 +9,6 @@ export {
 export {
   compareFiredRisks,
   evaluateRisks,
-  type FiredRisk,
   type RiskEvaluationInput,
 } from "./evaluate-risks.js";
 export { type AggregatedRisk, aggregateRisk } from "./risk-aggregation.js";

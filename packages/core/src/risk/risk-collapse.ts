@@ -5,7 +5,7 @@
  * sanctions check both see a sanctioned counterparty, the sanctions check's risk is kept.
  */
 import { riskRank } from "../domain/enums.js";
-import type { FiredRisk } from "./evaluate-risks.js";
+import type { FiredRisk } from "../domain/records.js";
 import { compareFiredRisks } from "./evaluate-risks.js";
 
 const CHECK_PREFERENCE = { sanctions: 0, counterparty: 1, exposure: 2 } as const;

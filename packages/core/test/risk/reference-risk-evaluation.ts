@@ -6,8 +6,8 @@
  * No index, no compilation, no precomputed keys.
  */
 import type { CheckKind, Proximity, RiskType, RuleType } from "../../src/domain/enums.js";
-import type { RiskRule } from "../../src/domain/records.js";
-import type { FiredRisk, RiskEvaluationInput } from "../../src/risk/evaluate-risks.js";
+import type { FiredRisk, RiskRule } from "../../src/domain/records.js";
+import type { RiskEvaluationInput } from "../../src/risk/evaluate-risks.js";
 
 /** One observation offered to the rules, with the check it came from. */
 interface Observation {

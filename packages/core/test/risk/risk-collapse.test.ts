@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { riskRank } from "../../src/domain/enums.js";
+import type { FiredRisk } from "../../src/domain/records.js";
 import { DEFAULT_RISK_MODEL } from "../../src/risk/default-risk-model.js";
-import { evaluateRisks, type FiredRisk } from "../../src/risk/evaluate-risks.js";
+import { evaluateRisks } from "../../src/risk/evaluate-risks.js";
 import { collapseRisks } from "../../src/risk/risk-collapse.js";
 
 const key = (r: FiredRisk) => `${r.riskType}|${r.entityCategory}|${r.proximity}`;

@@ -1,6 +1,5 @@
 /** Turning fired rules into risk and alert records. */
-import type { AlertRecord, RiskRecord, RiskSubjectType } from "../../domain/records.js";
-import type { FiredRisk } from "../../risk/index.js";
+import type { AlertRecord, FiredRisk, RiskRecord, RiskSubjectType } from "../../domain/records.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** Risk records for the rules that fired on one subject. */

@@ -6,7 +6,7 @@
  */
 import type { AlertCount, BacktestReport, BacktestScope, LevelMove } from "../../domain/backtests.js";
 import { RISK_LEVELS, type RiskLevel, type RiskType } from "../../domain/enums.js";
-import type { FiredRisk } from "../../risk/index.js";
+import type { FiredRisk } from "../../domain/records.js";
 
 const LEVELS = RISK_LEVELS.length;
 
