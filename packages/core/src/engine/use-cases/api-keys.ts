@@ -98,6 +98,11 @@ export function apiKeyService(
   // Bumped before and after every revocation: a lookup that overlapped one is not remembered.
   let generation = 0;
 
+  /** A live key as stored: its secret sealed, created now. */
+  function newKey(id: string, secret: string, accountId: string): ApiKeyRecord {
+    return { id, accountId, secret: vault.seal(id, secret), createdAt: clock.now(), revokedAt: null };
+  }
+
   function remember(id: string, entry: Remembered): void {
     if (maxEntries <= 0) return;
     memory.delete(id);
@@ -116,13 +121,7 @@ export function apiKeyService(
       checkAccount(accountId);
       const id = randomToken(32);
       const secret = randomToken(64);
-      const record: ApiKeyRecord = {
-        id,
-        accountId,
-        secret: vault.seal(id, secret),
-        createdAt: clock.now(),
-        revokedAt: null,
-      };
+      const record = newKey(id, secret, accountId);
       await store.putApiKey(record);
       return { ...info(record), secret };
     },
@@ -149,13 +148,7 @@ export function apiKeyService(
         }
         return info(existing);
       }
-      const record: ApiKeyRecord = {
-        id,
-        accountId,
-        secret: vault.seal(id, secret),
-        createdAt: clock.now(),
-        revokedAt: null,
-      };
+      const record = newKey(id, secret, accountId);
       try {
         await store.putApiKey(record);
       } catch (error) {

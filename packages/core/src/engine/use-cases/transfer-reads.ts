@@ -1,5 +1,6 @@
 /** Reading transfers, their exposure, counterparty and risks, and rechecking them. */
 
+import type { CheckKind } from "../../domain/enums.js";
 import type { TransferRecord } from "../../domain/records.js";
 import { KytError, notFound } from "../../errors.js";
 import type { TransferSummary } from "../../ports/store.js";
@@ -29,59 +30,48 @@ export async function listTransfers(ctx: EngineContext, accountId: string, query
   return { ...page, page: q.page, pageSize: q.pageSize };
 }
 
-/** Queues a new counterparty check. The counterparty must be known (409 otherwise). */
-export async function recheckCounterparty(
+/**
+ * Queues new runs of `kinds` (the first names the check in a refusal) on the account's transfer
+ * `id`, in one transaction; ILLEGAL_TRANSITION (409) with the reason when `refusal` gives one.
+ */
+async function recheck(
   ctx: EngineContext,
   accountId: string,
   id: string,
+  kinds: readonly [CheckKind, ...CheckKind[]],
+  refusal: (transfer: TransferRecord) => string | null,
 ): Promise<TransferRecord> {
   const next = await ctx.store.transaction(async (tx) => {
     const transfer = await loadTransfer(tx, accountId, id);
-    const address = transfer.direction === "incoming" ? transfer.inputAddress : transfer.outputAddress;
-    if (address === null) {
-      throw new KytError(
-        "ILLEGAL_TRANSITION",
-        `transfer ${id}: the counterparty address is not known until the transfer is bound`,
-        {
-          details: {
-            machine: "check_state",
-            from: transfer.checks.counterparty.state,
-            to: "queued",
-            allowed: [],
-          },
-        },
-      );
+    const reason = refusal(transfer);
+    if (reason !== null) {
+      throw new KytError("ILLEGAL_TRANSITION", `transfer ${id}: ${reason}`, {
+        details: { machine: "check_state", from: transfer.checks[kinds[0]].state, to: "queued", allowed: [] },
+      });
     }
-    return enqueueChecks(ctx, tx, transfer, ["counterparty", "sanctions"]);
+    return enqueueChecks(ctx, tx, transfer, kinds);
   });
   ctx.wake();
   return next;
 }
 
-/** Queues a new exposure check. Exposure is a property of bound transfers (409 otherwise). */
-export async function recheckExposure(
+/** Queues a new counterparty check. The counterparty must be known (409 otherwise). */
+export function recheckCounterparty(
   ctx: EngineContext,
   accountId: string,
   id: string,
 ): Promise<TransferRecord> {
-  const next = await ctx.store.transaction(async (tx) => {
-    const transfer = await loadTransfer(tx, accountId, id);
-    if (transfer.txStatus !== "bound") {
-      throw new KytError(
-        "ILLEGAL_TRANSITION",
-        `transfer ${id}: exposure needs a bound transaction (tx_status ${transfer.txStatus})`,
-        {
-          details: {
-            machine: "check_state",
-            from: transfer.checks.exposure.state,
-            to: "queued",
-            allowed: [],
-          },
-        },
-      );
-    }
-    return enqueueChecks(ctx, tx, transfer, ["exposure"]);
+  return recheck(ctx, accountId, id, ["counterparty", "sanctions"], (transfer) => {
+    const address = transfer.direction === "incoming" ? transfer.inputAddress : transfer.outputAddress;
+    return address === null ? "the counterparty address is not known until the transfer is bound" : null;
   });
-  ctx.wake();
-  return next;
+}
+
+/** Queues a new exposure check. Exposure is a property of bound transfers (409 otherwise). */
+export function recheckExposure(ctx: EngineContext, accountId: string, id: string): Promise<TransferRecord> {
+  return recheck(ctx, accountId, id, ["exposure"], (transfer) =>
+    transfer.txStatus === "bound"
+      ? null
+      : `exposure needs a bound transaction (tx_status ${transfer.txStatus})`,
+  );
 }
