@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { BacktestRecord, BacktestReport } from "../domain/backtests.js";
 import { BACKTEST_STATUSES } from "../domain/backtests.js";
 import { DIRECTIONS, RISK_LEVELS, RISK_TYPES } from "../domain/enums.js";
-import { parseDateBound } from "./date-filters.js";
+import { dateField } from "./query-fields.js";
 import { riskModelBodySchema } from "./requests-workflow.js";
 import { formatOffsetTimestamp } from "./timestamps.js";
 import { networkField } from "./wire-fields.js";
@@ -14,20 +14,6 @@ import { wireString } from "./wire-text.js";
 
 /** Most transfer ids a backtest lists each way of the shift. */
 export const BACKTEST_SHIFT_LIMIT_MAX = 1_000;
-
-/** A required date bound (see date-filters.ts) as epoch ms. */
-function dateBound(bound: "from" | "to", description: string) {
-  return wireString()
-    .transform((raw, ctx) => {
-      const parsed = parseDateBound(raw, bound);
-      if (parsed.ok) return parsed.ms;
-      ctx.issues.push({ code: "custom", input: raw, message: parsed.problem });
-      return z.NEVER;
-    })
-    .describe(
-      `${description} A date YYYY-MM-DD (whole UTC day, inclusive) or an ISO 8601 datetime with offset.`,
-    );
-}
 
 /** Filters of the transfers a backtest covers. */
 const backtestFiltersSchema = z
@@ -45,8 +31,8 @@ const backtestFiltersSchema = z
 
 /** The fields of every backtest request: the window, the filters, how many ids to list. */
 const scopeFields = {
-  from: dateBound("from", "First registration time covered."),
-  to: dateBound("to", "Last registration time covered."),
+  from: dateField("from", "First registration time covered."),
+  to: dateField("to", "Last registration time covered."),
   filters: backtestFiltersSchema.optional(),
   shift_limit: z
     .number()

@@ -3,7 +3,7 @@
  * token ids) once the network is known, collecting one problem per field so that a request
  * reports every bad field at once.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { checkAddress, checkTxHash, classifyTokenId } from "../domain/addresses.js";
 import type { FieldErrors } from "../errors.js";
 
@@ -66,4 +66,20 @@ export function problemsAsErrors(problems: ReadonlyArray<FieldProblem>): FieldEr
   const errors: Record<string, string[]> = {};
   for (const { field, message } of problems) errors[field] = [...(errors[field] ?? []), message];
   return errors;
+}
+
+/**
+ * The transform of a request body whose fields depend on its network: `build` makes the
+ * engine input, normalising those fields through `f` (the normalisers of the body's network,
+ * which also take problems of its own); every problem is reported on its field and the body
+ * refused, else the input is the body's output.
+ */
+export function networkInput<B extends { readonly network: string }, I>(
+  build: (body: B, f: NetworkFields) => I,
+): (body: B, ctx: z.core.$RefinementCtx) => I {
+  return (body, ctx) => {
+    const f = networkFields(body.network);
+    const input = build(body, f);
+    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
+  };
 }

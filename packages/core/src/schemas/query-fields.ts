@@ -49,19 +49,29 @@ export function textFilter(description: string) {
   return wireString().trim().max(MAX_FILTER_LENGTH).optional().describe(description);
 }
 
+/** A date bound (see date-filters.ts) as epoch ms; a problem is an issue of the field. */
+function dateBoundText(bound: DateBound) {
+  return wireString().transform((raw, ctx) => {
+    const parsed = parseDateBound(raw, bound);
+    if (parsed.ok) return parsed.ms;
+    ctx.issues.push({ code: "custom", input: raw, message: parsed.problem });
+    return z.NEVER;
+  });
+}
+
+/** The description of a date field: `description` and the forms it takes. */
+function dateDescription(description: string): string {
+  return `${description} A date YYYY-MM-DD (whole UTC day, inclusive) or an ISO 8601 datetime with offset.`;
+}
+
+/** A required date bound as epoch ms (a body's `from` and `to`). */
+export function dateField(bound: DateBound, description: string) {
+  return dateBoundText(bound).describe(dateDescription(description));
+}
+
 /** A date filter bound as epoch ms (see date-filters.ts). */
 export function dateFilter(bound: DateBound, description: string) {
-  return wireString()
-    .transform((raw, ctx) => {
-      const parsed = parseDateBound(raw, bound);
-      if (parsed.ok) return parsed.ms;
-      ctx.issues.push({ code: "custom", input: raw, message: parsed.problem });
-      return z.NEVER;
-    })
-    .optional()
-    .describe(
-      `${description} A date YYYY-MM-DD (whole UTC day, inclusive) or an ISO 8601 datetime with offset.`,
-    );
+  return dateBoundText(bound).optional().describe(dateDescription(description));
 }
 
 /** Address filter without a known network: EVM hex and segwit lower-cased, others kept. */

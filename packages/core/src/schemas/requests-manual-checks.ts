@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import type { Direction } from "../domain/enums.js";
-import { networkFields, reportProblems } from "./network-fields.js";
+import { networkInput } from "./network-fields.js";
 import { directionField, networkField, rawOptionalText, rawText, riskModelField } from "./wire-fields.js";
 
 /** Engine input of POST /v1/manual-checks/check-transfer/. */
@@ -29,18 +29,18 @@ export const checkTransferSchema = z
     direction: directionField,
     risk_model: riskModelField,
   })
-  .transform((body, ctx): CheckTransferInput => {
-    const f = networkFields(body.network);
-    const input: CheckTransferInput = {
-      network: body.network,
-      tokenId: f.tokenId("token_id", body.token_id),
-      txHash: f.txHash("tx_hash", body.tx_hash),
-      outputAddress: f.address("output_address", body.output_address),
-      direction: body.direction,
-      riskModel: body.risk_model,
-    };
-    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
-  })
+  .transform(
+    networkInput(
+      (body, f): CheckTransferInput => ({
+        network: body.network,
+        tokenId: f.tokenId("token_id", body.token_id),
+        txHash: f.txHash("tx_hash", body.tx_hash),
+        outputAddress: f.address("output_address", body.output_address),
+        direction: body.direction,
+        riskModel: body.risk_model,
+      }),
+    ),
+  )
   .describe("Creates a manual check of one transfer.");
 
 /** Engine input of POST /v1/manual-checks/check-address/. */
@@ -59,14 +59,14 @@ export const checkAddressSchema = z
     address: rawText("The address to check; lower-cased on EVM networks."),
     risk_model: riskModelField,
   })
-  .transform((body, ctx): CheckAddressInput => {
-    const f = networkFields(body.network);
-    const input: CheckAddressInput = {
-      network: body.network,
-      tokenId: f.tokenId("token_id", body.token_id),
-      address: f.address("address", body.address),
-      riskModel: body.risk_model,
-    };
-    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
-  })
+  .transform(
+    networkInput(
+      (body, f): CheckAddressInput => ({
+        network: body.network,
+        tokenId: f.tokenId("token_id", body.token_id),
+        address: f.address("address", body.address),
+        riskModel: body.risk_model,
+      }),
+    ),
+  )
   .describe("Creates a manual check of one address.");

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Direction } from "../domain/enums.js";
-import { networkFields, problemsAsErrors, reportProblems } from "./network-fields.js";
+import { networkFields, networkInput, problemsAsErrors } from "./network-fields.js";
 import { validationError } from "./parse-input.js";
 import {
   ATTEMPT_ID_MAX,
@@ -49,21 +49,21 @@ export const registerTransferSchema = z
     force_recheck: flagField("When true an already registered transfer is checked again. Default false."),
     risk_model: riskModelField,
   })
-  .transform((body, ctx): RegisterTransferInput => {
-    const f = networkFields(body.network);
-    const input: RegisterTransferInput = {
-      clientId: body.client_id,
-      direction: body.direction,
-      network: body.network,
-      txHash: f.txHash("tx_hash", body.tx_hash),
-      tokenId: f.tokenId("token_id", body.token_id),
-      outputAddress: f.address("output_address", body.output_address),
-      disableAutoCheck: body.disable_auto_check,
-      forceRecheck: body.force_recheck,
-      riskModel: body.risk_model,
-    };
-    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
-  })
+  .transform(
+    networkInput(
+      (body, f): RegisterTransferInput => ({
+        clientId: body.client_id,
+        direction: body.direction,
+        network: body.network,
+        txHash: f.txHash("tx_hash", body.tx_hash),
+        tokenId: f.tokenId("token_id", body.token_id),
+        outputAddress: f.address("output_address", body.output_address),
+        disableAutoCheck: body.disable_auto_check,
+        forceRecheck: body.force_recheck,
+        riskModel: body.risk_model,
+      }),
+    ),
+  )
   .describe("Registers a full transfer (the transaction hash is known).");
 
 /** Engine input of POST /v1/transfers/register-attempt/. */
@@ -92,28 +92,29 @@ export const registerAttemptSchema = z
     amount: amountField,
     risk_model: riskModelField,
   })
-  .transform((body, ctx): RegisterAttemptInput => {
-    const f = networkFields(body.network);
-    const input: RegisterAttemptInput = {
-      clientId: body.client_id,
-      attemptId: body.attempt_id,
-      direction: body.direction,
-      network: body.network,
-      tokenId: f.tokenId("token_id", body.token_id),
-      inputAddress: f.optionalAddress("input_address", body.input_address),
-      outputAddress: f.optionalAddress("output_address", body.output_address),
-      amount: body.amount,
-      riskModel: body.risk_model,
-    };
-    const blank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === "";
-    if (body.direction === "incoming" && blank(body.input_address)) {
-      f.problem("input_address", "required when direction is incoming");
-    }
-    if (body.direction === "outgoing" && blank(body.output_address)) {
-      f.problem("output_address", "required when direction is outgoing");
-    }
-    return reportProblems(ctx, f.problems()) ? z.NEVER : input;
-  })
+  .transform(
+    networkInput((body, f): RegisterAttemptInput => {
+      const input: RegisterAttemptInput = {
+        clientId: body.client_id,
+        attemptId: body.attempt_id,
+        direction: body.direction,
+        network: body.network,
+        tokenId: f.tokenId("token_id", body.token_id),
+        inputAddress: f.optionalAddress("input_address", body.input_address),
+        outputAddress: f.optionalAddress("output_address", body.output_address),
+        amount: body.amount,
+        riskModel: body.risk_model,
+      };
+      const blank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === "";
+      if (body.direction === "incoming" && blank(body.input_address)) {
+        f.problem("input_address", "required when direction is incoming");
+      }
+      if (body.direction === "outgoing" && blank(body.output_address)) {
+        f.problem("output_address", "required when direction is outgoing");
+      }
+      return input;
+    }),
+  )
   .describe("Registers a deposit or withdrawal attempt (the transaction hash is not known yet).");
 
 /**
