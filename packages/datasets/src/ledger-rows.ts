@@ -39,8 +39,8 @@ export interface LedgerFields {
   readonly value_usd: string | undefined;
 }
 
-/** The columns of the ledger CSV and the keys of a JSONL object. */
-export const LEDGER_COLUMNS = [
+/** The columns a ledger CSV must have (its format's header, format-registry.ts). */
+export const LEDGER_REQUIRED_COLUMNS = [
   "network",
   "tx_hash",
   "log_index",
@@ -49,9 +49,10 @@ export const LEDGER_COLUMNS = [
   "to",
   "amount",
   "occurred_at",
-  "block",
-  "value_usd",
 ] as const;
+
+/** The columns of the ledger CSV and the keys of a JSONL object: the required ones, then the optional. */
+export const LEDGER_COLUMNS = [...LEDGER_REQUIRED_COLUMNS, "block", "value_usd"] as const;
 
 /** A network code, with the last text seen remembered (ledger files repeat one network). */
 function networkReader(): (text: string | undefined) => string | null {
