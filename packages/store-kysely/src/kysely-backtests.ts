@@ -76,19 +76,8 @@ export const SCANNED_COLUMNS = [
   "sanctions",
 ] as const;
 
-const SELECTED = [
-  "id",
-  "registered_at",
-  "direction",
-  "tx_status",
-  "value_in_fiat",
-  "risk_level",
-  "risk_model_version",
-  ANY_CHECKED,
-  "exposure",
-  "counterparty",
-  "sanctions",
-] as const;
+/** {@link SCANNED_COLUMNS} as the query selects them, `any_checked` worked out by {@link ANY_CHECKED}. */
+const SELECTED = SCANNED_COLUMNS.map((c) => (c === "any_checked" ? ANY_CHECKED : c));
 
 /** A scanned row, its values in {@link SCANNED_COLUMNS} order, as a screened transfer. */
 export function screenedOfValues(v: ReadonlyArray<unknown>): ScreenedTransfer {
