@@ -11,7 +11,7 @@ import { missingColumns } from "./csv-table.js";
 import { headText, readHeadBytes } from "./file-text.js";
 import { quotedFirstLine } from "./format-first-line.js";
 import { type ImportKind, refusal } from "./import-types.js";
-import { LEDGER_REQUIRED_COLUMNS } from "./ledger-rows.js";
+import { LEDGER_REQUIRED_COLUMNS, TRONSCAN_COLUMNS } from "./ledger-rows.js";
 import { looksLikeAddressList } from "./sanctions-address-list.js";
 
 /** One format: its kind, id (what `format` names) and the header columns it requires. */
@@ -48,16 +48,7 @@ export const FORMATS: ReadonlyArray<FormatInfo> = Object.freeze([
   format("labels", "csv", "generic labels CSV", ["network", "address", "entity_name", "entity_category"]),
   format("ledger", "csv", "ledger CSV", [...LEDGER_REQUIRED_COLUMNS]),
   format("ledger", "jsonl", "ledger JSON lines", null),
-  format("ledger", "tronscan-trc20", "Tronscan-style TRC-20 transfer export", [
-    "timestamp",
-    "tx_id",
-    "from_address",
-    "to_address",
-    "quant",
-    "token_id",
-    "token_decimal",
-    "contract_return",
-  ]),
+  format("ledger", "tronscan-trc20", "Tronscan-style TRC-20 transfer export", [...TRONSCAN_COLUMNS]),
   format("tokens", "ethereum-lists", "ethereum-lists/tokens derived CSV", [
     "chain",
     "address",

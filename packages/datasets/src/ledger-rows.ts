@@ -210,7 +210,8 @@ export function ledgerJsonlDecoder() {
   };
 }
 
-const TRONSCAN_COLUMNS = [
+/** The columns of the Tronscan-style TRC-20 export, every one required (its format's header too). */
+export const TRONSCAN_COLUMNS = [
   "timestamp",
   "tx_id",
   "from_address",
