@@ -1,4 +1,5 @@
 /** Summaries of repeated measurements: median and spread of runs, percentiles of samples. */
+import { readFileSync } from "node:fs";
 
 /** A figure: the median of several runs, with the lowest and highest run. */
 export interface Figure {
@@ -39,3 +40,22 @@ export async function repeat<T>(runs: number, measure: (run: number) => Promise<
   for (let run = 0; run < runs; run += 1) out.push(await measure(run));
   return out;
 }
+
+/**
+ * CPU time of this process's main thread so far, in ms (Linux: /proc/self/task/<pid>/stat, 10 ms
+ * ticks; NaN elsewhere). `process.cpuUsage()` counts every thread: the screening thread's own
+ * share is this one.
+ */
+export function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times (100 on every Linux of the last decades). */
+const CLOCK_TICKS_PER_SECOND = 100;

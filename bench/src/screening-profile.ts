@@ -32,7 +32,7 @@ for (let i = 0; i < Number(runs); i++) {
     },
   });
   console.log(
-    `ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer, ` +
+    `ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer (main thread ${r.mainCpuMs.toFixed(3)}), ` +
       `${r.statements.toFixed(1)} SQL statements/transfer, ${r.alerts} alerts`,
   );
   const sql = countSqlStatements();
