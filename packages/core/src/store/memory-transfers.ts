@@ -1,25 +1,13 @@
 /** Transfers of the in-memory store. */
 import type { TransferRecord } from "../domain/records.js";
+import { transferIdentityKey } from "../domain/transfer-identity.js";
 import { KytError, notFound } from "../errors.js";
 import type { TransferFilter, TransferIdentity, TransferStore } from "../ports/store.js";
 import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
-import { copy, keyOf, type MemoryTables, newestFirst, pageOf, withinBounds } from "./memory-state.js";
+import { copy, type MemoryTables, newestFirst, pageOf, withinBounds } from "./memory-state.js";
 
 /** The transfer members of the store port. */
 export type TransferOps = TransferStore;
-
-/** The identity key of a transfer, or null when it has none (no tx hash or no output address). */
-function identityKey(record: TransferRecord): string | null {
-  if (record.txHash === null || record.outputAddress === null) return null;
-  return keyOf(
-    record.accountId,
-    record.network,
-    record.txHash,
-    record.tokenId,
-    record.outputAddress,
-    record.direction,
-  );
-}
 
 /** Case-insensitive equality of an optional text field. */
 function sameText(value: string | null, wanted: string): boolean {
@@ -51,7 +39,7 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
 
   /** Refuses a record whose identity belongs to another transfer (before anything is written). */
   const checkIdentity = (record: TransferRecord): void => {
-    const key = identityKey(record);
+    const key = transferIdentityKey(record);
     const owner = key === null ? undefined : transferIdentities.get(key);
     if (owner !== undefined && owner !== record.id) {
       throw new KytError("CONFLICT", `a transfer with this identity exists: ${owner}`);
@@ -59,7 +47,7 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
   };
 
   const write = (record: TransferRecord): void => {
-    const key = identityKey(record);
+    const key = transferIdentityKey(record);
     if (key !== null) setEntry(journal, transferIdentities, key, record.id);
     setEntry(journal, transfers, record.id, copy(record));
   };
@@ -72,7 +60,7 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
       if (transfers.has(record.id) || ids.has(record.id))
         throw new KytError("CONFLICT", `transfer ${record.id} exists`);
       checkIdentity(record);
-      const key = identityKey(record);
+      const key = transferIdentityKey(record);
       if (key !== null && keys.has(key))
         throw new KytError("CONFLICT", `two transfers of the batch have the identity of ${record.id}`);
       ids.add(record.id);
@@ -81,8 +69,9 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
   };
 
   const replace = (record: TransferRecord, previous: TransferRecord): void => {
-    const oldKey = identityKey(previous);
-    if (oldKey !== null && oldKey !== identityKey(record)) deleteEntry(journal, transferIdentities, oldKey);
+    const oldKey = transferIdentityKey(previous);
+    if (oldKey !== null && oldKey !== transferIdentityKey(record))
+      deleteEntry(journal, transferIdentities, oldKey);
     write(record);
   };
 
@@ -130,16 +119,7 @@ export function memoryTransferOps(tables: MemoryTables, journal: Journal): Trans
     async findTransfers(identities) {
       const out = new Map<string, TransferRecord>();
       for (const identity of identities) {
-        const id = transferIdentities.get(
-          keyOf(
-            identity.accountId,
-            identity.network,
-            identity.txHash,
-            identity.tokenId,
-            identity.outputAddress,
-            identity.direction,
-          ),
-        );
+        const id = transferIdentities.get(transferIdentityKey(identity) as string);
         const record = id === undefined ? undefined : transfers.get(id);
         if (record) out.set(record.id, copy(record));
       }

@@ -4,6 +4,7 @@
  */
 import { CHECK_KINDS, type CheckKind } from "../../domain/enums.js";
 import type { JobOrigin, JobRecord, TransferRecord } from "../../domain/records.js";
+import { transferIdentityKey } from "../../domain/transfer-identity.js";
 import { fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../../machines/index.js";
 import type { StoreOps } from "../../ports/store.js";
@@ -19,7 +20,7 @@ import {
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
 import { withOrigin } from "../jobs/job-origin.js";
-import { NO_CHECKS, queueChecks } from "../screening/check-states.js";
+import { NO_CHECKS, NO_RESULTS, queueChecks } from "../screening/check-states.js";
 import { resolveRiskModel, resolveToken } from "../screening/model-resolution.js";
 import { recordEvent } from "../webhooks/webhook-outbox.js";
 
@@ -129,15 +130,9 @@ function newTransferRecord(
     accountId,
     registeredAt: now,
     occurredAt: null,
-    riskLevel: "undefined",
-    riskScore: null,
-    riskModelVersion: null,
-    exposure: null,
-    counterparty: null,
-    sanctions: null,
+    ...NO_RESULTS,
     counterpartyName: null,
     counterpartyCategory: null,
-    lastError: null,
     updatedAt: now,
     ...fields,
   };
@@ -223,12 +218,7 @@ function identityOf(
     outputAddress: input.outputAddress,
     direction: input.direction,
   };
-  return { identity, key: Object.values(identity).join("\u0000") };
-}
-
-/** The identity key of a stored transfer, the same text as {@link identityOf}'s. */
-function recordKey(t: TransferRecord): string {
-  return [t.accountId, t.network, t.txHash, t.tokenId, t.outputAddress, t.direction].join("\u0000");
+  return { identity, key: transferIdentityKey(identity) as string };
 }
 
 /** A resolved registration, the account it is for and the request it came from, when known. */
@@ -253,7 +243,7 @@ async function writeRegistrations(
   return ctx.store.transaction(async (tx) => {
     const keyed = items.map(({ accountId, item }) => identityOf(accountId, item));
     const stored = await tx.findTransfers(keyed.map((k) => k.identity));
-    const known = new Map(stored.map((t) => [recordKey(t), t]));
+    const known = new Map(stored.map((t) => [transferIdentityKey(t), t]));
     const out: Registration[] = [];
     const inBatch = new Map<string, TransferRecord>();
     const inserts: TransferRecord[] = [];
