@@ -11,6 +11,20 @@ export const NO_CHECKS: CheckStates = Object.freeze({
   sanctions: Object.freeze({ state: "none", at: null }),
 });
 
+/**
+ * The results of a subject (a transfer or a manual check) that no check has run for yet: risk
+ * undefined, no score, model version, exposure, counterparty, sanctions or error.
+ */
+export const NO_RESULTS = Object.freeze({
+  riskLevel: "undefined",
+  riskScore: null,
+  riskModelVersion: null,
+  exposure: null,
+  counterparty: null,
+  sanctions: null,
+  lastError: null,
+} as const);
+
 /** Moves the given checks to `to` at `at` (each move checked by the machine). */
 export function moveChecks(
   checks: CheckStates,

@@ -5,6 +5,7 @@ import type { StoreOps } from "../../ports/store.js";
 import { checkAddressSchema, checkTransferSchema, lookupId, parseInput } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
+import { NO_RESULTS } from "../screening/check-states.js";
 import { resolveRiskModel, resolveToken } from "../screening/model-resolution.js";
 
 /** Loads a manual check of the account, or NOT_FOUND (also for another account's check). */
@@ -56,13 +57,7 @@ async function createCheck(
     counterpartyAddress: fields.address,
     amount: null,
     valueInFiat: null,
-    riskLevel: "undefined",
-    riskScore: null,
-    riskModelVersion: null,
-    exposure: null,
-    counterparty: null,
-    sanctions: null,
-    lastError: null,
+    ...NO_RESULTS,
     updatedAt: now,
   };
   await ctx.store.transaction(async (tx) => {
