@@ -7,7 +7,7 @@ import type { CounterpartyResult, Millis } from "../domain/records.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver } from "./entity-resolver.js";
 import { ExposureTally } from "./exposure-tally.js";
-import { runFrontierTrace } from "./frontier-trace.js";
+import { runFrontierTrace, traceSourceOf } from "./frontier-trace.js";
 import { timePosition } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import { rootNode } from "./trace-node.js";
@@ -64,12 +64,8 @@ export async function traceAddressExposure(input: AddressExposureInput): Promise
     : rootNode(address, timePosition(input.at), 0);
   const tally = new ExposureTally();
   const outcome = await runFrontierTrace({
-    ledger: input.ledger,
-    resolver: input.resolver,
-    network: input.network,
-    tokenId: input.tokenId,
+    ...traceSourceOf(input),
     forward,
-    span: input.span,
     ...limits,
     roots: [root],
     proximityAt: (hop) => (hop <= 1 ? "direct" : "indirect"),

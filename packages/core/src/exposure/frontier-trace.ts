@@ -44,6 +44,15 @@ export interface FrontierTraceInput {
   readonly tally: ExposureTally;
 }
 
+/** What every walk takes from its caller's input as given: the graph, the labels, the token, the window. */
+export type TraceSource = Pick<FrontierTraceInput, "ledger" | "resolver" | "network" | "tokenId" | "span">;
+
+/** The {@link TraceSource} members of `input`. */
+export function traceSourceOf(input: TraceSource): TraceSource {
+  const { ledger, resolver, network, tokenId, span } = input;
+  return { ledger, resolver, network, tokenId, span };
+}
+
 /** How a walk went. */
 export interface FrontierTraceOutcome {
   readonly edgesRead: number;

@@ -8,7 +8,7 @@ import { fieldError } from "../errors.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver } from "./entity-resolver.js";
 import { ExposureTally } from "./exposure-tally.js";
-import { runFrontierTrace } from "./frontier-trace.js";
+import { runFrontierTrace, traceSourceOf } from "./frontier-trace.js";
 import { type LedgerPosition, timePosition } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import { rootNode } from "./trace-node.js";
@@ -116,12 +116,8 @@ export async function traceTransferExposure(input: TransferExposureInput): Promi
   }
   const tally = new ExposureTally();
   const outcome = await runFrontierTrace({
-    ledger: input.ledger,
-    resolver: input.resolver,
-    network: input.network,
-    tokenId: input.tokenId,
+    ...traceSourceOf(input),
     forward: input.direction === "outgoing",
-    span: input.span,
     ...limits,
     roots: [rootNode(counterparty, startPosition(input), 1)],
     proximityAt: () => "indirect",
