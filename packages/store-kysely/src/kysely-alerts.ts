@@ -9,6 +9,7 @@ import {
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
 import { changedRows, type KyselyContext, lockedRead, lockRow, orderText } from "./kysely-context.js";
+import { listPage } from "./kysely-list-page.js";
 import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -135,16 +136,11 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
       return row ? fromRow(row) : null;
     },
     async listAlerts(accountId, filter, page) {
-      const matching = db.selectFrom("alerts").where((eb) => listConditions(eb, accountId, filter));
-      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
-      const rows = await matching
+      const matching = db
+        .selectFrom("alerts")
         .selectAll()
-        .orderBy("created_at", "desc")
-        .orderBy(orderText(ctx, "id"), "desc")
-        .limit(page.pageSize)
-        .offset((page.page - 1) * page.pageSize)
-        .execute();
-      return { items: rows.map(fromRow), total: num(total as number | string | bigint) };
+        .where((eb) => listConditions(eb, accountId, filter));
+      return listPage(ctx, matching, { key: "created_at", tie: "id", direction: "desc" }, page, fromRow);
     },
     async listAlertsOfTransfer(transferId) {
       const rows = await db

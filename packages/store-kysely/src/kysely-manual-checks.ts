@@ -9,7 +9,8 @@ import {
   type SanctionsResult,
 } from "@openkyt/core";
 import type { Insertable, Selectable } from "kysely";
-import { changedRows, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
+import { changedRows, type KyselyContext, lockedRead } from "./kysely-context.js";
+import { listPage } from "./kysely-list-page.js";
 import type { ManualChecksTable } from "./kysely-schema.js";
 import { fromJsonOrNull, num, numOrNull, toJsonOrNull } from "./kysely-values.js";
 
@@ -114,16 +115,8 @@ export function kyselyManualCheckOps(ctx: KyselyContext): ManualCheckOps {
       return row ? fromRow(row) : null;
     },
     async listManualChecks(accountId, page) {
-      const matching = db.selectFrom("manual_checks").where("account_id", "=", accountId);
-      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
-      const rows = await matching
-        .selectAll()
-        .orderBy("created_at", "desc")
-        .orderBy(orderText(ctx, "id"), "desc")
-        .limit(page.pageSize)
-        .offset((page.page - 1) * page.pageSize)
-        .execute();
-      return { items: rows.map(fromRow), total: num(total as number | string | bigint) };
+      const matching = db.selectFrom("manual_checks").selectAll().where("account_id", "=", accountId);
+      return listPage(ctx, matching, { key: "created_at", tie: "id", direction: "desc" }, page, fromRow);
     },
   };
 }

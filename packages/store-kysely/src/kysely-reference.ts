@@ -13,7 +13,8 @@ import type {
 } from "@openkyt/core";
 import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import { type KyselyContext, orderText } from "./kysely-context.js";
-import { type SanctionsListingsTable, UNDATED_LISTING } from "./kysely-schema.js";
+import { listPage } from "./kysely-list-page.js";
+import { type SanctionsListingsTable, type TokensTable, UNDATED_LISTING } from "./kysely-schema.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
 /** The attribution, sanctions, token and price members of the store port. */
@@ -33,6 +34,17 @@ function listingOf(r: Selectable<SanctionsListingsTable>): SanctionsListing {
     delistedAt: numOrNull(r.delisted_at),
     // An unknown designation date is no field at all (see SanctionsListing.designatedAt).
     ...(designatedAt === null ? {} : { designatedAt }),
+  };
+}
+
+/** A stored token as a record. */
+function tokenOf(r: Selectable<TokensTable>): TokenInfo {
+  return {
+    network: r.network,
+    tokenId: r.token_id,
+    symbol: r.symbol,
+    decimals: num(r.decimals),
+    name: r.name,
   };
 }
 
@@ -228,43 +240,22 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
         .where("network", "=", network)
         .where("token_id", "=", tokenId)
         .executeTakeFirst();
-      return r
-        ? {
-            network: r.network,
-            tokenId: r.token_id,
-            symbol: r.symbol,
-            decimals: num(r.decimals),
-            name: r.name,
-          }
-        : null;
+      return r ? tokenOf(r) : null;
     },
     async listTokens(filter, page) {
-      const matching = db.selectFrom("tokens").where((eb) => {
-        const c: Expression<SqlBool>[] = [];
-        if (filter.network !== undefined) c.push(eb("network", "=", filter.network));
-        if (filter.tokenId !== undefined) c.push(eb("token_id", "=", filter.tokenId));
-        if (filter.symbol !== undefined)
-          c.push(eb(eb.fn("lower", ["symbol"]), "=", filter.symbol.toLowerCase()));
-        return eb.and(c);
-      });
-      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
-      const rows = await matching
+      const matching = db
+        .selectFrom("tokens")
         .selectAll()
-        .orderBy(orderText(ctx, "network"), "asc")
-        .orderBy(orderText(ctx, "token_id"), "asc")
-        .limit(page.pageSize)
-        .offset((page.page - 1) * page.pageSize)
-        .execute();
-      return {
-        items: rows.map((r) => ({
-          network: r.network,
-          tokenId: r.token_id,
-          symbol: r.symbol,
-          decimals: num(r.decimals),
-          name: r.name,
-        })),
-        total: num(total as number | string | bigint),
-      };
+        .where((eb) => {
+          const c: Expression<SqlBool>[] = [];
+          if (filter.network !== undefined) c.push(eb("network", "=", filter.network));
+          if (filter.tokenId !== undefined) c.push(eb("token_id", "=", filter.tokenId));
+          if (filter.symbol !== undefined)
+            c.push(eb(eb.fn("lower", ["symbol"]), "=", filter.symbol.toLowerCase()));
+          return eb.and(c);
+        });
+      const order = { key: orderText(ctx, "network"), tie: "token_id", direction: "asc" } as const;
+      return listPage(ctx, matching, order, page, tokenOf);
     },
     async putPrices(rows) {
       const unique = lastPerKey(rows, (r: PriceRow) => JSON.stringify([r.network, r.tokenId, r.day]));

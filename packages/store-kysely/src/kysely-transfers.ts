@@ -14,7 +14,8 @@ import {
   type TransferSummary,
 } from "@openkyt/core";
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
-import { conflictAware, type KyselyContext, lockedRead, orderText } from "./kysely-context.js";
+import { conflictAware, type KyselyContext, lockedRead } from "./kysely-context.js";
+import { listPage } from "./kysely-list-page.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, TransfersTable } from "./kysely-schema.js";
 import {
@@ -385,16 +386,11 @@ export function kyselyTransferOps(ctx: KyselyContext): TransferOps {
       return [...out.values()];
     },
     async listTransfers(accountId, filter, page) {
-      const matching = db.selectFrom("transfers").where((eb) => listConditions(eb, accountId, filter));
-      const { total } = await matching.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
-      const rows = await matching
+      const matching = db
+        .selectFrom("transfers")
         .selectAll()
-        .orderBy("registered_at", "desc")
-        .orderBy(orderText(ctx, "id"), "desc")
-        .limit(page.pageSize)
-        .offset((page.page - 1) * page.pageSize)
-        .execute();
-      return { items: rows.map(fromRow), total: num(total as number | string | bigint) };
+        .where((eb) => listConditions(eb, accountId, filter));
+      return listPage(ctx, matching, { key: "registered_at", tie: "id", direction: "desc" }, page, fromRow);
     },
   };
 }

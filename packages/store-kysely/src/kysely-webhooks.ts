@@ -10,6 +10,7 @@ import {
 } from "@openkyt/core";
 import { type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import { listPage } from "./kysely-list-page.js";
 import type { WebhookDeliveriesTable, WebhooksTable } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -137,16 +138,8 @@ export function kyselyWebhookOps(ctx: KyselyContext): WebhookOps {
         .execute();
     },
     async listWebhookDeliveries(webhookId, page) {
-      const base = db.selectFrom("webhook_deliveries").where("webhook_id", "=", webhookId);
-      const total = await base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll()
-        .orderBy("at", "desc")
-        .orderBy(orderText(ctx, "id"), "desc")
-        .limit(page.pageSize)
-        .offset((page.page - 1) * page.pageSize)
-        .execute();
-      return { items: rows.map(deliveryFromRow), total: num(total.n as number | string) };
+      const matching = db.selectFrom("webhook_deliveries").selectAll().where("webhook_id", "=", webhookId);
+      return listPage(ctx, matching, { key: "at", tie: "id", direction: "desc" }, page, deliveryFromRow);
     },
     async noteWebhookDelivery(id, outcome) {
       // One statement, so concurrent outcomes all count: every right-hand side reads the old row.
