@@ -10,6 +10,7 @@ import {
   type Store,
 } from "@openkyt/core";
 import { nodeWebhookTransport } from "@openkyt/runtime-node";
+import { afterEach, beforeEach } from "vitest";
 import { HOUR, loadWorld, T0 } from "./engine-world.js";
 
 /** How a suite gets a fresh store. */
@@ -65,6 +66,56 @@ export async function createHarness(
   };
 }
 
+/** The harness of the test that is running, as {@link useHarness} gives it. */
+export interface TestHarness extends Omit<Harness, "close"> {
+  /** Closes the running test's harness and opens one with `overrides` instead, closed after the test too. */
+  reopen(overrides: Partial<EngineConfig>): Promise<void>;
+}
+
+/**
+ * A fresh harness for every test of the enclosing `describe`: {@link createHarness} with
+ * `overrides` before each test, closed after it. Each member reads the running test's harness,
+ * so the value can be kept in the suite's scope and passed on (to {@link runFor}) as it is.
+ * Call it in a `describe` body; hooks registered before it run their `afterEach` after it.
+ */
+export function useHarness(factory: StoreFactory, overrides: Partial<EngineConfig> = {}): TestHarness {
+  let current: Harness | null = null;
+  const running = (): Harness => {
+    if (current === null) throw new Error("useHarness: there is a harness only while a test runs");
+    return current;
+  };
+  const close = async (): Promise<void> => {
+    const h = current;
+    current = null;
+    await h?.close();
+  };
+  beforeEach(async () => {
+    current = await createHarness(factory, overrides);
+  });
+  afterEach(close);
+  return {
+    get engine() {
+      return running().engine;
+    },
+    get store() {
+      return running().store;
+    },
+    get clock() {
+      return running().clock;
+    },
+    get acme() {
+      return running().acme;
+    },
+    get other() {
+      return running().other;
+    },
+    async reopen(changed) {
+      await close();
+      current = await createHarness(factory, changed);
+    },
+  };
+}
+
 /** A chain source that always fails, counting its calls. */
 export function failingChainSource(message = "node unreachable"): ChainSource & { calls: number } {
   const source = {
@@ -78,7 +129,11 @@ export function failingChainSource(message = "node unreachable"): ChainSource & 
 }
 
 /** Advances the clock step by step, draining the engine after each step. */
-export async function runFor(h: Harness, totalMs: number, stepMs: number): Promise<void> {
+export async function runFor(
+  h: Pick<Harness, "engine" | "clock">,
+  totalMs: number,
+  stepMs: number,
+): Promise<void> {
   await h.engine.drain();
   for (let t = 0; t < totalMs; t += stepMs) {
     h.clock.advance(stepMs);

@@ -1,7 +1,7 @@
 /** Account isolation and the list and basics reads, run against an engine over any store. */
 import { isKytError } from "@openkyt/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createHarness, type Harness, type StoreFactory } from "./engine-harness.js";
+import { describe, expect, it } from "vitest";
+import { type StoreFactory, useHarness } from "./engine-harness.js";
 import { TX, W } from "./engine-world.js";
 
 async function expectNotFound(promise: Promise<unknown>): Promise<void> {
@@ -15,13 +15,7 @@ async function expectNotFound(promise: Promise<unknown>): Promise<void> {
 /** Registers the suite. */
 export function runAccountScenarios(factory: StoreFactory): void {
   describe(`engine accounts, lists and basics (${factory.name})`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await createHarness(factory);
-    });
-    afterEach(async () => {
-      await h.close();
-    });
+    const h = useHarness(factory);
 
     it("no resource of one account can be read, listed or changed through another", async () => {
       const { transfer } = await h.acme.registerTransfer({

@@ -1,24 +1,12 @@
 /** Manual checks and alerts, run against an engine over any store. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createHarness,
-  failingChainSource,
-  type Harness,
-  runFor,
-  type StoreFactory,
-} from "./engine-harness.js";
+import { describe, expect, it } from "vitest";
+import { failingChainSource, runFor, type StoreFactory, useHarness } from "./engine-harness.js";
 import { ETH_USD, TX, W } from "./engine-world.js";
 
 /** Registers the suite. */
 export function runCheckAndAlertScenarios(factory: StoreFactory): void {
   describe(`engine manual checks and alerts (${factory.name})`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await createHarness(factory);
-    });
-    afterEach(async () => {
-      await h.close();
-    });
+    const h = useHarness(factory);
 
     it("check-transfer: checking, then checked with the transfer filled and risks", async () => {
       const created = await h.acme.checkTransfer({
@@ -91,8 +79,7 @@ export function runCheckAndAlertScenarios(factory: StoreFactory): void {
     });
 
     it("check-transfer ends in error when the chain source keeps failing", async () => {
-      await h.close();
-      h = await createHarness(factory, { chainSource: failingChainSource() });
+      await h.reopen({ chainSource: failingChainSource() });
       const created = await h.acme.checkTransfer({
         network: "ETH",
         tx_hash: TX.deposit,

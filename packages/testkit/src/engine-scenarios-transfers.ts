@@ -3,14 +3,8 @@
  * engine over any store. Each step asserts the fields the spec says change.
  */
 import { isKytError } from "@openkyt/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createHarness,
-  failingChainSource,
-  type Harness,
-  runFor,
-  type StoreFactory,
-} from "./engine-harness.js";
+import { describe, expect, it } from "vitest";
+import { failingChainSource, runFor, type StoreFactory, useHarness } from "./engine-harness.js";
 import { depositBody, ETH_USD, HOUR, TX, W } from "./engine-world.js";
 
 const deposit = depositBody;
@@ -18,13 +12,7 @@ const deposit = depositBody;
 /** Registers the suite. */
 export function runTransferLifecycleScenarios(factory: StoreFactory): void {
   describe(`engine transfer lifecycles (${factory.name})`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await createHarness(factory);
-    });
-    afterEach(async () => {
-      await h.close();
-    });
+    const h = useHarness(factory);
 
     it("batch registration: valid items stored together and screened, refused ones answered in place", async () => {
       const items = [
@@ -178,9 +166,8 @@ export function runTransferLifecycleScenarios(factory: StoreFactory): void {
     });
 
     it("a chain source that keeps failing ends the transfer in tx_status error with the reason", async () => {
-      await h.close();
       const chain = failingChainSource("rpc down");
-      h = await createHarness(factory, { chainSource: chain });
+      await h.reopen({ chainSource: chain });
       const { transfer } = await h.acme.registerTransfer(deposit());
       await runFor(h, 60_000, 1_000);
       const after = await h.acme.getTransfer(transfer.id);

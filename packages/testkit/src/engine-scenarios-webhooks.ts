@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createHarness, type Harness, type StoreFactory } from "./engine-harness.js";
+import { type StoreFactory, useHarness } from "./engine-harness.js";
 import { W } from "./engine-world.js";
 
 /** A receiver on 127.0.0.1 answering `status` (changeable), counting requests. */
@@ -34,24 +34,23 @@ async function receiver() {
 /** Registers the suite. */
 export function runWebhookScenarios(factory: StoreFactory): void {
   describe(`engine webhooks: a failing webhook is paused (${factory.name})`, () => {
-    let h: Harness;
     let r: Awaited<ReturnType<typeof receiver>>;
     beforeEach(async () => {
       r = await receiver();
-      h = await createHarness(factory, {
-        webhooks: {
-          allowPrivateTargets: true,
-          pauseAfterFailures: 4,
-          maxAttempts: 8,
-          backoffBaseMs: 1_000,
-          backoffMaxMs: 1_000,
-          timeoutMs: 2_000,
-        },
-      });
     });
     afterEach(async () => {
-      await h.close();
       await r.close();
+    });
+    // After the receiver's hooks, so each harness closes before its receiver does.
+    const h = useHarness(factory, {
+      webhooks: {
+        allowPrivateTargets: true,
+        pauseAfterFailures: 4,
+        maxAttempts: 8,
+        backoffBaseMs: 1_000,
+        backoffMaxMs: 1_000,
+        timeoutMs: 2_000,
+      },
     });
 
     const deliveryJobs = async (webhookId: string) =>
