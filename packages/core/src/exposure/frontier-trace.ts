@@ -88,10 +88,10 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       }
       const [chunk, rest] = takeChunk(pending);
       pending = rest;
-      const read = await readChunk(input, chunk, remaining + 1);
+      const rows = await readChunk(input, chunk, remaining + 1);
       let left = remaining;
-      for (const [i, n] of chunk.entries()) {
-        const own = rowsOf(n, read.rows[i] ?? [], input.forward, remaining + 1, read.inLedgerOrder);
+      for (const n of chunk) {
+        const own = rowsOf(n, rows.get(n.address) ?? [], input.forward, remaining + 1);
         if (!own.complete || own.rows.length > left) {
           // Its edges do not fit in what is left: skipped; lighter nodes may still fit.
           unexplained(n);
@@ -135,96 +135,62 @@ function takeChunk(pending: ReadonlyArray<TraceNode>): [TraceNode[], TraceNode[]
   return [chunk, rest];
 }
 
-/** A chunk's rows: one list per node of the chunk, in its order; `inLedgerOrder` when each list is sorted. */
-interface ChunkRows {
-  readonly rows: ReadonlyArray<ReadonlyArray<LedgerTransfer>>;
-  readonly inLedgerOrder: boolean;
-}
-
 /**
- * One ledger call for a chunk; the rows of each node. A node with a block also needs the
- * transfers of its own time (the same block may fund it), so its read reaches one millisecond
- * further; `rowsOf` keeps only the rows the order rule allows. A reader that answers per query
- * (`ledgerIncomingByQuery`, in memory) gives each node's rows in ledger order; another's flat
- * answer is grouped by the address each row belongs to (a chunk names an address once).
+ * One ledger call for a chunk; rows grouped by the frontier address they belong to. A node with
+ * a block also needs the transfers of its own time (the same block may fund it), so its read
+ * reaches one millisecond further; `rowsOf` keeps only the rows the order rule allows.
  */
 async function readChunk(
   input: FrontierTraceInput,
   chunk: ReadonlyArray<TraceNode>,
   limit: number,
-): Promise<ChunkRows> {
-  const { ledger, network, tokenId, forward } = input;
-  if (forward) {
-    const queries = chunk.map((n) => ({
-      address: n.address,
-      after: readsSameTime(n.position) ? n.position.occurredAt - 1 : n.position.occurredAt,
-    }));
-    if (ledger.ledgerOutgoingByQuery) {
-      return {
-        rows: await ledger.ledgerOutgoingByQuery(network, tokenId, queries, limit),
-        inLedgerOrder: true,
-      };
-    }
-    return {
-      rows: byNode(chunk, await ledger.ledgerOutgoing(network, tokenId, queries, limit), true),
-      inLedgerOrder: false,
-    };
-  }
-  const queries = chunk.map((n) => ({
-    address: n.address,
-    before: readsSameTime(n.position) ? n.position.occurredAt + 1 : n.position.occurredAt,
-  }));
-  if (ledger.ledgerIncomingByQuery) {
-    return {
-      rows: await ledger.ledgerIncomingByQuery(network, tokenId, queries, limit),
-      inLedgerOrder: true,
-    };
-  }
-  return {
-    rows: byNode(chunk, await ledger.ledgerIncoming(network, tokenId, queries, limit), false),
-    inLedgerOrder: false,
-  };
-}
-
-/** A flat answer's rows per node of the chunk: by sender (forward) or recipient (backward). */
-function byNode(
-  chunk: ReadonlyArray<TraceNode>,
-  rows: ReadonlyArray<LedgerTransfer>,
-  forward: boolean,
-): LedgerTransfer[][] {
-  const byAddress = new Map<string, LedgerTransfer[]>();
+): Promise<Map<string, LedgerTransfer[]>> {
+  const rows = input.forward
+    ? await input.ledger.ledgerOutgoing(
+        input.network,
+        input.tokenId,
+        chunk.map((n) => ({
+          address: n.address,
+          after: readsSameTime(n.position) ? n.position.occurredAt - 1 : n.position.occurredAt,
+        })),
+        limit,
+      )
+    : await input.ledger.ledgerIncoming(
+        input.network,
+        input.tokenId,
+        chunk.map((n) => ({
+          address: n.address,
+          before: readsSameTime(n.position) ? n.position.occurredAt + 1 : n.position.occurredAt,
+        })),
+        limit,
+      );
+  const out = new Map<string, LedgerTransfer[]>();
   for (const r of rows) {
-    const key = forward ? r.from : r.to;
-    const list = byAddress.get(key);
+    const key = input.forward ? r.from : r.to;
+    const list = out.get(key);
     if (list) list.push(r);
-    else byAddress.set(key, [r]);
+    else out.set(key, [r]);
   }
-  return chunk.map((n) => byAddress.get(n.address) ?? []);
+  return out;
 }
 
 /**
  * The rows of one node in ledger order, and whether they are all its rows (fewer than `limit`
  * came back, or a forward read passed the node's `until`). Rows the order rule does not allow
  * (`mayFund`, docs/risk-model.md §1) are dropped, so a reader that returns a little too much
- * cannot skew the split. Rows given `inLedgerOrder` keep their order; others are sorted.
+ * cannot skew the split.
  */
 function rowsOf(
   n: TraceNode,
   rows: ReadonlyArray<LedgerTransfer>,
   forward: boolean,
   limit: number,
-  inLedgerOrder: boolean,
 ): { rows: LedgerTransfer[]; complete: boolean } {
   let complete = rows.length < limit;
+  const inWindow = rows.filter((r) => (forward ? mayFund(n.position, r) : mayFund(r, n.position)));
+  if (n.until === null) return { rows: inWindow.sort(compareLedgerTransfers), complete };
   const until = n.until;
-  const kept: LedgerTransfer[] = [];
-  for (const r of rows) {
-    if (!(forward ? mayFund(n.position, r) : mayFund(r, n.position))) continue;
-    if (until !== null && r.occurredAt >= until) {
-      complete = true;
-      continue;
-    }
-    kept.push(r);
-  }
-  return { rows: inLedgerOrder ? kept : kept.sort(compareLedgerTransfers), complete };
+  const bounded = inWindow.filter((r) => r.occurredAt < until);
+  if (bounded.length < inWindow.length) complete = true;
+  return { rows: bounded.sort(compareLedgerTransfers), complete };
 }

@@ -146,38 +146,6 @@ export class LedgerIndex implements LedgerReader {
     return out;
   }
 
-  /** Synchronous form of `ledgerIncomingByQuery`: per query, its rows oldest first. */
-  incomingByQuerySync(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limitPerAddress: number,
-  ): LedgerTransfer[][] {
-    const addresses = this.#incoming.get(network + SEP + tokenId);
-    return queries.map((q) => {
-      const rows = addresses === undefined ? undefined : sortedRows(addresses, q.address);
-      if (!rows) return [];
-      const end = searchTime(rows, q.before, false);
-      return rows.slice(Math.max(0, end - limitPerAddress), end);
-    });
-  }
-
-  /** Synchronous form of `ledgerOutgoingByQuery`: per query, its rows oldest first. */
-  outgoingByQuerySync(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limitPerAddress: number,
-  ): LedgerTransfer[][] {
-    const addresses = this.#outgoing.get(network + SEP + tokenId);
-    return queries.map((q) => {
-      const rows = addresses === undefined ? undefined : sortedRows(addresses, q.address);
-      if (!rows) return [];
-      const start = searchTime(rows, q.after, true);
-      return rows.slice(start, Math.min(rows.length, start + limitPerAddress));
-    });
-  }
-
   /** See `LedgerReader.ledgerIncoming`. */
   ledgerIncoming(
     network: string,
@@ -196,26 +164,6 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
-  }
-
-  /** See `LedgerReader.ledgerIncomingByQuery`. */
-  ledgerIncomingByQuery(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limitPerAddress: number,
-  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>> {
-    return Promise.resolve(this.incomingByQuerySync(network, tokenId, queries, limitPerAddress));
-  }
-
-  /** See `LedgerReader.ledgerOutgoingByQuery`. */
-  ledgerOutgoingByQuery(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limitPerAddress: number,
-  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>> {
-    return Promise.resolve(this.outgoingByQuerySync(network, tokenId, queries, limitPerAddress));
   }
 }
 

@@ -36,23 +36,4 @@ export interface LedgerReader {
     queries: ReadonlyArray<OutgoingQuery>,
     limitPerAddress: number,
   ): Promise<ReadonlyArray<LedgerTransfer>>;
-  /**
-   * Optional, for readers that hold each address's transfers in ledger order (in memory): the
-   * same rows as `ledgerIncoming`, answered per query (one list per query, in the order of
-   * `queries`), each list in ledger order (time, transaction hash, log index: oldest first).
-   * The tracer then neither regroups the rows by address nor sorts them.
-   */
-  ledgerIncomingByQuery?(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limitPerAddress: number,
-  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>>;
-  /** Optional: `ledgerOutgoing`'s rows per query, each list in ledger order (see `ledgerIncomingByQuery`). */
-  ledgerOutgoingByQuery?(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limitPerAddress: number,
-  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>>;
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import type { ExposureResult, LedgerTransfer } from "../../src/domain/records.js";
 import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
-import type { LedgerReader } from "../../src/ports/ledger-reader.js";
 import { referenceShares } from "./reference-haircut.js";
 import { attr, ledgerOf, listing, resolverOf } from "./trace-fixtures.js";
 
@@ -202,31 +201,6 @@ describe("tracing properties", () => {
           resolver: resolverFor(w),
         });
         expect(two).toEqual(one);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("traces the same over a reader that answers per query (in ledger order) and one that answers flat", async () => {
-    await fc.assert(
-      fc.asyncProperty(world, async (w) => {
-        const index = ledgerOf(shuffled(w.rows, w.seed));
-        // The same index seen through the port's two required members only: the tracer groups
-        // and sorts the flat answers itself.
-        const flat: LedgerReader = {
-          ledgerIncoming: (...args) => index.ledgerIncoming(...args),
-          ledgerOutgoing: (...args) => index.ledgerOutgoing(...args),
-        };
-        const common = { ...w, network: "ETH", tokenId: "native", span: { from: w.at, to: 100 } };
-        const byQuery = await traceTransferExposure({ ...common, ledger: index, resolver: resolverFor(w) });
-        expect(await traceTransferExposure({ ...common, ledger: flat, resolver: resolverFor(w) })).toEqual(
-          byQuery,
-        );
-        const side = w.direction === "incoming" ? "sender" : "recipient";
-        const address = { ...common, address: w.counterparty, side } as const;
-        expect(await traceAddressExposure({ ...address, ledger: flat, resolver: resolverFor(w) })).toEqual(
-          await traceAddressExposure({ ...address, ledger: index, resolver: resolverFor(w) }),
-        );
       }),
       { numRuns: 300 },
     );

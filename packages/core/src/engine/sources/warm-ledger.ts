@@ -31,7 +31,7 @@ export interface WarmLedgerOptions {
 }
 
 /** The warm ledger: a `LedgerReader`, a chain source over it, and its upkeep. */
-export interface WarmLedger extends Required<LedgerReader> {
+export interface WarmLedger extends LedgerReader {
   /** Finds a hash in the copy, else in the store (a row stored since the last catch-up). */
   readonly chain: ChainSource;
   /** Reads the rows stored since the last catch-up now; resolves to how many were new. */
@@ -102,24 +102,6 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     },
     ledgerOutgoing(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>, limit: number) {
       const read = () => index.outgoingSync(network, tokenId, queries, limit);
-      return recent() ? Promise.resolve(read()) : catchUp().then(read);
-    },
-    ledgerIncomingByQuery(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<IncomingQuery>,
-      limit: number,
-    ) {
-      const read = () => index.incomingByQuerySync(network, tokenId, queries, limit);
-      return recent() ? Promise.resolve(read()) : catchUp().then(read);
-    },
-    ledgerOutgoingByQuery(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<OutgoingQuery>,
-      limit: number,
-    ) {
-      const read = () => index.outgoingByQuerySync(network, tokenId, queries, limit);
       return recent() ? Promise.resolve(read()) : catchUp().then(read);
     },
     chain: {
