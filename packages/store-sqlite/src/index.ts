@@ -7,4 +7,3 @@ export {
 } from "./sqlite-database.js";
 export { SQLITE_STORE_CAPABILITIES, SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export { WAL_CHECKPOINT_DEFAULTS, type WalCheckpointOptions } from "./sqlite-wal-checkpointer.js";

@@ -6,11 +6,6 @@ import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.
 import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 import { sqliteTransferScan } from "./sqlite-transfer-scan.js";
-import {
-  startWalCheckpointer,
-  type WalCheckpointOptions,
-  walCheckpointSettings,
-} from "./sqlite-wal-checkpointer.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -20,8 +15,6 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
   readonly migrate?: boolean;
   /** Settings of the store's `bulkLedgerWriter()` loads. */
   readonly bulkLedger?: SqliteBulkLedgerOptions;
-  /** How a file database's WAL is checkpointed (default: on a thread of its own). */
-  readonly walCheckpoints?: WalCheckpointOptions;
 }
 
 /**
@@ -29,32 +22,19 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
  * claimed inside SQLite's serialised transactions (no `SKIP LOCKED`); transactions begin
  * IMMEDIATE, so everything a transaction reads stays as it read it until it ends, also against
  * another process on the same file (no row locks needed). Transactions that arrive while one
- * runs are committed together (group commit, one savepoint each). A file database's WAL is
- * checkpointed on a thread of its own (sqlite-wal-checkpointer.ts), not inside commits.
- * `close()` is idempotent.
+ * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const checkpoints = walCheckpointSettings(options.walCheckpoints);
   const { db, sqlite } = openSqliteConnection(options.filename, options);
-  let checkpointer: Awaited<ReturnType<typeof startWalCheckpointer>>;
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
-    checkpointer = await startWalCheckpointer(sqlite, checkpoints);
   } catch (error) {
     await db.destroy();
     throw error;
   }
   const store = createKyselyStore(db, SQLITE_STORE_DIALECT);
-  let closing: Promise<void> | null = null;
   return {
     ...store,
-    close() {
-      closing ??= (async () => {
-        await checkpointer?.stop();
-        await store.close();
-      })();
-      return closing;
-    },
     bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
     scanTransfers: sqliteTransferScan(db, sqlite, SQLITE_STORE_DIALECT),
   };
