@@ -1,18 +1,20 @@
 /**
- * An in-memory index of ledger transfers that serves the `LedgerReader` port: per
- * (network, token, address) the incoming and the outgoing transfers sorted by time, so a read
- * is a binary search. Used by the in-memory store and as the warm cache of the benchmarks.
+ * An in-memory index of ledger transfers that serves the `LedgerReader` port: per (network,
+ * token, address) the incoming and the outgoing transfers sorted by time, so a read is a binary
+ * search. Used by the in-memory store and as the warm ledger of a screening process.
+ *
+ * The rows are held in columns (typed arrays, one slot per row), not as one object per row: a
+ * warm process holds millions of them, and every major garbage collection marked each row object
+ * and its fields, on the main thread for part of it. On the 1M benchmark ledger that marking was
+ * the longest pause of the screening path (docs/benchmarks.md). Rows are presented as
+ * `LedgerTransfer` objects when read; they are short-lived and cost the young generation little.
+ * Addresses, networks and token ids are numbered once (one string each); only transaction hashes
+ * stay one string per row.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
 
 const SEP = "\u0000";
-
-/** A list of transfers of one address kept sorted by (occurredAt, txHash, logIndex) on demand. */
-interface SortedRows {
-  rows: LedgerTransfer[];
-  sorted: boolean;
-}
 
 /** Total order of ledger rows: time, then transaction hash, then log index. */
 export function compareLedgerTransfers(a: LedgerTransfer, b: LedgerTransfer): number {
@@ -21,84 +23,123 @@ export function compareLedgerTransfers(a: LedgerTransfer, b: LedgerTransfer): nu
   return a.logIndex - b.logIndex;
 }
 
-/** First index whose time is >= `at` (strict = false) or > `at` (strict = true). */
-function searchTime(rows: ReadonlyArray<LedgerTransfer>, at: Millis, strict: boolean): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const t = rows[mid]!.occurredAt;
-    if (t < at || (strict && t === at)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** Rows of one direction of one network and token: per address id, its row numbers in ledger order. */
+interface Adjacency {
+  /**
+   * The compacted part: the address numbers that have rows here, ascending, and for the k-th
+   * of them its rows `rows[offsets[k]]` to `rows[offsets[k + 1] - 1]`. Per network and token
+   * only its own addresses, so many tokens do not cost an entry per address each.
+   */
+  keys: Int32Array;
+  offsets: Int32Array;
+  rows: Int32Array;
+  /** Rows added since the last compaction, per address, each list in ledger order. */
+  readonly recent: Map<number, number[]>;
+  recentRows: number;
 }
 
+/** The rows of one network and token, both directions. */
+interface TokenRows {
+  readonly network: string;
+  readonly tokenId: string;
+  readonly incoming: Adjacency;
+  readonly outgoing: Adjacency;
+}
+
+/** Recent rows past which a read first compacts them into the sorted arrays (and past 1/16 of those). */
+const COMPACT_AT_LEAST = 4096;
+
+/** Initial row capacity of the columns; they double when full. */
+const INITIAL_CAPACITY = 1024;
+
 /**
- * In-memory `LedgerReader`. Rows are never mutated: each is kept as a copy of the row given
- * whose network, token and address strings are shared with every other row naming them (an
- * address recurs in many rows; one string each saves about a third of the index's memory).
- * Adding is O(1) per row and an address's list is sorted once, lazily, on its first read after
- * a change.
+ * In-memory `LedgerReader`. Adding is O(1) per row (a row goes to its addresses' recent lists);
+ * the first read after many additions compacts them into sorted arrays, once for the lot.
  */
 export class LedgerIndex implements LedgerReader {
+  /** Recent rows of one direction of a token that make a read compact them (and 1/16 of the held ones). */
+  readonly #compactAt: number;
   #size = 0;
-  /**
-   * Per network and token (`network SEP tokenId`), per address: its rows. Two levels, so that a
-   * read looks an address up by the held string itself (its hash is kept by the engine) rather
-   * than by a key concatenated, and hashed afresh, per query.
-   */
-  readonly #incoming = new Map<string, Map<string, SortedRows>>();
-  readonly #outgoing = new Map<string, Map<string, SortedRows>>();
-  /** Per network, per transaction hash: its one row, or its rows when it has several. */
-  readonly #byTx = new Map<string, Map<string, LedgerTransfer | LedgerTransfer[]>>();
-  /** One copy of each network, token id and address string held. */
-  readonly #strings = new Map<string, string>();
+  #occurredAt = new Float64Array(INITIAL_CAPACITY);
+  #amount = new Float64Array(INITIAL_CAPACITY);
+  /** NaN: null. */
+  #valueUsd = new Float64Array(INITIAL_CAPACITY);
+  /** NaN: null. */
+  #block = new Float64Array(INITIAL_CAPACITY);
+  #logIndex = new Float64Array(INITIAL_CAPACITY);
+  #from = new Int32Array(INITIAL_CAPACITY);
+  #to = new Int32Array(INITIAL_CAPACITY);
+  /** The row's network and token (an index into `#tokens`). */
+  #token = new Int32Array(INITIAL_CAPACITY);
+  #txHash: string[] = [];
+  /** Addresses by number, and their numbers. */
+  readonly #addresses: string[] = [];
+  readonly #addressIds = new Map<string, number>();
+  /** Per network and token: its strings and both directions' rows. */
+  readonly #tokens: TokenRows[] = [];
+  readonly #tokenIds = new Map<string, number>();
+  /** Per network, per transaction hash: its row, or its rows when it has several. */
+  readonly #byTx = new Map<string, Map<string, number | number[]>>();
 
-  #shared(text: string): string {
-    const held = this.#strings.get(text);
-    if (held !== undefined) return held;
-    this.#strings.set(text, text);
-    return text;
+  /** `compactAt`: see {@link COMPACT_AT_LEAST} (tests set 1 to compact at every read). */
+  constructor(options: { readonly compactAt?: number } = {}) {
+    this.#compactAt = options.compactAt ?? COMPACT_AT_LEAST;
   }
 
   /** Adds rows; duplicates by (network, txHash, logIndex) are ignored. Returns how many were new. */
   add(rows: ReadonlyArray<LedgerTransfer>): number {
     let added = 0;
     for (const given of rows) {
-      const network = this.#shared(given.network);
+      const token = this.#tokenOf(given.network, given.tokenId);
+      const network = (this.#tokens[token] as TokenRows).network;
       let txs = this.#byTx.get(network);
       if (!txs) {
         txs = new Map();
         this.#byTx.set(network, txs);
       }
       const tx = txs.get(given.txHash);
-      if (tx !== undefined && (Array.isArray(tx) ? tx : [tx]).some((r) => r.logIndex === given.logIndex))
-        continue;
-      const row: LedgerTransfer = {
-        ...given,
-        network,
-        tokenId: this.#shared(given.tokenId),
-        from: this.#shared(given.from),
-        to: this.#shared(given.to),
-      };
-      if (tx === undefined) txs.set(row.txHash, row);
+      if (tx !== undefined && this.#rowsOfTx(tx).some((r) => this.#logIndex[r] === given.logIndex)) continue;
+      const row = this.#size;
+      if (row === this.#occurredAt.length) this.#grow();
+      this.#occurredAt[row] = given.occurredAt;
+      this.#amount[row] = given.amount;
+      this.#valueUsd[row] = given.valueUsd ?? Number.NaN;
+      this.#block[row] = given.block ?? Number.NaN;
+      this.#logIndex[row] = given.logIndex;
+      this.#from[row] = this.#addressOf(given.from);
+      this.#to[row] = this.#addressOf(given.to);
+      this.#token[row] = token;
+      this.#txHash.push(given.txHash);
+      this.#size = row + 1;
+      if (tx === undefined) txs.set(given.txHash, row);
       else if (Array.isArray(tx)) tx.push(row);
-      else txs.set(row.txHash, [tx, row]);
+      else txs.set(given.txHash, [tx, row]);
       added++;
-      const tokenKey = network + SEP + row.tokenId;
-      push(byToken(this.#incoming, tokenKey), row.to, row);
-      push(byToken(this.#outgoing, tokenKey), row.from, row);
+      const { incoming, outgoing } = this.#tokens[token] as TokenRows;
+      this.#addRecent(incoming, this.#to[row] as number, row);
+      this.#addRecent(outgoing, this.#from[row] as number, row);
     }
-    this.#size += added;
     return added;
+  }
+
+  /**
+   * Merges every recent row into the sorted arrays now, whatever their number: after a large
+   * load, so that the first reads do not pay for it.
+   */
+  compact(): void {
+    for (const token of this.#tokens) {
+      this.#compact(token.incoming);
+      this.#compact(token.outgoing);
+    }
   }
 
   /** The transfers of one transaction, by log index (empty when unknown). */
   byTxHash(network: string, txHash: string): LedgerTransfer[] {
     const tx = this.#byTx.get(network)?.get(txHash);
     if (tx === undefined) return [];
-    return Array.isArray(tx) ? [...tx].sort((a, b) => a.logIndex - b.logIndex) : [tx];
+    return this.#rowsOfTx(tx)
+      .sort((a, b) => (this.#logIndex[a] as number) - (this.#logIndex[b] as number))
+      .map((row) => this.#present(row));
   }
 
   /** Number of distinct transfers held. */
@@ -114,14 +155,27 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
-    const addresses = this.#incoming.get(network + SEP + tokenId);
-    if (!addresses) return out;
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return out;
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).incoming);
     for (const q of queries) {
-      const rows = sortedRows(addresses, q.address);
-      if (!rows) continue;
-      const end = searchTime(rows, q.before, false);
-      const start = Math.max(0, end - limitPerAddress);
-      for (let i = end - 1; i >= start; i--) out.push(rows[i]!);
+      const address = this.#addressIds.get(q.address);
+      if (address === undefined) continue;
+      const [start, end] = this.#segment(adjacency, address);
+      const baseEnd = this.#searchTime(adjacency.rows, start, end, q.before, false);
+      const recent = adjacency.recent.get(address);
+      let i = baseEnd - 1;
+      let j = recent === undefined ? -1 : this.#searchTime(recent, 0, recent.length, q.before, false) - 1;
+      // The latest first: from the back of both lists, the later row each time.
+      for (let n = 0; n < limitPerAddress && (i >= start || j >= 0); n++) {
+        const fromBase =
+          j < 0 ||
+          (i >= start &&
+            this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) > 0);
+        out.push(
+          this.#present(fromBase ? (adjacency.rows[i--] as number) : ((recent as number[])[j--] as number)),
+        );
+      }
     }
     return out;
   }
@@ -134,14 +188,26 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
-    const addresses = this.#outgoing.get(network + SEP + tokenId);
-    if (!addresses) return out;
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return out;
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).outgoing);
     for (const q of queries) {
-      const rows = sortedRows(addresses, q.address);
-      if (!rows) continue;
-      const start = searchTime(rows, q.after, true);
-      const end = Math.min(rows.length, start + limitPerAddress);
-      for (let i = start; i < end; i++) out.push(rows[i]!);
+      const address = this.#addressIds.get(q.address);
+      if (address === undefined) continue;
+      const [start, end] = this.#segment(adjacency, address);
+      let i = this.#searchTime(adjacency.rows, start, end, q.after, true);
+      const recent = adjacency.recent.get(address);
+      let j = recent === undefined ? 0 : this.#searchTime(recent, 0, recent.length, q.after, true);
+      const recentEnd = recent === undefined ? 0 : recent.length;
+      // The earliest first: from the front of both lists, the earlier row each time.
+      for (let n = 0; n < limitPerAddress && (i < end || j < recentEnd); n++) {
+        const fromBase =
+          j >= recentEnd ||
+          (i < end && this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) < 0);
+        out.push(
+          this.#present(fromBase ? (adjacency.rows[i++] as number) : ((recent as number[])[j++] as number)),
+        );
+      }
     }
     return out;
   }
@@ -165,35 +231,166 @@ export class LedgerIndex implements LedgerReader {
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
   }
-}
 
-/** The addresses of one network and token, created on first use. */
-function byToken(map: Map<string, Map<string, SortedRows>>, tokenKey: string): Map<string, SortedRows> {
-  let addresses = map.get(tokenKey);
-  if (!addresses) {
-    addresses = new Map();
-    map.set(tokenKey, addresses);
+  /** Row `row` as a transfer (a new object; the strings are the held ones). */
+  #present(row: number): LedgerTransfer {
+    const token = this.#tokens[this.#token[row] as number] as TokenRows;
+    const block = this.#block[row] as number;
+    const valueUsd = this.#valueUsd[row] as number;
+    return {
+      network: token.network,
+      txHash: this.#txHash[row] as string,
+      logIndex: this.#logIndex[row] as number,
+      tokenId: token.tokenId,
+      from: this.#addresses[this.#from[row] as number] as string,
+      to: this.#addresses[this.#to[row] as number] as string,
+      amount: this.#amount[row] as number,
+      occurredAt: this.#occurredAt[row] as number,
+      block: Number.isNaN(block) ? null : block,
+      valueUsd: Number.isNaN(valueUsd) ? null : valueUsd,
+    };
   }
-  return addresses;
-}
 
-function push(map: Map<string, SortedRows>, key: string, row: LedgerTransfer): void {
-  const entry = map.get(key);
-  if (!entry) {
-    map.set(key, { rows: [row], sorted: true });
-    return;
+  /** {@link compareLedgerTransfers} of two rows by number. */
+  #compareRows(a: number, b: number): number {
+    const ta = this.#occurredAt[a] as number;
+    const tb = this.#occurredAt[b] as number;
+    if (ta !== tb) return ta - tb;
+    const ha = this.#txHash[a] as string;
+    const hb = this.#txHash[b] as string;
+    if (ha !== hb) return ha < hb ? -1 : 1;
+    return (this.#logIndex[a] as number) - (this.#logIndex[b] as number);
   }
-  const last = entry.rows[entry.rows.length - 1];
-  if (entry.sorted && last && compareLedgerTransfers(last, row) > 0) entry.sorted = false;
-  entry.rows.push(row);
-}
 
-function sortedRows(map: Map<string, SortedRows>, key: string): ReadonlyArray<LedgerTransfer> | undefined {
-  const entry = map.get(key);
-  if (!entry) return undefined;
-  if (!entry.sorted) {
-    entry.rows.sort(compareLedgerTransfers);
-    entry.sorted = true;
+  /** First position in `rows[start..end)` whose time is >= `at` (strict: > `at`). */
+  #searchTime(rows: ArrayLike<number>, start: number, end: number, at: Millis, strict: boolean): number {
+    let lo = start;
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = this.#occurredAt[rows[mid] as number] as number;
+      if (t < at || (strict && t === at)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
-  return entry.rows;
+
+  /** Where address `a`'s compacted rows are in `adjacency.rows` (a binary search of its keys). */
+  #segment(adjacency: Adjacency, a: number): [number, number] {
+    const { keys, offsets } = adjacency;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((keys[mid] as number) < a) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === keys.length || keys[lo] !== a) return [0, 0];
+    return [offsets[lo] as number, offsets[lo + 1] as number];
+  }
+
+  /** Puts row `row` on address `a`'s recent list, keeping the list in ledger order. */
+  #addRecent(adjacency: Adjacency, a: number, row: number): void {
+    let list = adjacency.recent.get(a);
+    if (!list) {
+      list = [];
+      adjacency.recent.set(a, list);
+    }
+    list.push(row);
+    // Rows mostly come in ledger order: the new one rarely moves.
+    for (let k = list.length - 1; k > 0 && this.#compareRows(list[k - 1] as number, row) > 0; k--) {
+      list[k] = list[k - 1] as number;
+      list[k - 1] = row;
+    }
+    adjacency.recentRows++;
+  }
+
+  /**
+   * `adjacency` with its recent rows merged into the sorted arrays when they are many (at least
+   * {@link COMPACT_AT_LEAST} and a sixteenth of the compacted ones), so a read merges short lists.
+   */
+  #compacted(adjacency: Adjacency): Adjacency {
+    if (adjacency.recentRows >= Math.max(this.#compactAt, adjacency.rows.length / 16))
+      this.#compact(adjacency);
+    return adjacency;
+  }
+
+  /** Merges `adjacency`'s recent rows into its sorted arrays. */
+  #compact(adjacency: Adjacency): void {
+    if (adjacency.recentRows === 0) return;
+    const held = adjacency.rows.length;
+    const keys = Int32Array.from(new Set([...adjacency.keys, ...adjacency.recent.keys()])).sort();
+    const offsets = new Int32Array(keys.length + 1);
+    const rows = new Int32Array(held + adjacency.recentRows);
+    for (const [k, a] of keys.entries()) {
+      const [start, end] = this.#segment(adjacency, a);
+      const recent = adjacency.recent.get(a) ?? [];
+      // Merge the two sorted lists into the new segment.
+      let out = offsets[k] as number;
+      let i = start;
+      let j = 0;
+      while (i < end || j < recent.length) {
+        const fromBase =
+          j >= recent.length ||
+          (i < end && this.#compareRows(adjacency.rows[i] as number, recent[j] as number) <= 0);
+        rows[out++] = fromBase ? (adjacency.rows[i++] as number) : (recent[j++] as number);
+      }
+      offsets[k + 1] = out;
+    }
+    adjacency.keys = keys;
+    adjacency.offsets = offsets;
+    adjacency.rows = rows;
+    adjacency.recent.clear();
+    adjacency.recentRows = 0;
+  }
+
+  #rowsOfTx(tx: number | number[]): number[] {
+    return Array.isArray(tx) ? [...tx] : [tx];
+  }
+
+  #addressOf(address: string): number {
+    let id = this.#addressIds.get(address);
+    if (id === undefined) {
+      id = this.#addresses.length;
+      this.#addresses.push(address);
+      this.#addressIds.set(address, id);
+    }
+    return id;
+  }
+
+  #tokenOf(network: string, tokenId: string): number {
+    const key = network + SEP + tokenId;
+    let id = this.#tokenIds.get(key);
+    if (id === undefined) {
+      id = this.#tokens.length;
+      const empty = (): Adjacency => ({
+        keys: new Int32Array(0),
+        offsets: new Int32Array(1),
+        rows: new Int32Array(0),
+        recent: new Map(),
+        recentRows: 0,
+      });
+      this.#tokens.push({ network, tokenId, incoming: empty(), outgoing: empty() });
+      this.#tokenIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** Doubles the columns' capacity. */
+  #grow(): void {
+    const capacity = this.#occurredAt.length * 2;
+    const grown = <T extends Float64Array | Int32Array>(column: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(column);
+      return next;
+    };
+    this.#occurredAt = grown(this.#occurredAt, (n) => new Float64Array(n));
+    this.#amount = grown(this.#amount, (n) => new Float64Array(n));
+    this.#valueUsd = grown(this.#valueUsd, (n) => new Float64Array(n));
+    this.#block = grown(this.#block, (n) => new Float64Array(n));
+    this.#logIndex = grown(this.#logIndex, (n) => new Float64Array(n));
+    this.#from = grown(this.#from, (n) => new Int32Array(n));
+    this.#to = grown(this.#to, (n) => new Int32Array(n));
+    this.#token = grown(this.#token, (n) => new Int32Array(n));
+  }
 }

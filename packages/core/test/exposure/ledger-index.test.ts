@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LedgerTransfer } from "../../src/domain/records.js";
-import { LedgerIndex } from "../../src/exposure/ledger-index.js";
+import { compareLedgerTransfers, LedgerIndex } from "../../src/exposure/ledger-index.js";
 
 function t(
   txHash: string,
@@ -64,4 +65,77 @@ describe("LedgerIndex", () => {
     const limited = await index.ledgerOutgoing("ETH", "native", [{ address: "a", after: 0 }], 2);
     expect(limited.map((r) => r.txHash)).toEqual(["0x2", "0x4"]);
   });
+});
+
+/** What a read answers, from the rows alone (docs: LedgerReader). */
+function expectedReads(rows: ReadonlyArray<LedgerTransfer>, address: string, at: number, limit: number) {
+  const unique = new Map(rows.map((r) => [`${r.txHash}/${r.logIndex}`, r]));
+  const all = [...unique.values()].sort(compareLedgerTransfers);
+  return {
+    incoming: all
+      .filter((r) => r.to === address && r.occurredAt < at)
+      .reverse()
+      .slice(0, limit),
+    outgoing: all.filter((r) => r.from === address && r.occurredAt > at).slice(0, limit),
+  };
+}
+
+describe("LedgerIndex against a model, rows added in batches between reads", () => {
+  const ADDRESSES = ["a", "b", "c", "d", "e"];
+  const row = fc
+    .record({
+      tx: fc.integer({ min: 0, max: 40 }),
+      logIndex: fc.integer({ min: -1, max: 2 }),
+      from: fc.constantFrom(...ADDRESSES),
+      to: fc.constantFrom(...ADDRESSES),
+      at: fc.integer({ min: 0, max: 30 }),
+      block: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+      valueUsd: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }),
+    })
+    .map(
+      (r): LedgerTransfer => ({
+        ...t(`0x${r.tx}`, r.from, r.to, r.tx + 1, r.at, r.logIndex),
+        block: r.block,
+        valueUsd: r.valueUsd,
+      }),
+    );
+  const step = fc.record({
+    rows: fc.array(row, { maxLength: 12 }),
+    address: fc.constantFrom(...ADDRESSES),
+    at: fc.integer({ min: -1, max: 31 }),
+    limit: fc.integer({ min: 1, max: 8 }),
+  });
+
+  it.each([1, 3, 10_000])(
+    "reads what the model reads (compacting past %i recent rows)",
+    async (compactAt) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+          const index = new LedgerIndex({ compactAt });
+          const added: LedgerTransfer[] = [];
+          for (const s of steps) {
+            for (const r of s.rows) {
+              // The first row of a (hash, log index) stays: a duplicate is ignored.
+              if (!added.some((a) => a.txHash === r.txHash && a.logIndex === r.logIndex)) added.push(r);
+            }
+            index.add(s.rows);
+            const want = expectedReads(added, s.address, s.at, s.limit);
+            const q = [{ address: s.address, before: s.at }];
+            expect(await index.ledgerIncoming("ETH", "native", q, s.limit)).toEqual(want.incoming);
+            expect(
+              await index.ledgerOutgoing("ETH", "native", [{ address: s.address, after: s.at }], s.limit),
+            ).toEqual(want.outgoing);
+            expect(index.size).toBe(added.length);
+            const some = added[0];
+            if (some) {
+              expect(index.byTxHash("ETH", some.txHash)).toEqual(
+                added.filter((a) => a.txHash === some.txHash).sort((x, y) => x.logIndex - y.logIndex),
+              );
+            }
+          }
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });

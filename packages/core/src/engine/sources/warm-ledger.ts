@@ -95,6 +95,7 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
   const recent = () => clock.now() - caughtUpAt <= maxLagMs;
 
   await catchUp();
+  index.compact();
   return {
     ledgerIncoming(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>, limit: number) {
       const read = () => index.incomingSync(network, tokenId, queries, limit);
