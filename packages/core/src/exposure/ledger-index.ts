@@ -31,8 +31,28 @@ interface Adjacency {
    * only its own addresses, so many tokens do not cost an entry per address each.
    */
   keys: Int32Array;
+  /**
+   * When this token's addresses are at least an eighth of all (the usual case of a chain's
+   * native token or a big stablecoin): per address number, its position in `keys` or -1, so a
+   * read finds it without a search. Null otherwise (a small token pays no array of every address).
+   */
+  slots: Int32Array | null;
   offsets: Int32Array;
   rows: Int32Array;
+  /**
+   * The compacted rows' fields in the order of `rows` (time, amount, value, block, log index
+   * per position, {@link STRIDE} numbers each), the other address of each (the sender of an
+   * incoming row, the recipient of an outgoing one) and its transaction hash: a read walks one
+   * address's rows in sequence instead of touching every column at a scattered row number
+   * (presenting a row that way cost about 0.3 µs, ten cache misses; now about one).
+   */
+  data: Float64Array;
+  peers: Int32Array;
+  hashes: string[];
+  /** Rows into (true) or out of (false) each address. */
+  readonly incoming: boolean;
+  readonly network: string;
+  readonly tokenId: string;
   /** Rows added since the last compaction, per address, each list in ledger order. */
   readonly recent: Map<number, number[]>;
   recentRows: number;
@@ -45,6 +65,9 @@ interface TokenRows {
   readonly incoming: Adjacency;
   readonly outgoing: Adjacency;
 }
+
+/** Numbers per compacted row in `Adjacency.data`: time, amount, value (NaN: null), block (NaN: null), log index. */
+const STRIDE = 5;
 
 /** Recent rows past which a read first compacts them into the sorted arrays (and past 1/16 of those). */
 const COMPACT_AT_LEAST = 4096;
@@ -162,19 +185,20 @@ export class LedgerIndex implements LedgerReader {
       const address = this.#addressIds.get(q.address);
       if (address === undefined) continue;
       const [start, end] = this.#segment(adjacency, address);
-      const baseEnd = this.#searchTime(adjacency.rows, start, end, q.before, false);
+      let i = this.#searchSegment(adjacency, start, end, q.before, false) - 1;
       const recent = adjacency.recent.get(address);
-      let i = baseEnd - 1;
-      let j = recent === undefined ? -1 : this.#searchTime(recent, 0, recent.length, q.before, false) - 1;
+      let j = recent === undefined ? -1 : this.#searchTime(recent, q.before, false) - 1;
       // The latest first: from the back of both lists, the later row each time.
       for (let n = 0; n < limitPerAddress && (i >= start || j >= 0); n++) {
-        const fromBase =
+        if (
           j < 0 ||
           (i >= start &&
-            this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) > 0);
-        out.push(
-          this.#present(fromBase ? (adjacency.rows[i--] as number) : ((recent as number[])[j--] as number)),
-        );
+            this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) > 0)
+        ) {
+          out.push(this.#presentAt(adjacency, i--, address));
+        } else {
+          out.push(this.#present((recent as number[])[j--] as number));
+        }
       }
     }
     return out;
@@ -195,18 +219,20 @@ export class LedgerIndex implements LedgerReader {
       const address = this.#addressIds.get(q.address);
       if (address === undefined) continue;
       const [start, end] = this.#segment(adjacency, address);
-      let i = this.#searchTime(adjacency.rows, start, end, q.after, true);
+      let i = this.#searchSegment(adjacency, start, end, q.after, true);
       const recent = adjacency.recent.get(address);
-      let j = recent === undefined ? 0 : this.#searchTime(recent, 0, recent.length, q.after, true);
+      let j = recent === undefined ? 0 : this.#searchTime(recent, q.after, true);
       const recentEnd = recent === undefined ? 0 : recent.length;
       // The earliest first: from the front of both lists, the earlier row each time.
       for (let n = 0; n < limitPerAddress && (i < end || j < recentEnd); n++) {
-        const fromBase =
+        if (
           j >= recentEnd ||
-          (i < end && this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) < 0);
-        out.push(
-          this.#present(fromBase ? (adjacency.rows[i++] as number) : ((recent as number[])[j++] as number)),
-        );
+          (i < end && this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) < 0)
+        ) {
+          out.push(this.#presentAt(adjacency, i++, address));
+        } else {
+          out.push(this.#present((recent as number[])[j++] as number));
+        }
       }
     }
     return out;
@@ -251,6 +277,42 @@ export class LedgerIndex implements LedgerReader {
     };
   }
 
+  /** The compacted row at position `p` of `adjacency`, one of `address`'s. */
+  #presentAt(adjacency: Adjacency, p: number, address: number): LedgerTransfer {
+    const { data } = adjacency;
+    const d = p * STRIDE;
+    const self = this.#addresses[address] as string;
+    const peer = this.#addresses[adjacency.peers[p] as number] as string;
+    const valueUsd = data[d + 2] as number;
+    const block = data[d + 3] as number;
+    return {
+      network: adjacency.network,
+      txHash: adjacency.hashes[p] as string,
+      logIndex: data[d + 4] as number,
+      tokenId: adjacency.tokenId,
+      from: adjacency.incoming ? peer : self,
+      to: adjacency.incoming ? self : peer,
+      amount: data[d + 1] as number,
+      occurredAt: data[d] as number,
+      block: Number.isNaN(block) ? null : block,
+      valueUsd: Number.isNaN(valueUsd) ? null : valueUsd,
+    };
+  }
+
+  /** First position in `[start, end)` of `adjacency`'s compacted rows whose time is >= `at` (strict: > `at`). */
+  #searchSegment(adjacency: Adjacency, start: number, end: number, at: Millis, strict: boolean): number {
+    const { data } = adjacency;
+    let lo = start;
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = data[mid * STRIDE] as number;
+      if (t < at || (strict && t === at)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** {@link compareLedgerTransfers} of two rows by number. */
   #compareRows(a: number, b: number): number {
     const ta = this.#occurredAt[a] as number;
@@ -262,10 +324,10 @@ export class LedgerIndex implements LedgerReader {
     return (this.#logIndex[a] as number) - (this.#logIndex[b] as number);
   }
 
-  /** First position in `rows[start..end)` whose time is >= `at` (strict: > `at`). */
-  #searchTime(rows: ArrayLike<number>, start: number, end: number, at: Millis, strict: boolean): number {
-    let lo = start;
-    let hi = end;
+  /** First position in a recent list (row numbers) whose time is >= `at` (strict: > `at`). */
+  #searchTime(rows: ReadonlyArray<number>, at: Millis, strict: boolean): number {
+    let lo = 0;
+    let hi = rows.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const t = this.#occurredAt[rows[mid] as number] as number;
@@ -277,7 +339,11 @@ export class LedgerIndex implements LedgerReader {
 
   /** Where address `a`'s compacted rows are in `adjacency.rows` (a binary search of its keys). */
   #segment(adjacency: Adjacency, a: number): [number, number] {
-    const { keys, offsets } = adjacency;
+    const { keys, offsets, slots } = adjacency;
+    if (slots !== null) {
+      const k = a < slots.length ? (slots[a] as number) : -1;
+      return k < 0 ? [0, 0] : [offsets[k] as number, offsets[k + 1] as number];
+    }
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
@@ -337,7 +403,30 @@ export class LedgerIndex implements LedgerReader {
       }
       offsets[k + 1] = out;
     }
+    const data = new Float64Array(rows.length * STRIDE);
+    const peers = new Int32Array(rows.length);
+    const hashes: string[] = new Array(rows.length);
+    for (let p = 0; p < rows.length; p++) {
+      const r = rows[p] as number;
+      const d = p * STRIDE;
+      data[d] = this.#occurredAt[r] as number;
+      data[d + 1] = this.#amount[r] as number;
+      data[d + 2] = this.#valueUsd[r] as number;
+      data[d + 3] = this.#block[r] as number;
+      data[d + 4] = this.#logIndex[r] as number;
+      peers[p] = (adjacency.incoming ? this.#from[r] : this.#to[r]) as number;
+      hashes[p] = this.#txHash[r] as string;
+    }
+    adjacency.data = data;
+    adjacency.peers = peers;
+    adjacency.hashes = hashes;
     adjacency.keys = keys;
+    adjacency.slots = null;
+    if (keys.length * 8 >= this.#addresses.length) {
+      const slots = new Int32Array(this.#addresses.length).fill(-1);
+      for (const [k, a] of keys.entries()) slots[a] = k;
+      adjacency.slots = slots;
+    }
     adjacency.offsets = offsets;
     adjacency.rows = rows;
     adjacency.recent.clear();
@@ -363,14 +452,21 @@ export class LedgerIndex implements LedgerReader {
     let id = this.#tokenIds.get(key);
     if (id === undefined) {
       id = this.#tokens.length;
-      const empty = (): Adjacency => ({
+      const empty = (incoming: boolean): Adjacency => ({
         keys: new Int32Array(0),
+        slots: null,
         offsets: new Int32Array(1),
         rows: new Int32Array(0),
+        data: new Float64Array(0),
+        peers: new Int32Array(0),
+        hashes: [],
+        incoming,
+        network,
+        tokenId,
         recent: new Map(),
         recentRows: 0,
       });
-      this.#tokens.push({ network, tokenId, incoming: empty(), outgoing: empty() });
+      this.#tokens.push({ network, tokenId, incoming: empty(true), outgoing: empty(false) });
       this.#tokenIds.set(key, id);
     }
     return id;
