@@ -69,7 +69,12 @@ interface TokenRows {
 /** Numbers per compacted row in `Adjacency.data`: time, amount, value (NaN: null), block (NaN: null), log index. */
 const STRIDE = 5;
 
-/** Recent rows past which a read first compacts them into the sorted arrays (and past 1/16 of those). */
+/**
+ * Recent rows past which a read first compacts them into the sorted arrays, and past as many as
+ * are held there: compaction rebuilds the arrays whole (about 1.1 s per million rows on the
+ * benchmark machine, on the thread that reads), so a running process pays it when its ledger
+ * has doubled since, not every few ten thousand rows; until then reads merge the two.
+ */
 const COMPACT_AT_LEAST = 4096;
 
 /** Initial row capacity of the columns; they double when full. */
@@ -80,7 +85,7 @@ const INITIAL_CAPACITY = 1024;
  * the first read after many additions compacts them into sorted arrays, once for the lot.
  */
 export class LedgerIndex implements LedgerReader {
-  /** Recent rows of one direction of a token that make a read compact them (and 1/16 of the held ones). */
+  /** Recent rows of one direction of a token that make a read compact them (and as many as are held). */
   readonly #compactAt: number;
   #size = 0;
   #occurredAt = new Float64Array(INITIAL_CAPACITY);
@@ -373,11 +378,10 @@ export class LedgerIndex implements LedgerReader {
 
   /**
    * `adjacency` with its recent rows merged into the sorted arrays when they are many (at least
-   * {@link COMPACT_AT_LEAST} and a sixteenth of the compacted ones), so a read merges short lists.
+   * {@link COMPACT_AT_LEAST} and as many as the compacted ones).
    */
   #compacted(adjacency: Adjacency): Adjacency {
-    if (adjacency.recentRows >= Math.max(this.#compactAt, adjacency.rows.length / 16))
-      this.#compact(adjacency);
+    if (adjacency.recentRows >= Math.max(this.#compactAt, adjacency.rows.length)) this.#compact(adjacency);
     return adjacency;
   }
 
