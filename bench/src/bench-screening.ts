@@ -163,6 +163,11 @@ export async function benchScreening(ledgerSize: number, quick: boolean): Promis
       "<= 0.2",
     ),
     figure(
+      "  of it on the main thread (the screening thread; the rest GC helpers and I/O)",
+      "ms",
+      warmRuns.map((r) => r.mainCpuMs),
+    ),
+    figure(
       "  SQL statements per screened transfer, warm",
       "statements",
       warmRuns.map((r) => r.statements),

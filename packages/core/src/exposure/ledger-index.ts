@@ -82,7 +82,8 @@ const INITIAL_CAPACITY = 1024;
 
 /**
  * In-memory `LedgerReader`. Adding is O(1) per row (a row goes to its addresses' recent lists);
- * the first read after many additions compacts them into sorted arrays, once for the lot.
+ * the first read after as many additions as are held compacts them into the sorted arrays, once
+ * for the lot (`compact()` does it now).
  */
 export class LedgerIndex implements LedgerReader {
   /** Recent rows of one direction of a token that make a read compact them (and as many as are held). */
@@ -109,7 +110,11 @@ export class LedgerIndex implements LedgerReader {
   /** Per network, per transaction hash: its row, or its rows when it has several. */
   readonly #byTx = new Map<string, Map<string, number | number[]>>();
 
-  /** `compactAt`: see {@link COMPACT_AT_LEAST} (tests set 1 to compact at every read). */
+  /**
+   * `compactAt`: the least number of recent rows a read compacts, see {@link COMPACT_AT_LEAST}
+   * (tests set 1 or 3 so that small ledgers are compacted, and read from both the compacted
+   * arrays and the recent lists).
+   */
   constructor(options: { readonly compactAt?: number } = {}) {
     this.#compactAt = options.compactAt ?? COMPACT_AT_LEAST;
   }
