@@ -179,22 +179,38 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       return (await query.execute()).map(fromRow);
     },
     async nextJobAt() {
-      const { next } = await db
-        .selectFrom("jobs")
-        .select((eb) =>
-          eb.fn
-            .min(
-              eb
-                .case()
-                .when(eb.and([eb("lease_until", "is not", null), eb("lease_until", ">", eb.ref("run_at"))]))
-                .then(eb.ref("lease_until"))
-                .else(eb.ref("run_at"))
-                .end(),
-            )
-            .as("next"),
-        )
-        .executeTakeFirstOrThrow();
-      return numOrNull(next as number | string | null);
+      // Two index reads, not a scan of every job (thousands wait for their transaction to be
+      // mined): the first due job no live lease holds, in `jobs_run_at` order (only jobs in
+      // flight are skipped), and the first lease to run out, from the partial `jobs_leased`.
+      const free = await runPrecompiled(
+        db,
+        "jobs.nextFree",
+        () =>
+          db
+            .selectFrom("jobs")
+            .select("run_at")
+            .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", eb.ref("run_at"))]))
+            .orderBy("run_at", "asc")
+            .limit(1),
+        [1],
+      );
+      const leased = await runPrecompiled(
+        db,
+        "jobs.nextLeaseEnd",
+        () =>
+          db
+            .selectFrom("jobs")
+            .select("lease_until")
+            .where("lease_until", "is not", null)
+            .whereRef("lease_until", ">", "run_at")
+            .orderBy("lease_until", "asc")
+            .limit(1),
+        [1],
+      );
+      const runAt = numOrNull(free.rows[0]?.run_at ?? null);
+      const leaseEnd = numOrNull(leased.rows[0]?.lease_until ?? null);
+      if (runAt === null) return leaseEnd;
+      return leaseEnd === null ? runAt : Math.min(runAt, leaseEnd);
     },
   };
 }

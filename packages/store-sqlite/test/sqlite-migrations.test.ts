@@ -37,12 +37,19 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0014) adds the transfer's block and log index: stepping over it
-      // leaves every table but transfers as it was, and transfers without the two columns.
-      const transfersTable = (entry: string) => entry.startsWith("table transfers:");
+      // The last migration (0015) adds the partial index of leased jobs: stepping over it
+      // leaves every other table and index as it was.
+      const leasedIndex = (entry: string) => entry.startsWith("index jobs_leased:");
       const before = await schema();
-      expect(before.filter((e) => !transfersTable(e))).toEqual(latest.filter((e) => !transfersTable(e)));
-      expect(before.find(transfersTable)).not.toMatch(/"block"|"log_index"/);
+      expect(before).toEqual(latest.filter((e) => !leasedIndex(e)));
+      expect(latest.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
+      // One more step (0014, the transfer's block and log index) leaves every table but
+      // transfers as it was, and transfers without the two columns.
+      await migrateDown(db);
+      const transfersTable = (entry: string) => entry.startsWith("table transfers:");
+      const twoDown = await schema();
+      expect(twoDown.filter((e) => !transfersTable(e))).toEqual(before.filter((e) => !transfersTable(e)));
+      expect(twoDown.find(transfersTable)).not.toMatch(/"block"|"log_index"/);
       expect(latest.find(transfersTable)).toMatch(/"block"/);
       expect(latest.find(transfersTable)).toMatch(/"log_index"/);
       await migrateToLatest(db);
