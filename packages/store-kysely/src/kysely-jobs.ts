@@ -169,6 +169,34 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
         .executeTakeFirstOrThrow();
       return changedRows(result) === 1;
     },
+    async postponeJobs(postponed, owner) {
+      if (postponed.length === 0) return 0;
+      const postpone = async (on: typeof db): Promise<number> => {
+        let done = 0;
+        for (const { id, runAt, lastError } of postponed) {
+          const result = await runPrecompiled(
+            on,
+            "jobs.postpone",
+            () =>
+              on
+                .updateTable("jobs")
+                .set({
+                  run_at: runAt,
+                  last_error: lastError,
+                  attempts: 0,
+                  lease_owner: null,
+                  lease_until: null,
+                })
+                .where("id", "=", id)
+                .where("lease_owner", "=", owner),
+            [runAt, lastError, 0, null, null, id, owner],
+          );
+          done += Number(result.numAffectedRows ?? 0n);
+        }
+        return done;
+      };
+      return postponed.length === 1 ? postpone(db) : ctx.atomic(postpone);
+    },
     async listJobs(subjectId) {
       let query = db
         .selectFrom("jobs")

@@ -1,7 +1,7 @@
 /**
  * Conformance of the batch members (the screening pipeline writes a batch of transfers with a
  * statement per chunk): insertTransfers, updateTransfers, findTransfers, getTransfers inside a
- * transaction, replaceRisksOfSubjects, enqueueJobs and completeJobs. Each is all or nothing.
+ * transaction, replaceRisksOfSubjects, enqueueJobs, completeJobs and postponeJobs. Each is all or nothing.
  */
 import type { TransferIdentity, TransferRecord } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
@@ -220,6 +220,31 @@ export function batchConformance(ctx: ConformanceContext): void {
       expect(await store.completeJobs([...held, unclaimed, "missing"], "w2")).toBe(0);
       expect(await store.completeJobs([...held, held[0] as string, unclaimed], "w1")).toBe(3);
       expect(idsOf(await store.listJobs())).toEqual([unclaimed]);
+    });
+
+    it("postponeJobs puts back the jobs the owner still holds as fresh waits and answers how many", async () => {
+      const store = ctx.store();
+      await store.enqueueJobs(
+        [1, 2, 3, 4].map((i) => makeJob({ id: `p-${i}`, subjectId: `s-${i}`, runAt: T0 })),
+      );
+      const claimed = await store.claimJobs({ now: T0, limit: 3, leaseMs: 60_000, owner: "w1" });
+      const held = idsOf(claimed);
+      const unclaimed = ["p-1", "p-2", "p-3", "p-4"].find((id) => !held.includes(id)) as string;
+      const wait = (id: string, runAt: number) => ({ id, runAt, lastError: "not mined yet" });
+      expect(await store.postponeJobs([wait(held[0] as string, T0 + 10)], "w2")).toBe(0);
+      const later = [...held, unclaimed, "missing"].map((id, i) => wait(id, T0 + 100 + i));
+      expect(await store.postponeJobs(later, "w1")).toBe(3);
+      const jobs = await store.listJobs();
+      expect(jobs.map((j) => [j.id, j.runAt, j.attempts, j.leaseOwner, j.leaseUntil, j.lastError])).toEqual([
+        [unclaimed, T0, 0, null, null, null],
+        ...held.map((id, i) => [id, T0 + 100 + i, 0, null, null, "not mined yet"]),
+      ]);
+      // Waiting jobs are claimable again when due, and not before.
+      expect(await store.claimJobs({ now: T0 + 99, limit: 10, leaseMs: 60_000, owner: "w1" })).toHaveLength(
+        1,
+      );
+      expect(await store.nextJobAt()).toBe(T0 + 100);
+      expect(await store.postponeJobs([], "w1")).toBe(0);
     });
   });
 }

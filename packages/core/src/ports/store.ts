@@ -258,6 +258,14 @@ export interface AlertStore {
   listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
 }
 
+/** A job to run again later (see `JobStore.postponeJobs`). */
+export interface PostponedJob {
+  readonly id: string;
+  readonly runAt: Millis;
+  /** Why it waits (shown where jobs are listed). */
+  readonly lastError: string | null;
+}
+
 /** The durable jobs: leases instead of locks. */
 export interface JobStore {
   /** Adds a job. Duplicate id: CONFLICT. */
@@ -279,6 +287,14 @@ export interface JobStore {
    * false when the lease was lost.
    */
   retryJob(id: string, owner: string, runAt: Millis, lastError: string | null): Promise<boolean>;
+  /**
+   * Puts jobs back to wait as fresh ones, for those `owner` still holds: each gets its runAt and
+   * lastError, attempts 0 (waiting is not failing: it does not count towards the attempts a job
+   * may fail) and no lease. A statement per job, all in one transaction; answers how many it
+   * postponed. The id stays: a lease lost meanwhile still makes any later completion by the old
+   * owner fail, since the lease is released.
+   */
+  postponeJobs(postponed: ReadonlyArray<PostponedJob>, owner: string): Promise<number>;
   /** The jobs of a subject (for tests and diagnostics). */
   listJobs(subjectId?: string): Promise<ReadonlyArray<JobRecord>>;
   /** The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none. */

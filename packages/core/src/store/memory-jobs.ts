@@ -75,6 +75,23 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
       setEntry(journal, jobs, id, { ...job, runAt, lastError, leaseOwner: null, leaseUntil: null });
       return true;
     },
+    async postponeJobs(postponed, owner) {
+      let done = 0;
+      for (const { id, runAt, lastError } of postponed) {
+        const job = heldBy(id, owner);
+        if (!job) continue;
+        setEntry(journal, jobs, id, {
+          ...job,
+          runAt,
+          lastError,
+          attempts: 0,
+          leaseOwner: null,
+          leaseUntil: null,
+        });
+        done += 1;
+      }
+      return done;
+    },
     async listJobs(subjectId) {
       const matching = [...jobs.values()].filter((j) => subjectId === undefined || j.subjectId === subjectId);
       return matching.sort(byRunAt).map(copy);

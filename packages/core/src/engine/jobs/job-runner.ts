@@ -152,11 +152,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   }
 
   /** Records what became of a job: completed, deleted, run again later, retried or given up. */
-  async function settle(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
+  async function settle(
+    job: JobRecord,
+    handler: JobHandler,
+    outcome: BatchJobOutcome,
+    postponed = false,
+  ): Promise<void> {
     let settled: JobSettlement = outcome.kind === "later" ? "later" : "done";
     if (outcome.kind === "failed") settled = job.attempts >= config.maxAttempts ? "gave_up" : "retried";
     try {
-      await record(job, handler, outcome);
+      if (!(postponed && outcome.kind === "later")) await record(job, handler, outcome);
     } finally {
       events?.emit("job.settled", { lane, job, outcome: settled });
       logger.debug({ ...jobFields(job), lane, outcome: settled }, "job settled");
@@ -166,20 +171,11 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   async function record(job: JobRecord, handler: JobHandler, outcome: BatchJobOutcome): Promise<void> {
     if (outcome.kind === "completed") return;
     if (outcome.kind === "later") {
-      // A fresh job, so that waiting does not count towards maxAttempts.
-      await store.transaction(async (tx) => {
-        if (await tx.completeJob(job.id, config.workerId)) {
-          await tx.enqueueJob({
-            ...job,
-            id: deps.ids.next(),
-            runAt: outcome.runAt,
-            attempts: 0,
-            leaseOwner: null,
-            leaseUntil: null,
-            lastError: outcome.reason,
-          });
-        }
-      });
+      // Waits as a fresh job (attempts 0), so that waiting does not count towards maxAttempts.
+      await store.postponeJobs(
+        [{ id: job.id, runAt: outcome.runAt, lastError: outcome.reason }],
+        config.workerId,
+      );
       return;
     }
     if (outcome.kind === "done") {
@@ -245,9 +241,36 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       await Promise.all(jobs.map((job) => runOne(job)));
       return;
     }
+    const postponed = await postponeTogether(jobs, outcomes);
     await Promise.all(
-      jobs.map((job, i) => inJobSpan(job, () => settle(job, handler, outcomes[i] ?? { kind: "done" }))),
+      jobs.map((job, i) =>
+        inJobSpan(job, () => settle(job, handler, outcomes[i] ?? { kind: "done" }, postponed)),
+      ),
     );
+  }
+
+  /**
+   * Writes the waits of a batch (transactions not mined yet, chiefly) in one transaction rather
+   * than one each; true when written. On a failure each job records its own wait, as alone.
+   */
+  async function postponeTogether(
+    jobs: ReadonlyArray<JobRecord>,
+    outcomes: ReadonlyArray<BatchJobOutcome>,
+  ): Promise<boolean> {
+    const later = jobs.flatMap((job, i) => {
+      const outcome = outcomes[i];
+      return outcome?.kind === "later"
+        ? [{ id: job.id, runAt: outcome.runAt, lastError: outcome.reason }]
+        : [];
+    });
+    if (later.length < 2) return false;
+    try {
+      await store.postponeJobs(later, config.workerId);
+      return true;
+    } catch (error) {
+      logger.warn({ lane, jobs: later.length, reason: describeError(error) }, "postponing a batch failed");
+      return false;
+    }
   }
 
   /** Claims and runs one batch; resolves to how many jobs it ran. */
