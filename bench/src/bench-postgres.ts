@@ -7,13 +7,14 @@
  * Postgres answers at OPENKYT_BENCH_PG (default postgres://127.0.0.1:5432/test).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { benchShape, loadGenerated } from "./bench-ledger-db.js";
-import { type Figure, figure } from "./bench-stats.js";
+import { type Figure, figure, processesCpuMs } from "./bench-stats.js";
 import { sampleTransfers } from "./bench-tracing.js";
 import { runPsql } from "./crash/postgres-psql.js";
 
@@ -86,6 +87,8 @@ async function screeningRun(
   try {
     await Promise.all(workers.map((w) => w.ready));
     const api = createEngine({ store }).forAccount(account);
+    const postgresBefore = processesCpuMs("postgres");
+    const selfBefore = process.cpuUsage();
     const started = performance.now();
     let next = 0;
     await Promise.all(
@@ -109,15 +112,24 @@ async function screeningRun(
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (performance.now() - started) / 1000;
+    const self = process.cpuUsage(selfBefore);
     return {
       rate: sample.length / seconds,
       workerCpuMs: workers.reduce((ms, w) => ms + w.cpuMs, 0) / sample.length,
+      // NaN when the server is not local (or /proc is not readable).
+      postgresCpuMs: (processesCpuMs("postgres") - postgresBefore) / sample.length,
+      registeringCpuMs: (self.user + self.system) / 1000 / sample.length,
       registrationRate: sample.length / ((registered - started) / 1000),
       warm: workers[0]?.warm ?? null,
     };
   } finally {
     await stopWorkers(workers);
   }
+}
+
+/** The CPU a screened transfer cost in all: the workers', Postgres's and the registering process's. */
+function totalCpuMs(run: { workerCpuMs: number; postgresCpuMs: number; registeringCpuMs: number }): number {
+  return run.workerCpuMs + run.postgresCpuMs + run.registeringCpuMs;
 }
 
 /** Transfers/s end to end with 1, 2 and 4 workers (2 only with --quick), or no figures without Postgres. */
@@ -155,6 +167,22 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
           "ms",
           [run.workerCpuMs],
         ),
+        ...(Number.isFinite(run.postgresCpuMs)
+          ? [
+              figure("  Postgres server CPU per screened transfer (its processes on this machine)", "ms", [
+                run.postgresCpuMs,
+              ]),
+              figure("  registering process CPU per screened transfer", "ms", [run.registeringCpuMs]),
+              figure("  CPU per screened transfer, all processes (workers, Postgres, registering)", "ms", [
+                totalCpuMs(run),
+              ]),
+              figure(
+                `  what ${availableParallelism()} cores could screen at that CPU (cores / CPU per transfer)`,
+                "transfers/s",
+                [(availableParallelism() * 1000) / totalCpuMs(run)],
+              ),
+            ]
+          : []),
         figure(
           `  registration alone (this process, 64 in flight), beside ${workerCount} worker${workerCount === 1 ? "" : "s"}`,
           "transfers/s",

@@ -1,5 +1,5 @@
 /** Summaries of repeated measurements: median and spread of runs, percentiles of samples. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** A figure: the median of several runs, with the lowest and highest run. */
 export interface Figure {
@@ -55,6 +55,36 @@ export function mainThreadCpuMs(): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * CPU time (ms) of every process of this machine named `name` (its `comm`, as `ps` shows it),
+ * with what their exited children used: a local Postgres server's own CPU (its backends are
+ * `postgres` processes, and the postmaster collects the time of those that exited). NaN where
+ * /proc cannot be read. Take the difference of two readings.
+ */
+export function processesCpuMs(name: string): number {
+  let ticks = 0;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // exited meanwhile
+      }
+      const open = stat.indexOf("(");
+      const close = stat.lastIndexOf(")");
+      if (stat.slice(open + 1, close) !== name) continue;
+      // utime, stime, cutime, cstime: the 12th to 15th fields after the command name.
+      const fields = stat.slice(close + 2).split(" ");
+      for (let i = 11; i <= 14; i++) ticks += Number(fields[i]);
+    }
+  } catch {
+    return Number.NaN;
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Linux's USER_HZ, the unit of /proc's CPU times (100 on every Linux of the last decades). */
