@@ -3,7 +3,9 @@
  * and p99 with autocannon in this process against a server in another, beside a bare
  * node:http server answering a fixed JSON body in the same run (the ratio is the figure).
  * Each server's CPU time per request is reported too: on a shared machine it is steadier than
- * requests/s. The signed GET also runs against a server with the metrics wired as `openkyt
+ * requests/s. A third server, the floor, answers the same signed GET doing only the work no
+ * server of the interface can skip (read the key, check the HMAC, read and present the
+ * transfer) on bare node:http: the distance from it to bare node:http is not the framework's. The signed GET also runs against a server with the metrics wired as `openkyt
  * serve` wires them, alternating with the plain one, for the CPU the metrics cost per request. Connections are kept alive; `--pipelining N` sends N requests per connection
  * before reading answers (default 1, as ordinary clients do).
  *
@@ -31,7 +33,10 @@ interface Server {
 }
 
 /** Starts a server child and reads its first line. */
-async function startServer(kind: "bare" | "openkyt", args: ReadonlyArray<string> = []): Promise<Server> {
+async function startServer(
+  kind: "bare" | "floor" | "openkyt",
+  args: ReadonlyArray<string> = [],
+): Promise<Server> {
   // OPENKYT_BENCH_CPU_PROF=DIR: each server writes a CPU profile there when it stops (node --cpu-prof).
   const profile = process.env.OPENKYT_BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
@@ -131,12 +136,21 @@ let counter = 0;
 export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "auto"): Promise<Figure[]> {
   const seconds = quick ? 2 : 8;
   const bare = await startServer("bare");
+  const floor = await startServer("floor");
   const kyt = await startServer("openkyt", ["0", replayGuard]);
   const cachedKeys = await startServer("openkyt", ["1000"]);
   const metered = await startServer("openkyt", ["0", replayGuard, "metrics"]);
   try {
     const getPath = `/v1/transfers/${kyt.transferId}/`;
     const base = await load(bare, seconds, pipelining, (req) => ({ ...req, method: "GET", path: "/" }));
+    const floorPath = `/v1/transfers/${floor.transferId}/`;
+    const floorSigned = getHeaders(floorPath);
+    const least = await load(floor, seconds, pipelining, (req) => ({
+      ...req,
+      method: "GET",
+      path: floorPath,
+      headers: floorSigned(),
+    }));
     const getSigned = getHeaders(getPath);
     const get = await load(kyt, seconds, pipelining, (req) => ({
       ...req,
@@ -194,13 +208,18 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
         headers: signed("POST", postPath, Date.now(), body),
       };
     });
-    if (get.failed > 0 || getCached.failed > 0 || post.failed > 0)
+    if (get.failed > 0 || getCached.failed > 0 || post.failed > 0 || least.failed > 0)
       throw new Error(
-        `failed answers: GET ${get.failed}, GET (keys reused) ${getCached.failed}, POST ${post.failed}`,
+        `failed answers: GET ${get.failed}, GET (keys reused) ${getCached.failed}, POST ${post.failed}, floor ${least.failed}`,
       );
     return [
       figure("bare node:http, fixed JSON (same run)", "requests/s", [base.rps]),
       figure("bare node:http server CPU per request", "ms", [base.cpuMsPerRequest]),
+      figure("signed GET floor: node:http + key read, HMAC, transfer read (no framework)", "requests/s", [
+        least.rps,
+      ]),
+      figure("signed GET floor vs bare node:http", "ratio", [least.rps / base.rps]),
+      figure("signed GET floor server CPU per request", "ms", [least.cpuMsPerRequest]),
       figure("signed GET /v1/transfers/{id}/", "requests/s", [get.rps]),
       figure("signed GET vs bare node:http", "ratio", [get.rps / base.rps], ">= 0.5"),
       figure("signed GET p99", "ms", [get.p99]),
@@ -218,6 +237,7 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
     ];
   } finally {
     bare.proc.kill("SIGTERM");
+    floor.proc.kill("SIGTERM");
     kyt.proc.kill("SIGTERM");
     cachedKeys.proc.kill("SIGTERM");
     metered.proc.kill("SIGTERM");

@@ -4,11 +4,14 @@
  * provisioned key, the rate limit lifted, `auth.keyCacheMs` as given, default 0, and the replay
  * guard as given: `auto`, the default, is the memory guard on SQLite; with `metrics`, wired as
  * `openkyt serve` wires them: the request observer, /metrics and /readyz, engine events and the
- * store's failures counted) or `bare` (node:http answering a fixed
- * JSON body). Prints `{"port": N, "transferId": "..."}`, then answers each `cpu` line on stdin
- * with the process's CPU time so far (`{"cpuMs": N}`).
+ * store's failures counted), `bare` (node:http answering a fixed
+ * JSON body) or `floor` (node:http doing only the work a signed GET of a transfer cannot skip:
+ * read the key, check the HMAC, read and present the transfer; no framework, no middleware, no
+ * timestamp window, logging or errors: what any server of the interface would pay at least). Prints `{"port": N, "transferId": "..."}`, then answers each `cpu` line on stdin
+ * with the process's CPU time so far (`{"cpuMs": N, "userMs": N, "systemMs": N}`).
  */
 
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -46,7 +49,9 @@ process.once("SIGTERM", () => process.exit(0));
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (line.trim() !== "cpu") return;
   const { user, system } = process.cpuUsage();
-  console.log(JSON.stringify({ cpuMs: (user + system) / 1000 }));
+  console.log(
+    JSON.stringify({ cpuMs: (user + system) / 1000, userMs: user / 1000, systemMs: system / 1000 }),
+  );
 });
 
 if (kind === "bare") {
@@ -61,6 +66,44 @@ if (kind === "bare") {
   });
   server.listen(0, "127.0.0.1", () =>
     console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
+  );
+} else if (kind === "floor") {
+  const store = await createSqliteStore({
+    filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db"),
+  });
+  const engine = createEngine({ store });
+  await loadWorld(engine);
+  await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
+  const api = engine.forAccount(BENCH_KEY.account);
+  const { transfer } = await api.registerTransfer({
+    direction: "incoming",
+    network: "ETH",
+    tx_hash: TX.deposit,
+    output_address: W.client,
+  });
+  await engine.drain();
+  const refuse = (res: import("node:http").ServerResponse) => {
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end('{"detail":"unauthorized"}');
+  };
+  const server = createServer(async (req, res) => {
+    const keyId = req.headers["api-key-id"];
+    const stamp = req.headers["api-timestamp"];
+    const signature = req.headers["api-signature"];
+    if (typeof keyId !== "string" || typeof stamp !== "string" || typeof signature !== "string")
+      return refuse(res);
+    const key = await engine.apiKeys.resolve(keyId);
+    if (!key) return refuse(res);
+    const digest = createHmac("sha256", key.secret).update(`GET\n${req.url}\n${stamp}`).digest();
+    const given = Buffer.from(signature, "base64");
+    if (given.length !== 32 || !timingSafeEqual(given, digest)) return refuse(res);
+    const id = (req.url ?? "").split("/")[3] ?? "";
+    const body = JSON.stringify(await api.getTransfer(id));
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.listen(0, "127.0.0.1", () =>
+    console.log(JSON.stringify({ port: (server.address() as AddressInfo).port, transferId: transfer.id })),
   );
 } else {
   const metrics = process.argv[5] === "metrics" ? createMetrics() : null;
