@@ -23,8 +23,40 @@ export interface TraceNode {
   readonly until: Millis | null;
 }
 
-/** Children met in one hop, by address, then by position (a time, or time, block and log index). */
+/**
+ * Children met in one hop, by address, then by position: a number (see `fastKey`) or, when a
+ * node of another position holds that number or the position has no number, its full text.
+ */
 export type MergedNodes = Map<string, Map<number | string, TraceNode>>;
+
+/** Log indexes (-1, a native value, and up) and blocks a number key packs: exact below 2^53. */
+const LOG_SPAN = 2 ** 21;
+const BLOCK_SPAN = 2 ** 32;
+
+/**
+ * A number naming a position without building text: its time when it has no block, else its
+ * block and log index packed into a negative number (times are not negative); the time of a
+ * position with a block is checked on a hit (see `splitNode`). Null outside the packed range.
+ */
+function fastKey(r: LedgerTransfer): number | null {
+  if (r.block === null) return r.occurredAt;
+  const { block, logIndex } = r;
+  if (!(block >= 0 && block < BLOCK_SPAN && logIndex >= -1 && logIndex < LOG_SPAN - 1)) return null;
+  if (!Number.isInteger(block) || !Number.isInteger(logIndex)) return null;
+  return -1 - (block * LOG_SPAN + logIndex + 1);
+}
+
+/** The whole position as text: the key of last resort, never equal to a number key. */
+function fullKey(r: LedgerTransfer): string {
+  return r.block === null ? `${r.occurredAt}` : `${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
+}
+
+/** Whether `node` sits at `r`'s position. */
+function atPosition(node: TraceNode, r: LedgerTransfer): boolean {
+  const p = node.position;
+  if (p.occurredAt !== r.occurredAt || p.block !== r.block) return false;
+  return r.block === null || p.logIndex === r.logIndex;
+}
 
 /** Every node of `merged`, in no particular order. */
 export function nodesOf(merged: MergedNodes): TraceNode[] {
@@ -88,14 +120,20 @@ export function splitNode(
     const address = forward ? r.to : r.from;
     const part = node.weight * (r.amount / sum);
     // A position without a block is its time alone (the log index orders nothing then). Keyed by
-    // the held address string, then the time as a number: no key text is built per edge.
-    const key = r.block === null ? r.occurredAt : `${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
+    // the held address string, then a number for the position: no key text is built per edge,
+    // unless another position took the number first (a time that equals a packed block, or the
+    // same block and log index at another time: data no chain gives, but met exactly).
     let atAddress = into.get(address);
     if (!atAddress) {
       atAddress = new Map();
       into.set(address, atAddress);
     }
-    const met = atAddress.get(key);
+    let key: number | string | null = fastKey(r);
+    let met = key === null ? undefined : atAddress.get(key);
+    if (key === null || (met !== undefined && !atPosition(met, r))) {
+      key = fullKey(r);
+      met = atAddress.get(key);
+    }
     if (!met) {
       atAddress.set(key, {
         address,
