@@ -24,12 +24,19 @@ import { figure } from "../bench-stats.js";
 const KEY = { id: "bench-key-0001", secret: "bench-secret-0123456789abcdef" };
 const child = fileURLToPath(new URL("./http-server-child.ts", import.meta.url));
 
+/** CPU time, user and system apart (ms). */
+interface CpuSplit {
+  readonly userMs: number;
+  readonly systemMs: number;
+}
+
 /** A server child: its port, the transfer it holds, and its CPU time on demand. */
 interface Server {
   readonly proc: ChildProcess;
   readonly port: number;
   readonly transferId: string;
-  cpuMs(): Promise<number>;
+  /** Its CPU time so far, user and system apart. */
+  cpuSplit(): Promise<CpuSplit>;
 }
 
 /** Starts a server child and reads its first line. */
@@ -62,10 +69,11 @@ async function startServer(
     proc,
     port: info.port,
     transferId: info.transferId ?? "",
-    async cpuMs() {
+    async cpuSplit() {
       const line = nextLine();
       proc.stdin!.write("cpu\n");
-      return (JSON.parse(await line) as { cpuMs: number }).cpuMs;
+      const { userMs, systemMs } = JSON.parse(await line) as CpuSplit;
+      return { userMs, systemMs };
     },
   };
 }
@@ -98,7 +106,16 @@ function getHeaders(path: string): () => Record<string, string> {
   };
 }
 
-type Run = { rps: number; p99: number; failed: number; cpuMsPerRequest: number; load: number };
+type Run = {
+  rps: number;
+  p99: number;
+  failed: number;
+  cpuMsPerRequest: number;
+  /** User and system CPU per request, in µs. */
+  userUs: number;
+  systemUs: number;
+  load: number;
+};
 
 /** A warm-up second (compiles the hot paths; not counted), then `seconds` of load. */
 async function load(
@@ -114,14 +131,19 @@ async function load(
     requests: [{ setupRequest: setup }],
   };
   await autocannon({ ...options, duration: 1 });
-  const cpuBefore = await server.cpuMs();
+  const cpuBefore = await server.cpuSplit();
   const result = await autocannon({ ...options, duration: seconds });
-  const cpuMs = (await server.cpuMs()) - cpuBefore;
+  const cpuAfter = await server.cpuSplit();
+  const requests = Math.max(1, result.requests.total);
+  const userMs = cpuAfter.userMs - cpuBefore.userMs;
+  const systemMs = cpuAfter.systemMs - cpuBefore.systemMs;
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     failed: result.non2xx + result.errors,
-    cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total),
+    cpuMsPerRequest: (userMs + systemMs) / requests,
+    userUs: (1000 * userMs) / requests,
+    systemUs: (1000 * systemMs) / requests,
     load: loadavg()[0] ?? 0,
   };
 }
@@ -224,6 +246,16 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
       figure("signed GET vs bare node:http", "ratio", [get.rps / base.rps], ">= 0.5"),
       figure("signed GET p99", "ms", [get.p99]),
       figure("signed GET server CPU per request", "ms", [get.cpuMsPerRequest]),
+      ...(
+        [
+          ["bare node:http", base],
+          ["signed GET floor", least],
+          ["signed GET", get],
+        ] as const
+      ).flatMap(([what, run]) => [
+        figure(`  ${what}: user CPU per request`, "µs", [run.userUs]),
+        figure(`  ${what}: system CPU per request`, "µs", [run.systemUs]),
+      ]),
       figure("signed GET, auth.keyCacheMs 1000", "requests/s", [getCached.rps]),
       figure("signed GET vs bare, auth.keyCacheMs 1000", "ratio", [getCached.rps / base.rps], ">= 0.5"),
       figure("signed GET server CPU per request, auth.keyCacheMs 1000", "ms", [getCached.cpuMsPerRequest]),
