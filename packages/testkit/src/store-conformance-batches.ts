@@ -246,5 +246,23 @@ export function batchConformance(ctx: ConformanceContext): void {
       expect(await store.nextJobAt()).toBe(T0 + 100);
       expect(await store.postponeJobs([], "w1")).toBe(0);
     });
+
+    it("postponeJobs gives each of many jobs its own time and reason; a repeated id counts once, its first entry wins", async () => {
+      const store = ctx.store();
+      const ids = Array.from({ length: 450 }, (_, i) => `m-${String(i).padStart(3, "0")}`);
+      await store.enqueueJobs(ids.map((id, i) => makeJob({ id, subjectId: `s-${i}`, runAt: T0 })));
+      expect(await store.claimJobs({ now: T0, limit: 450, leaseMs: 60_000, owner: "w1" })).toHaveLength(450);
+      const waits = ids.map((id, i) => ({
+        id,
+        runAt: T0 + 1_000 + i,
+        lastError: i % 2 ? `wait ${i}` : null,
+      }));
+      const repeated = { id: "m-007", runAt: T0 + 99_999, lastError: "second" };
+      expect(await store.postponeJobs([...waits, repeated], "w1")).toBe(450);
+      const jobs = await store.listJobs();
+      expect(jobs.map((j) => [j.id, j.runAt, j.lastError, j.attempts, j.leaseOwner])).toEqual(
+        waits.map((w) => [w.id, w.runAt, w.lastError, 0, null]),
+      );
+    });
   });
 }
