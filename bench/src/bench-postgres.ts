@@ -127,6 +127,12 @@ async function screeningRun(
   }
 }
 
+/** "2 cores", or "1 core" when the process is held to one (`taskset -c 0`). */
+function coresHere(): string {
+  const n = availableParallelism();
+  return `${n} core${n === 1 ? "" : "s"}`;
+}
+
 /** The CPU a screened transfer cost in all: the workers', Postgres's and the registering process's. */
 function totalCpuMs(run: { workerCpuMs: number; postgresCpuMs: number; registeringCpuMs: number }): number {
   return run.workerCpuMs + run.postgresCpuMs + run.registeringCpuMs;
@@ -177,7 +183,7 @@ export async function benchPostgres(ledgerSize: number, quick: boolean): Promise
                 totalCpuMs(run),
               ]),
               figure(
-                `  what ${availableParallelism()} cores could screen at that CPU (cores / CPU per transfer)`,
+                `  what ${coresHere()} could screen at that CPU (cores / CPU per transfer)`,
                 "transfers/s",
                 [(availableParallelism() * 1000) / totalCpuMs(run)],
               ),
