@@ -206,23 +206,34 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
               chunk.map((job) => sql`when ${job.id} then cast(${value(job)} as ${sql.raw(type)})`),
               sql` `,
             )} end`;
-          const result = await tx
-            .updateTable("jobs")
-            .set({
-              run_at: pick((job) => job.runAt, "bigint"),
-              last_error: pick((job) => job.lastError, "text"),
-              attempts: 0,
-              lease_owner: null,
-              lease_until: null,
-            })
-            .where("lease_owner", "=", owner)
-            .where(
-              "id",
-              "in",
-              chunk.map((job) => job.id),
-            )
-            .executeTakeFirst();
-          done += changedRows(result);
+          // Compiled once per chunk length; the parameters in the order the statement takes them.
+          const ids = chunk.map((job) => job.id);
+          const result = await runPrecompiled(
+            tx,
+            `jobs.postponeMany:${chunk.length}`,
+            () =>
+              tx
+                .updateTable("jobs")
+                .set({
+                  run_at: pick((job) => job.runAt, "bigint"),
+                  last_error: pick((job) => job.lastError, "text"),
+                  attempts: 0,
+                  lease_owner: null,
+                  lease_until: null,
+                })
+                .where("lease_owner", "=", owner)
+                .where("id", "in", ids),
+            [
+              ...chunk.flatMap((job) => [job.id, job.runAt]),
+              ...chunk.flatMap((job) => [job.id, job.lastError]),
+              0,
+              null,
+              null,
+              owner,
+              ...ids,
+            ],
+          );
+          done += Number(result.numAffectedRows ?? 0n);
         }
         return done;
       });

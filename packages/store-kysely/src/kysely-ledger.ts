@@ -6,6 +6,7 @@
 import type { LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
@@ -157,13 +158,19 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
       });
     },
     async ledgerByTxHash(network, txHash) {
-      const rows = await db
-        .selectFrom("ledger_transfers")
-        .selectAll()
-        .where("network", "=", network)
-        .where("tx_hash", "=", txHash)
-        .orderBy("log_index", "asc")
-        .execute();
+      // Every bind asks it (a registration's transaction, until it is mined): compiled once.
+      const { rows } = await runPrecompiled(
+        db,
+        "ledger.byTxHash",
+        () =>
+          db
+            .selectFrom("ledger_transfers")
+            .selectAll()
+            .where("network", "=", network)
+            .where("tx_hash", "=", txHash)
+            .orderBy("log_index", "asc"),
+        [network, txHash],
+      );
       return rows.map(ledgerTransferFromRow);
     },
   };
