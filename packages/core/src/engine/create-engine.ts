@@ -207,7 +207,6 @@ export function createEngine(config: EngineConfig): Engine {
     store,
     clock: ctx.clock,
     timer: ctx.timer,
-    ids: ctx.ids,
     logger: ctx.logger,
     config: ctx.jobs,
     kinds: JOB_LANES.checks,
@@ -226,7 +225,6 @@ export function createEngine(config: EngineConfig): Engine {
     store,
     clock: ctx.clock,
     timer: ctx.timer,
-    ids: ctx.ids,
     logger: ctx.logger,
     config: Object.freeze({
       ...ctx.jobs,

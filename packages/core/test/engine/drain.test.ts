@@ -9,7 +9,7 @@ import { loadWorld, TX, W } from "../../../testkit/src/engine-world.js";
 import type { JobRecord } from "../../src/domain/records.js";
 import { createEngine, type Engine } from "../../src/engine/create-engine.js";
 import { createJobRunner, type JobHandler } from "../../src/engine/jobs/job-runner.js";
-import { silentLogger, systemClock, systemTimer, uuidGenerator } from "../../src/ports/runtime.js";
+import { silentLogger, systemClock, systemTimer } from "../../src/ports/runtime.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
 
@@ -104,7 +104,6 @@ describe("the job runner's drain", () => {
       store,
       clock: systemClock,
       timer: systemTimer,
-      ids: uuidGenerator,
       logger: silentLogger,
       config: {
         leaseMs: 60_000,

@@ -10,7 +10,7 @@ import type { JobRecord } from "../../src/domain/records.js";
 import { createEngine } from "../../src/engine/create-engine.js";
 import { type BatchJobOutcome, createJobRunner, type JobHandler } from "../../src/engine/jobs/job-runner.js";
 import { storeChainSource } from "../../src/engine/sources/store-sources.js";
-import { manualClock, sequentialIds, silentLogger, systemTimer } from "../../src/ports/runtime.js";
+import { manualClock, silentLogger, systemTimer } from "../../src/ports/runtime.js";
 import { createMemoryStore } from "../../src/store/index.js";
 
 const OWNER = "runner-under-test";
@@ -33,7 +33,6 @@ async function runnerWith(handler: JobHandler, jobs: JobRecord[]) {
     store,
     clock: manualClock(T0 + 1_000),
     timer: systemTimer,
-    ids: sequentialIds(100),
     logger: silentLogger,
     config: CONFIG,
     handlers: { "transfer.check": handler },

@@ -72,7 +72,6 @@ export function backtestRunner(ctx: EngineContext, onFailure: JobFailureListener
     store: ctx.store,
     clock: ctx.clock,
     timer: ctx.timer,
-    ids: ctx.ids,
     logger: ctx.logger,
     config: Object.freeze({ ...ctx.jobs, ...BACKTEST_JOBS }),
     kinds: ["backtest.run"],

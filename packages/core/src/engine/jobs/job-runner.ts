@@ -8,7 +8,7 @@
 import type EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../../domain/records.js";
 import { describeError } from "../../errors.js";
-import type { Clock, IdGenerator, Logger, Sleep, Timer } from "../../ports/runtime.js";
+import type { Clock, Logger, Sleep, Timer } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import { noopTracer, type Tracer } from "../../ports/tracer.js";
 import type { JobsConfig } from "../engine-config.js";
@@ -84,7 +84,6 @@ export interface JobRunnerDeps {
   readonly clock: Clock;
   /** Real time for the poll loop's sleeps. */
   readonly timer: Timer;
-  readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly config: JobsConfig;
   readonly handlers: Readonly<Partial<Record<JobKind, JobHandler>>>;
