@@ -3,8 +3,15 @@
  * statement; with `skipLocked` the select locks its rows `FOR UPDATE SKIP LOCKED`, so
  * concurrent claimers in other processes skip each other's jobs instead of waiting.
  */
-import { type JobRecord, type JobStore, KytError, type StoreOps } from "@openkyt/core";
-import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from "kysely";
+import { type JobRecord, type JobStore, KytError, type PostponedJob, type StoreOps } from "@openkyt/core";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, JobsTable } from "./kysely-schema.js";
@@ -173,35 +180,13 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       return changedRows(result) === 1;
     },
     async postponeJobs(postponed, owner) {
-      if (postponed.length === 0) return 0;
-      if (postponed.length === 1) {
-        const { id, runAt, lastError } = postponed[0] as (typeof postponed)[0];
-        const result = await runPrecompiled(
-          db,
-          "jobs.postpone",
-          () =>
-            db
-              .updateTable("jobs")
-              .set({
-                run_at: runAt,
-                last_error: lastError,
-                attempts: 0,
-                lease_owner: null,
-                lease_until: null,
-              })
-              .where("id", "=", id)
-              .where("lease_owner", "=", owner),
-          [runAt, lastError, 0, null, null, id, owner],
-        );
-        return Number(result.numAffectedRows ?? 0n);
-      }
       // A statement per chunk, each job's time and reason picked by CASE on its id (the first
-      // of a repeated id wins, as it would one update after another), all in one transaction:
-      // one round trip per chunk on Postgres instead of one per job.
-      return ctx.atomic(async (tx) => {
+      // of a repeated id wins, as it would one update after another): one round trip per chunk
+      // on Postgres instead of one per job. One chunk is atomic alone; more share a transaction.
+      const postpone = async (on: Kysely<Database>): Promise<number> => {
         let done = 0;
         for (const chunk of chunksOf(postponed, POSTPONE_CHUNK)) {
-          const pick = (value: (job: (typeof chunk)[0]) => unknown, type: "bigint" | "text") =>
+          const pick = (value: (job: PostponedJob) => unknown, type: "bigint" | "text") =>
             sql<never>`case ${sql.ref("id")} ${sql.join(
               chunk.map((job) => sql`when ${job.id} then cast(${value(job)} as ${sql.raw(type)})`),
               sql` `,
@@ -209,10 +194,10 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
           // Compiled once per chunk length; the parameters in the order the statement takes them.
           const ids = chunk.map((job) => job.id);
           const result = await runPrecompiled(
-            tx,
-            `jobs.postponeMany:${chunk.length}`,
+            on,
+            `jobs.postpone:${chunk.length}`,
             () =>
-              tx
+              on
                 .updateTable("jobs")
                 .set({
                   run_at: pick((job) => job.runAt, "bigint"),
@@ -236,7 +221,9 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
           done += Number(result.numAffectedRows ?? 0n);
         }
         return done;
-      });
+      };
+      if (postponed.length === 0) return 0;
+      return postponed.length <= POSTPONE_CHUNK ? postpone(db) : ctx.atomic(postpone);
     },
     async listJobs(subjectId) {
       let query = db

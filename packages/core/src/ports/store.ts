@@ -290,8 +290,8 @@ export interface JobStore {
   /**
    * Puts jobs back to wait as fresh ones, for those `owner` still holds: each gets its runAt and
    * lastError, attempts 0 (waiting is not failing: it does not count towards the attempts a job
-   * may fail) and no lease. A statement per job, all in one transaction; answers how many it
-   * postponed. The id stays: a lease lost meanwhile still makes any later completion by the old
+   * may fail) and no lease. All or nothing; answers how many it postponed (a repeated id
+   * counts once, its first entry wins). The id stays: a lease lost meanwhile still makes any later completion by the old
    * owner fail, since the lease is released.
    */
   postponeJobs(postponed: ReadonlyArray<PostponedJob>, owner: string): Promise<number>;

@@ -65,7 +65,8 @@ describe("splitNode", () => {
       row("a", 9, 10, 2 ** 40, 0), // a block past the packed range
       row("a", 1, 10, 2 ** 40, 0),
       row("a", 2, -(2 ** 21) - 1, null, 0), // a (negative) time equal to a packed block's number
-      row("a", 3, 0, 1, 0),
+      row("a", 3, 0, 1, -1), // block 1's native value: that same number
+      row("a", 4, 0, 1, -1),
     ]);
   });
 
