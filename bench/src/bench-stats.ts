@@ -48,10 +48,8 @@ export async function repeat<T>(runs: number, measure: (run: number) => Promise<
  */
 export function mainThreadCpuMs(): number {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const { ticks } = statOf(readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8"));
+    return (ticks(false) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return Number.NaN;
   }
@@ -74,17 +72,28 @@ export function processesCpuMs(name: string): number {
       } catch {
         continue; // exited meanwhile
       }
-      const open = stat.indexOf("(");
-      const close = stat.lastIndexOf(")");
-      if (stat.slice(open + 1, close) !== name) continue;
-      // utime, stime, cutime, cstime: the 12th to 15th fields after the command name.
-      const fields = stat.slice(close + 2).split(" ");
-      for (let i = 11; i <= 14; i++) ticks += Number(fields[i]);
+      const parsed = statOf(stat);
+      if (parsed.name === name) ticks += parsed.ticks(true);
     }
   } catch {
     return Number.NaN;
   }
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * A /proc `stat` line: the command name (in parentheses, and it may hold spaces or parentheses)
+ * and the CPU ticks, user and system (utime, stime: the 12th and 13th fields after the name),
+ * with the exited children's (cutime, cstime, the next two) when asked.
+ */
+function statOf(stat: string): { name: string; ticks(withChildren: boolean): number } {
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  const field = (i: number) => Number(fields[i]);
+  return {
+    name: stat.slice(stat.indexOf("(") + 1, close),
+    ticks: (withChildren) => field(11) + field(12) + (withChildren ? field(13) + field(14) : 0),
+  };
 }
 
 /** Linux's USER_HZ, the unit of /proc's CPU times (100 on every Linux of the last decades). */

@@ -163,55 +163,35 @@ export async function benchHttp(quick: boolean, pipelining = 1, replayGuard = "a
   const cachedKeys = await startServer("openkyt", ["1000"]);
   const metered = await startServer("openkyt", ["0", replayGuard, "metrics"]);
   try {
-    const getPath = `/v1/transfers/${kyt.transferId}/`;
+    // Signed GETs of the transfer each server holds, its headers signed afresh each second.
+    const signedGet = (server: Server) => {
+      const path = `/v1/transfers/${server.transferId}/`;
+      const headers = getHeaders(path);
+      return (req: autocannon.Request): autocannon.Request => ({
+        ...req,
+        method: "GET",
+        path,
+        headers: headers(),
+      });
+    };
+    const getKyt = signedGet(kyt);
+    const getMetered = signedGet(metered);
     const base = await load(bare, seconds, pipelining, (req) => ({ ...req, method: "GET", path: "/" }));
-    const floorPath = `/v1/transfers/${floor.transferId}/`;
-    const floorSigned = getHeaders(floorPath);
-    const least = await load(floor, seconds, pipelining, (req) => ({
-      ...req,
-      method: "GET",
-      path: floorPath,
-      headers: floorSigned(),
-    }));
-    const getSigned = getHeaders(getPath);
-    const get = await load(kyt, seconds, pipelining, (req) => ({
-      ...req,
-      method: "GET",
-      path: getPath,
-      headers: getSigned(),
-    }));
+    const least = await load(floor, seconds, pipelining, signedGet(floor));
+    const get = await load(kyt, seconds, pipelining, getKyt);
     // The metrics' cost: plain and metered servers alternately, CPU per request of each.
-    const meteredPath = `/v1/transfers/${metered.transferId}/`;
-    const meteredSigned = getHeaders(meteredPath);
     const plainCpu: number[] = [];
     const meteredCpu: number[] = [];
     for (let round = 0; round < (quick ? 3 : 6); round += 1) {
-      const plain = await load(kyt, seconds, pipelining, (req) => ({
-        ...req,
-        method: "GET",
-        path: getPath,
-        headers: getSigned(),
-      }));
-      const withMetrics = await load(metered, seconds, pipelining, (req) => ({
-        ...req,
-        method: "GET",
-        path: meteredPath,
-        headers: meteredSigned(),
-      }));
+      const plain = await load(kyt, seconds, pipelining, getKyt);
+      const withMetrics = await load(metered, seconds, pipelining, getMetered);
       if (plain.failed > 0 || withMetrics.failed > 0)
         throw new Error("failed answers in the metrics comparison");
       plainCpu.push(plain.cpuMsPerRequest);
       meteredCpu.push(withMetrics.cpuMsPerRequest);
     }
     const overhead = meteredCpu.map((ms, i) => (100 * (ms - (plainCpu[i] ?? ms))) / (plainCpu[i] ?? ms));
-    const cachedPath = `/v1/transfers/${cachedKeys.transferId}/`;
-    const cachedSigned = getHeaders(cachedPath);
-    const getCached = await load(cachedKeys, seconds, pipelining, (req) => ({
-      ...req,
-      method: "GET",
-      path: cachedPath,
-      headers: cachedSigned(),
-    }));
+    const getCached = await load(cachedKeys, seconds, pipelining, signedGet(cachedKeys));
     const postPath = "/v1/transfers/register/";
     const post = await load(kyt, seconds, pipelining, (req) => {
       counter += 1;

@@ -11,14 +11,14 @@
  * with the process's CPU time so far (`{"cpuMs": N, "userMs": N, "systemMs": N}`).
  */
 
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { createEngine } from "@openkyt/core";
+import { createEngine, type Store } from "@openkyt/core";
 import {
   createHttpApp,
   createHttpLogger,
@@ -26,6 +26,7 @@ import {
   type OpsOptions,
   type ReplayGuardKind,
   serveHttp,
+  signatureDigest,
 } from "@openkyt/http";
 import {
   countStoreErrors,
@@ -54,6 +55,28 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   );
 });
 
+/**
+ * The world every OpenKYT-backed server child serves: an engine on a fresh SQLite file (through
+ * `wrap`, when given) holding the test world, the bench key and one registered, drained
+ * transfer.
+ */
+async function benchWorld(wrap: (store: Store) => Store = (store) => store) {
+  const store = wrap(
+    await createSqliteStore({ filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db") }),
+  );
+  const engine = createEngine({ store });
+  await loadWorld(engine);
+  await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
+  const { transfer } = await engine.forAccount(BENCH_KEY.account).registerTransfer({
+    direction: "incoming",
+    network: "ETH",
+    tx_hash: TX.deposit,
+    output_address: W.client,
+  });
+  await engine.drain();
+  return { store, engine, transfer };
+}
+
 if (kind === "bare") {
   const body = JSON.stringify({
     id: "00000000-0000-4000-8000-000000000001",
@@ -68,20 +91,8 @@ if (kind === "bare") {
     console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
   );
 } else if (kind === "floor") {
-  const store = await createSqliteStore({
-    filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db"),
-  });
-  const engine = createEngine({ store });
-  await loadWorld(engine);
-  await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
+  const { engine, transfer } = await benchWorld();
   const api = engine.forAccount(BENCH_KEY.account);
-  const { transfer } = await api.registerTransfer({
-    direction: "incoming",
-    network: "ETH",
-    tx_hash: TX.deposit,
-    output_address: W.client,
-  });
-  await engine.drain();
   const refuse = (res: import("node:http").ServerResponse) => {
     res.writeHead(401, { "content-type": "application/json" });
     res.end('{"detail":"unauthorized"}');
@@ -94,7 +105,12 @@ if (kind === "bare") {
       return refuse(res);
     const key = await engine.apiKeys.resolve(keyId);
     if (!key) return refuse(res);
-    const digest = createHmac("sha256", key.secret).update(`GET\n${req.url}\n${stamp}`).digest();
+    const digest = signatureDigest(key.secret, {
+      method: "GET",
+      target: req.url ?? "",
+      timestamp: stamp,
+      body: null,
+    });
     const given = Buffer.from(signature, "base64");
     if (given.length !== 32 || !timingSafeEqual(given, digest)) return refuse(res);
     const id = (req.url ?? "").split("/")[3] ?? "";
@@ -107,11 +123,9 @@ if (kind === "bare") {
   );
 } else {
   const metrics = process.argv[5] === "metrics" ? createMetrics() : null;
-  const opened = await createSqliteStore({
-    filename: join(mkdtempSync(join(tmpdir(), "openkyt-http-bench-")), "kyt.db"),
-  });
-  const store = metrics ? countStoreErrors(opened, metrics) : opened;
-  const engine = createEngine({ store });
+  const { store, engine, transfer } = await benchWorld((opened) =>
+    metrics ? countStoreErrors(opened, metrics) : opened,
+  );
   let ops: OpsOptions | undefined;
   if (metrics) {
     watchEngine(metrics, engine);
@@ -122,15 +136,6 @@ if (kind === "bare") {
       metrics: () => exposition(metrics, [refresh]),
     };
   }
-  await loadWorld(engine);
-  await engine.apiKeys.provision(BENCH_KEY.id, BENCH_KEY.secret, BENCH_KEY.account);
-  const { transfer } = await engine.forAccount(BENCH_KEY.account).registerTransfer({
-    direction: "incoming",
-    network: "ETH",
-    tx_hash: TX.deposit,
-    output_address: W.client,
-  });
-  await engine.drain();
   engine.start();
   const app = createHttpApp({
     engine,
