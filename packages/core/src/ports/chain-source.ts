@@ -3,11 +3,21 @@
  * the ledger in the store; `@openkyt/chain-evm` reads a live node.
  */
 import type { LedgerTransfer } from "../domain/records.js";
+import type { UtxoTransaction } from "../domain/utxo.js";
 
 /** Outcome of resolving a hash: an expected result, never an exception. */
 export type ChainLookup =
-  /** The transaction is final (enough confirmations); its transfers, by logIndex. */
-  | { readonly kind: "found"; readonly transfers: ReadonlyArray<LedgerTransfer> }
+  /**
+   * The transaction is final (enough confirmations); its transfers, by logIndex. A UTXO chain's
+   * source also gives the whole transaction (`utxo`): binding then sums the outputs paying the
+   * transfer's address and tracing follows the coins it spent; `transfers` holds one row per
+   * output that pays an address (from: the documented input address, logIndex: the vout).
+   */
+  | {
+      readonly kind: "found";
+      readonly transfers: ReadonlyArray<LedgerTransfer>;
+      readonly utxo?: UtxoTransaction;
+    }
   /** Known to the source but not final yet (pending or too few confirmations): ask again later. */
   | { readonly kind: "pending" }
   /** The source does not know the hash (it may still appear while the binding window lasts). */

@@ -1,0 +1,66 @@
+/**
+ * The UTXO ledger as tracing reads it and importers write it (Bitcoin, Litecoin). See
+ * `domain/utxo.ts` for the model and docs/risk-model.md ("Bitcoin") for how it is traced.
+ */
+import type { Millis } from "../domain/records.js";
+import type { UtxoReceipt, UtxoTransaction } from "../domain/utxo.js";
+
+/** One address of an address check: the outputs paying it strictly before `before`. */
+export interface ReceivedQuery {
+  readonly address: string;
+  readonly before: Millis;
+}
+
+/** One address of an address check, recipient side: the inputs spending its coins strictly after `after`. */
+export interface SentQuery {
+  readonly address: string;
+  readonly after: Millis;
+}
+
+/** Reads the UTXO ledger for tracing and binding. Implementations must not mutate their arguments. */
+export interface UtxoLedgerReader {
+  /**
+   * The transactions of `network` with these txids that the ledger holds (any order; unknown
+   * ones are left out), each with its inputs and outputs in order and every output's `spentBy`
+   * filled from the inputs the ledger holds. One call per hop of a trace: the adapter batches.
+   */
+  utxoTransactions(network: string, txids: ReadonlyArray<string>): Promise<ReadonlyArray<UtxoTransaction>>;
+  /**
+   * The outputs paying each query's address created strictly before its time, at most
+   * `limitPerAddress` per address, the latest first (by block time, then block, then position
+   * and vout, descending); a caller that gets exactly `limitPerAddress` rows for an address
+   * must assume there are more.
+   */
+  utxoReceived(
+    network: string,
+    queries: ReadonlyArray<ReceivedQuery>,
+    limitPerAddress: number,
+  ): Promise<ReadonlyArray<UtxoReceipt>>;
+  /**
+   * The outputs paying each query's address that were spent by a transaction strictly after
+   * the query's time: the address's coins as they left it (the recipient side of an address
+   * check). At most `limitPerAddress` per address, the earliest spend first.
+   */
+  utxoSpentFrom(
+    network: string,
+    queries: ReadonlyArray<SentQuery>,
+    limitPerAddress: number,
+  ): Promise<ReadonlyArray<UtxoReceipt>>;
+}
+
+/** The UTXO ledger a store keeps. */
+export interface UtxoLedgerStore extends UtxoLedgerReader {
+  /**
+   * Inserts whole transactions, all of them or none: one that is already stored (same
+   * network, txid) is left as it is. Returns how many were new. `spentBy` of the given
+   * outputs is ignored (derived from inputs). Validation is the caller's (importers check
+   * before writing), but a store refuses values that are not {@link isSats}.
+   */
+  putUtxoTransactions(txs: ReadonlyArray<UtxoTransaction>): Promise<number>;
+  /**
+   * Deletes every transaction of `network` in blocks at or above `height` (a reorg replaced
+   * them), with their inputs and outputs, so the outputs they spent read as unspent again;
+   * returns how many transactions were deleted.
+   */
+  deleteUtxoBlocksFrom(network: string, height: number): Promise<number>;
+}
