@@ -19,6 +19,7 @@ import {
   type Parsed,
   parseAmount,
   parseCount,
+  parseInteger,
   parseOptionalAmount,
   parseOptionalCount,
   parseTime,
@@ -131,7 +132,7 @@ export function ledgerFieldsDecoder() {
     const hash = txHash(code, evm, f.tx_hash);
     if (!hash.ok) return { reject: hash.problem };
     const logIndex =
-      f.log_index === undefined || f.log_index === "" ? ZERO : parseCount("log_index", f.log_index);
+      f.log_index === undefined || f.log_index === "" ? ZERO : parseInteger("log_index", f.log_index);
     if (!logIndex.ok) return { reject: logIndex.problem };
     const tokenId = token(code, f.token_id);
     if (!tokenId.ok) return { reject: tokenId.problem };

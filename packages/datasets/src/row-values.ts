@@ -14,6 +14,7 @@ const bad = (problem: string): Parsed<never> => ({ ok: false, problem });
 
 const DECIMAL = /^\d+(\.\d*)?([eE][+-]?\d+)?$|^\.\d+([eE][+-]?\d+)?$/;
 const INTEGER = /^\d+$/;
+const SIGNED_INTEGER = /^-?\d+$/;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
@@ -74,6 +75,21 @@ export function parseCount(name: string, text: string | undefined): Parsed<numbe
   return INTEGER.test(trimmed) && Number.isSafeInteger(value)
     ? ok(value)
     : bad(`${name} "${text}" is not a non-negative integer`);
+}
+
+/**
+ * An integer that may be negative (a ledger row's log index: negative means its position in the
+ * block is unknown, docs/risk-model.md, "Order of transfers").
+ */
+export function parseInteger(name: string, text: string | undefined): Parsed<number> {
+  if (text === undefined || text === "") return bad(`${name} is missing`);
+  const plain = plainDigits(text);
+  if (plain >= 0) return ok(plain);
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  return SIGNED_INTEGER.test(trimmed) && Number.isSafeInteger(value)
+    ? ok(value === 0 ? 0 : value)
+    : bad(`${name} "${text}" is not an integer`);
 }
 
 /** `raw` token base units (an integer) divided by 10^decimals, exactly in decimal before rounding to a double. */

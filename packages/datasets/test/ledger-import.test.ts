@@ -120,6 +120,60 @@ describe.each(STORES)("ledger import on the %s store", (_name, createStore) => {
     ]);
   });
 
+  it("keeps a negative log_index (position in the block unknown) from CSV and JSON lines", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-ledger-"));
+    try {
+      const from = `0x${"a".repeat(40)}`;
+      const to = `0x${"b".repeat(40)}`;
+      const csv = join(dir, "ledger.csv");
+      await writeFile(
+        csv,
+        [
+          "network,tx_hash,log_index,token_id,from,to,amount,occurred_at,block",
+          `ETH,${HASH_A},-1,native,${from},${to},1,1709294400000,19000001`,
+          `ETH,${HASH_A},-2,native,${from},${to},2,1709294400000,19000001`,
+          `ETH,${HASH_A}, -3 ,native,${from},${to},3,1709294400000,19000001`,
+          `ETH,${HASH_A},-1.5,native,${from},${to},4,1709294400000,19000001`,
+          `ETH,${HASH_A},--1,native,${from},${to},5,1709294400000,19000001`,
+        ].join("\n"),
+      );
+      const fromCsv = await importFile(store, { kind: "ledger", file: csv });
+      expect(counts(fromCsv)).toMatchObject({ rowsRead: 5, added: 3, rejected: 2 });
+      expect(fromCsv.rejections.map((r) => [r.line, r.reason])).toEqual([
+        [5, 'log_index "-1.5" is not an integer'],
+        [6, 'log_index "--1" is not an integer'],
+      ]);
+      const jsonl = join(dir, "ledger.jsonl");
+      const row = {
+        network: "ETH",
+        tx_hash: HASH_B,
+        token_id: "native",
+        from,
+        to,
+        occurred_at: 1709294400000,
+      };
+      await writeFile(
+        jsonl,
+        [
+          JSON.stringify({ ...row, log_index: -1, amount: 1 }),
+          JSON.stringify({ ...row, log_index: "-2", amount: 2 }),
+        ].join("\n"),
+      );
+      const fromJsonl = await importFile(store, { kind: "ledger", file: jsonl });
+      expect(counts(fromJsonl)).toMatchObject({ rowsRead: 2, added: 2, rejected: 0 });
+      const stored = await rowsOf(store, "ETH", [HASH_A, HASH_B]);
+      expect(stored.map((r) => [r.txHash === HASH_A ? "A" : "B", r.logIndex, r.amount]).sort()).toEqual([
+        ["A", -1, 1],
+        ["A", -2, 2],
+        ["A", -3, 3],
+        ["B", -1, 1],
+        ["B", -2, 2],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("writes in batches, one transaction each, and reports progress", async () => {
     const dir = await mkdtemp(join(tmpdir(), "openkyt-ledger-"));
     try {

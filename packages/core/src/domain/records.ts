@@ -416,6 +416,8 @@ export interface LedgerTransfer {
   /**
    * Position in the transaction: the log index of a token transfer; -1 for the transaction's
    * native value transfer (so it never collides with a log). Ledgers without logs may use 0.
+   * Any negative value means the position inside the block is unknown (an import that knows a
+   * transfer's block but not its place there numbers a transaction's transfers -1, -2, ...).
    */
   readonly logIndex: number;
   readonly tokenId: string;

@@ -65,3 +65,16 @@ describe("a bound transfer's place in its block", () => {
     expect(categories(exposure)).not.toContain("sanctions");
   });
 });
+
+describe("a ledger row whose place in its block is unknown", () => {
+  it("loads with any negative log index, -1, -2, ... per transaction, and refuses a fraction", async () => {
+    const store = createMemoryStore();
+    const engine = createEngine({ store });
+    const rows = sameSecond(7).map((r, i) => ({ ...r, txHash: HASH_IN, logIndex: -1 - i }));
+    expect(await engine.reference.loadLedger(rows)).toBe(2);
+    expect((await store.ledgerByTxHash("ETH", HASH_IN)).map((r) => r.logIndex).sort()).toEqual([-1, -2]);
+    await expect(engine.reference.loadLedger([{ ...rows[0]!, logIndex: -1.5 }])).rejects.toThrow(
+      /logIndex must be an integer/,
+    );
+  });
+});

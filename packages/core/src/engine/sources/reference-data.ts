@@ -41,11 +41,17 @@ function finite(name: string, value: number, min = 0): number {
   return value;
 }
 
+/** A safe integer, negative allowed (a log index below 0: position in the block unknown). */
+function integer(name: string, value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer`);
+  return value;
+}
+
 /** The reference-data loaders of an engine. */
 export function referenceData(store: Store) {
   return Object.freeze({
     /** Adds ledger transfers; returns how many were new (re-loading the same rows adds none). */
-    loadLedger(rows: ReadonlyArray<LedgerTransfer>): Promise<number> {
+    async loadLedger(rows: ReadonlyArray<LedgerTransfer>): Promise<number> {
       const clean = normalizeAll("ledger", rows, (r) => ({
         ...r,
         network: network(r.network),
@@ -55,14 +61,14 @@ export function referenceData(store: Store) {
         to: normalizeAddress(r.network, r.to),
         amount: finite("amount", r.amount),
         occurredAt: finite("occurredAt", r.occurredAt),
-        logIndex: finite("logIndex", r.logIndex, -1),
+        logIndex: integer("logIndex", r.logIndex),
         block: r.block ?? null,
         valueUsd: r.valueUsd ?? null,
       }));
       return store.putLedgerTransfers(clean);
     },
     /** Adds or replaces attributions (address -> entity). */
-    loadAttributions(rows: ReadonlyArray<Attribution>): Promise<number> {
+    async loadAttributions(rows: ReadonlyArray<Attribution>): Promise<number> {
       const clean = normalizeAll("attribution", rows, (r) => {
         if (!isEntityCategory(r.entityCategory))
           throw new Error(`unknown entity category ${r.entityCategory}`);
@@ -77,7 +83,7 @@ export function referenceData(store: Store) {
       return store.putAttributions(clean);
     },
     /** Adds or replaces sanctions listings. */
-    loadSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number> {
+    async loadSanctions(rows: ReadonlyArray<SanctionsListing>): Promise<number> {
       const clean = normalizeAll("sanctions", rows, (r) => {
         if (!r.listName) throw new Error("listName is empty");
         if (r.listedAt !== null && r.delistedAt !== null && r.delistedAt < r.listedAt) {
@@ -88,7 +94,7 @@ export function referenceData(store: Store) {
       return store.putSanctions(clean);
     },
     /** Adds or replaces tokens. */
-    loadTokens(rows: ReadonlyArray<TokenInfo>): Promise<number> {
+    async loadTokens(rows: ReadonlyArray<TokenInfo>): Promise<number> {
       const clean = normalizeAll("token", rows, (r) => {
         if (!r.symbol) throw new Error("symbol is empty");
         if (!Number.isInteger(r.decimals) || r.decimals < 0 || r.decimals > 36)
@@ -103,7 +109,7 @@ export function referenceData(store: Store) {
       return store.putTokens(clean);
     },
     /** Adds or replaces daily USD prices. */
-    loadPrices(rows: ReadonlyArray<PriceRow>): Promise<number> {
+    async loadPrices(rows: ReadonlyArray<PriceRow>): Promise<number> {
       const clean = normalizeAll("price", rows, (r) => {
         if (!/^\d{4}-\d{2}-\d{2}$/.test(r.day)) throw new Error(`day ${r.day} is not YYYY-MM-DD`);
         return {
