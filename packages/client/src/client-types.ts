@@ -129,6 +129,7 @@ export const TRANSFER_FILTERS = [
   "occurred_from",
   "occurred_to",
   "risk_level",
+  "tx_status",
   "counterparty_name",
   "counterparty_category",
 ] as const;

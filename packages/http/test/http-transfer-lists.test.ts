@@ -97,6 +97,19 @@ describe("the transfer list over HTTP: every filter, ordering and pagination edg
     expect(await list({ counterparty_name: "Nobody" })).toEqual([]);
   });
 
+  it("filters by tx_status: the attempt without a transaction, the bound ones, none in error", async () => {
+    expect(await list({ tx_status: "none" })).toEqual(["attempt"]);
+    expect(await list({ tx_status: "bound" })).toEqual([
+      "withdrawal",
+      "usdt",
+      "exchange",
+      "mixer",
+      "deposit",
+    ]);
+    expect(await list({ tx_status: "not_found" })).toEqual([]);
+    expect(await list({ tx_status: "bound", client_id: "c1" })).toEqual(["mixer"]);
+  });
+
   it("paginates: sizes, last page, past the end, and a walk over every page", async () => {
     const first = await s.acme.listTransfers({ page_size: 4 });
     expect(first).toMatchObject({ page: 1, page_size: 4, total_items: 6, total_pages: 2 });
@@ -123,6 +136,7 @@ describe("the transfer list over HTTP: every filter, ordering and pagination edg
       [{ direction: "sideways" }, "direction"],
       [{ network: "DOGE" }, "network"],
       [{ risk_level: "extreme" }, "risk_level"],
+      [{ tx_status: "stuck" }, "tx_status"],
       [{ registered_from: "2024-13-01" }, "registered_from"],
       [{ occurred_from: "2024-01-01T05:00:00" }, "occurred_from"],
       [{ registered_from: "2024-01-03", registered_to: "2024-01-02" }, "registered_from"],

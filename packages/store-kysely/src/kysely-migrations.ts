@@ -19,6 +19,7 @@ import { usersMigration } from "./kysely-migration-0011-users.js";
 import { backtestsMigration } from "./kysely-migration-0013-backtests.js";
 import { transferPositionMigration } from "./kysely-migration-0014-transfer-position.js";
 import { jobLeasesMigration } from "./kysely-migration-0015-job-leases.js";
+import { transferStatusIndexMigration } from "./kysely-migration-0018-transfer-status-index.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -37,6 +38,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0013_backtests": backtestsMigration,
   "0014_transfer_position": transferPositionMigration,
   "0015_job_leases": jobLeasesMigration,
+  "0018_transfer_status_index": transferStatusIndexMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

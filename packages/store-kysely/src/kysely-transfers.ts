@@ -195,6 +195,7 @@ export function listConditions(
   if (f.occurredFrom !== undefined) c.push(eb("occurred_at", ">=", f.occurredFrom));
   if (f.occurredTo !== undefined) c.push(eb("occurred_at", "<=", f.occurredTo));
   if (f.riskLevel !== undefined) c.push(eb("risk_level", "=", f.riskLevel));
+  if (f.txStatus !== undefined) c.push(eb("tx_status", "=", f.txStatus));
   if (f.counterpartyName !== undefined) c.push(eb("counterparty_name", "=", f.counterpartyName));
   if (f.counterpartyCategory !== undefined) c.push(eb("counterparty_category", "=", f.counterpartyCategory));
   return eb.and(c);

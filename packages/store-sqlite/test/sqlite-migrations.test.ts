@@ -37,11 +37,17 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0015) adds the partial index of leased jobs: stepping over it
+      // The last migration (0018) adds the index of the tx_status filter, nothing else.
+      const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
+      expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
+      const withoutStatus = latest.filter((e) => !statusIndex(e));
+      expect(await schema()).toEqual(withoutStatus);
+      // The one before (0015) adds the partial index of leased jobs: stepping over it
       // leaves every other table and index as it was.
+      await migrateDown(db);
       const leasedIndex = (entry: string) => entry.startsWith("index jobs_leased:");
       const before = await schema();
-      expect(before).toEqual(latest.filter((e) => !leasedIndex(e)));
+      expect(before).toEqual(withoutStatus.filter((e) => !leasedIndex(e)));
       expect(latest.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
       // One more step (0014, the transfer's block and log index) leaves every table but
       // transfers as it was, and transfers without the two columns.

@@ -51,6 +51,7 @@ function listFixture(): Record<"A" | "B" | "C" | "D" | "E", TransferRecord> {
     registeredAt: T0 + 3000,
     occurredAt: T0 + 300,
     riskLevel: "severe",
+    txStatus: "not_found",
   });
   const D = makeTransfer({
     id: "t-d",
@@ -204,6 +205,10 @@ export function transferConformance(ctx: ConformanceContext): void {
         [{ occurredTo: T0 + 200 }, ["t-b", "t-a"]],
         [{ riskLevel: "high" }, ["t-b"]],
         [{ riskLevel: "undefined" }, ["t-d"]],
+        [{ txStatus: "not_found" }, ["t-c"]],
+        [{ txStatus: "bound" }, ["t-b", "t-a"]],
+        [{ txStatus: "none" }, ["t-d"]],
+        [{ txStatus: "error" }, []],
         [{ counterpartyName: "Tornado Cash" }, ["t-b"]],
         [{ counterpartyCategory: "exchange" }, ["t-a"]],
         [{ network: "ETH", direction: "incoming" }, ["t-a"]],

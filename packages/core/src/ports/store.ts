@@ -12,7 +12,15 @@
  *   them land or none does (the error `fn` threw is rethrown unchanged).
  */
 
-import type { AlertStatus, CheckKind, Direction, Proximity, RiskLevel, RiskType } from "../domain/enums.js";
+import type {
+  AlertStatus,
+  CheckKind,
+  Direction,
+  Proximity,
+  RiskLevel,
+  RiskType,
+  TxStatus,
+} from "../domain/enums.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -81,6 +89,8 @@ export interface TransferFilter {
   readonly occurredFrom?: Millis;
   readonly occurredTo?: Millis;
   readonly riskLevel?: RiskLevel;
+  /** Binding status: finds the transfers still binding, not found on chain, or in error. */
+  readonly txStatus?: TxStatus;
   readonly counterpartyName?: string;
   readonly counterpartyCategory?: string;
 }

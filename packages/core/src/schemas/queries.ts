@@ -3,7 +3,7 @@
  * query of the reference lists (alerts: queries-alerts.ts). Output is `{ page, pageSize, filter }` for the store.
  */
 import { z } from "zod";
-import { DIRECTIONS, RISK_LEVELS } from "../domain/enums.js";
+import { DIRECTIONS, RISK_LEVELS, TX_STATUSES } from "../domain/enums.js";
 import type { PageRequest, TokenFilter, TransferFilter } from "../ports/store.js";
 import { type FieldProblem, reportProblems } from "./network-fields.js";
 import { dateFilter, dropEmptyValues, filterNormalizer, textFilter } from "./query-fields.js";
@@ -54,6 +54,12 @@ export const transferListQuerySchema = z.preprocess(
       occurred_from: dateFilter("from", "Occurred at or after."),
       occurred_to: dateFilter("to", "Occurred at or before."),
       risk_level: z.enum(RISK_LEVELS).optional().describe("none, low, medium, high, severe, undefined."),
+      tx_status: z
+        .enum(TX_STATUSES)
+        .optional()
+        .describe(
+          "Binding status: none, binding, bound, not_found, error (an OpenKYT addition: finds stuck or unmatched transfers).",
+        ),
       counterparty_name: textFilter("Counterparty entity name."),
       counterparty_category: textFilter("Counterparty entity category code."),
     })
@@ -75,6 +81,7 @@ export const transferListQuerySchema = z.preprocess(
         occurredFrom: q.occurred_from,
         occurredTo: q.occurred_to,
         riskLevel: q.risk_level,
+        txStatus: q.tx_status,
         counterpartyName: q.counterparty_name,
         counterpartyCategory: q.counterparty_category,
       });

@@ -28,6 +28,7 @@ export function matchesTransferFilter(t: TransferRecord, f: TransferFilter): boo
     withinBounds(t.registeredAt, f.registeredFrom, f.registeredTo) &&
     withinBounds(t.occurredAt, f.occurredFrom, f.occurredTo) &&
     (f.riskLevel === undefined || t.riskLevel === f.riskLevel) &&
+    (f.txStatus === undefined || t.txStatus === f.txStatus) &&
     (f.counterpartyName === undefined || t.counterpartyName === f.counterpartyName) &&
     (f.counterpartyCategory === undefined || t.counterpartyCategory === f.counterpartyCategory)
   );

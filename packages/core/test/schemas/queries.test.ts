@@ -57,6 +57,7 @@ describe("transfer list query", () => {
       occurred_from: "2025-04-01T10:00:00Z",
       occurred_to: "2025-04-01T12:00:00+02:00",
       risk_level: "undefined",
+      tx_status: "not_found",
       counterparty_name: "Binance",
       counterparty_category: "exchange",
     });
@@ -77,6 +78,7 @@ describe("transfer list query", () => {
         occurredFrom: DAY + 10 * 3_600_000,
         occurredTo: DAY + 10 * 3_600_000,
         riskLevel: "undefined",
+        txStatus: "not_found",
         counterpartyName: "Binance",
         counterpartyCategory: "exchange",
       },
@@ -121,8 +123,8 @@ describe("transfer list query", () => {
 
   it("refuses bad enums, networks, dates and unknown parameters", () => {
     expectFieldErrors(
-      () => transfers({ direction: "up", risk_level: "extreme", network: "XYZ" }),
-      ["direction", "risk_level", "network"],
+      () => transfers({ direction: "up", risk_level: "extreme", network: "XYZ", tx_status: "stuck" }),
+      ["direction", "risk_level", "network", "tx_status"],
     );
     expectFieldErrors(() => transfers({ registered_from: "2025-02-30" }), ["registered_from"]);
     expectFieldErrors(() => transfers({ occurred_to: "yesterday" }), ["occurred_to"]);
