@@ -30,8 +30,65 @@ export function parseCommandArgs(
     return { values: values as ParsedArgs["values"], positionals };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseProblem(error, options));
   }
+}
+
+/** The option a parseArgs message quotes (`'--db <value>'` gives `--db`), or null. */
+function quotedOption(message: string): string | null {
+  const quoted = /'(-{1,2}[^'\s=<]+)/.exec(message);
+  return quoted?.[1] ?? null;
+}
+
+/** The known option closest to `given` by edit distance, when it is a likely typo. */
+function closest(given: string, known: ReadonlyArray<string>): string | null {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i += 1) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j += 1) {
+        next[j] = Math.min(
+          (row[j] ?? 0) + 1,
+          (next[j - 1] ?? 0) + 1,
+          (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+      }
+      row = next;
+    }
+    return row[b.length] ?? Number.POSITIVE_INFINITY;
+  };
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(given.length / 3)) + 1;
+  for (const name of known) {
+    const d = distance(given, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+/**
+ * Our own words for what node:util's parser refused (its text talks about positionals after
+ * `--`, which is no help here): the option it names, and what is wrong with it.
+ */
+function parseProblem(error: unknown, options: OptionSpec): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const option = quotedOption(message);
+  if (option === null) return message.split("\n")[0] ?? message;
+  const name = option.replace(/^-+/, "");
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const known = ["help", "json", ...Object.keys(options)];
+    const guess = option.startsWith("--") ? closest(name, known) : null;
+    return `unknown option ${option}${guess === null ? "" : ` (did you mean --${guess}?)`}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (/does not take an argument/.test(message)) return `${option} takes no value`;
+    if (/ambiguous/.test(message)) {
+      return `${option} needs a value, and the next argument is an option (write ${option}=VALUE if the value starts with -)`;
+    }
+    return `${option} needs a value`;
+  }
+  return message.split("\n")[0] ?? message;
 }
 
 /** A string option's value, or undefined. */

@@ -7,6 +7,7 @@
  * stop the job runner, close the store, exit 0.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Store } from "@openkyt/core";
 import {
   createHttpApp,
   createHttpLogger,
@@ -62,6 +63,16 @@ function capOption(
     );
   }
   return Number(raw);
+}
+
+/**
+ * Where the console is and who can sign in: the count of users, or, in a database with none
+ * yet, how to make the first (so a database that has users, the demo's, is not told to make some).
+ */
+async function consoleUsersLine(store: Store, url: string): Promise<string> {
+  const users = await store.countActiveUsers();
+  if (users > 0) return `console at ${url} (${users} user${users === 1 ? "" : "s"} can sign in)\n`;
+  return `console at ${url} (no users yet: openkyt users create --account NAME --email ADDRESS --role admin)\n`;
 }
 
 /** The serve command. */
@@ -190,10 +201,11 @@ export const serveCommand: CliCommand = {
         const stopped = io.untilSignal();
         const db = describeDbTarget(target);
         const metrics = `${ops.server?.url ?? server.url}/metrics`;
+        const consoleLine = consoleDir ? await consoleUsersLine(store, `${server.url}/console/`) : "";
         io.stdout(
           args.values.json
             ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, db, workers, console: consoleDir ? `${server.url}/console/` : null, metrics })}\n`
-            : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"}, metrics ${metrics})\n${consoleDir ? `console at ${server.url}/console/ (users: openkyt users create)\n` : ""}`,
+            : `openkyt serving the KYT interface at ${server.url} (db ${db}, workers ${workers ? "on" : "off"}, metrics ${metrics})\n${consoleLine}`,
         );
         const signal = await stopped;
         io.stderr(`${signal}: shutting down\n`);

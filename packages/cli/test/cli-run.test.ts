@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngine } from "@openkyt/core";
 import { STORE_MIGRATIONS } from "@openkyt/store-kysely";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { describe, expect, it } from "vitest";
+import { unusedMigrationNumbers } from "../src/command-migrate.js";
 import {
   type CliIo,
   COMMANDS,
@@ -77,6 +78,27 @@ describe("openkyt dispatch, help and usage errors", () => {
     }
   });
 
+  it("an option it does not know, or one missing its value, is named in our words, then the usage", async () => {
+    const cases: Array<[string[], string]> = [
+      [["serve", "--bogus"], "unknown option --bogus"],
+      [["serve", "--prot", "9000"], "unknown option --prot (did you mean --port?)"],
+      [["serve", "-x"], "unknown option -x"],
+      [["migrate", "--db"], "--db needs a value"],
+      [["serve", "--warm=yes"], "--warm takes no value"],
+      [
+        ["migrate", "--db", "--json"],
+        "--db needs a value, and the next argument is an option (write --db=VALUE if the value starts with -)",
+      ],
+    ];
+    for (const [argv, problem] of cases) {
+      const io = capture();
+      expect(await runCli(argv, io, COMMANDS), argv.join(" ")).toBe(2);
+      expect(io.err.split("\n\n")[0]).toBe(`openkyt ${argv[0]}: ${problem}`);
+      expect(io.err).toContain(`usage: openkyt ${argv[0]}`);
+      expect(io.err).not.toMatch(/positional|To specify/);
+    }
+  });
+
   it("a malformed OPENKYT_API_KEYS is a usage error that does not print the secret", async () => {
     expect(() => parseApiKeysEnv("id:secret-only")).toThrow(/entry 1 is not id:secret:account/);
     expect(parseApiKeysEnv("a:b:c, d:e:f")).toEqual([
@@ -110,6 +132,47 @@ describe("openkyt dispatch, help and usage errors", () => {
     expect(io.err).toContain("SIGTERM: shutting down");
   });
 
+  it("serve says who can sign in to the console: how many users, or how to make the first", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "openkyt-console-users-"));
+    try {
+      const assets = join(dir, "console");
+      await mkdir(assets);
+      await writeFile(join(assets, "index.html"), "<!doctype html>");
+      const env = { OPENKYT_CONSOLE_DIR: assets };
+      const empty = capture(env);
+      const args = ["--port", "0", "--log-level", "silent", "--no-workers"];
+      expect(await runCli(["serve", "--db", ":memory:", ...args], empty, COMMANDS)).toBe(0);
+      expect(empty.out).toMatch(
+        /\nconsole at http:\/\/127\.0\.0\.1:\d+\/console\/ \(no users yet: openkyt users create --account NAME --email ADDRESS --role admin\)\n$/,
+      );
+      // A database whose users were made already (as the demo's are) is not told to make some.
+      const file = join(dir, "users.db");
+      for (const email of ["a@example.com", "b@example.com"]) {
+        const made = capture();
+        const create = [
+          "users",
+          "create",
+          "--account",
+          "acme",
+          "--email",
+          email,
+          "--role",
+          "admin",
+          "--generate",
+        ];
+        expect(await runCli([...create, "--db", file], made, COMMANDS)).toBe(0);
+      }
+      const withUsers = capture(env);
+      expect(await runCli(["serve", "--db", file, ...args], withUsers, COMMANDS)).toBe(0);
+      expect(withUsers.out).toMatch(
+        /\nconsole at http:\/\/127\.0\.0\.1:\d+\/console\/ \(2 users can sign in\)\n$/,
+      );
+      expect(withUsers.out).not.toContain("users create");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("migrate lists each migration it applies to a fresh SQLite file, then says it is up to date (0)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "openkyt-migrate-"));
     try {
@@ -119,18 +182,31 @@ describe("openkyt dispatch, help and usage errors", () => {
       const io = capture();
       expect(await runCli(["migrate", "--db", file], io, COMMANDS)).toBe(0);
       expect(io.out).toBe(
-        `migrated ${file} to the latest schema (${names.length} migrations), applying:\n${names.map((n) => `  ${n}\n`).join("")}`,
+        `migrated ${file} to the latest schema (${names.length} migrations), applying:\n${names.map((n) => `  ${n}\n`).join("")}` +
+          `  (no migration is numbered ${unusedMigrationNumbers(names).join(", ")}: those numbers were never used, nothing is missing)\n`,
       );
       const again = capture();
       expect(await runCli(["migrate", "--db", file], again, COMMANDS)).toBe(0);
       expect(again.out).toBe(`${file} is already up to date (${names.length} migrations)\n`);
       const json = capture();
       expect(await runCli(["migrate", "--db", file, "--json"], json, COMMANDS)).toBe(0);
-      expect(JSON.parse(json.out)).toEqual({ migrated: file, applied: [], migrations: names.length });
+      expect(JSON.parse(json.out)).toEqual({
+        migrated: file,
+        applied: [],
+        migrations: names.length,
+        unused_numbers: unusedMigrationNumbers(names),
+      });
+      // 0012 was never used (no commit in the history adds it): said, not left to be wondered at.
+      expect(unusedMigrationNumbers(names)).toContain("0012");
+      expect(unusedMigrationNumbers(["0001_a", "0003_b", "0004_c", "0007_d"])).toEqual(["0002", "0005-0006"]);
       const other = join(dir, "other.db");
       const fresh = capture();
       expect(await runCli(["migrate", "--db", other, "--json"], fresh, COMMANDS)).toBe(0);
-      expect(JSON.parse(fresh.out)).toEqual({ migrated: other, applied: names, migrations: names.length });
+      expect(JSON.parse(fresh.out)).toMatchObject({
+        migrated: other,
+        applied: names,
+        migrations: names.length,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -78,6 +78,14 @@ export function kyselyUserOps(ctx: KyselyContext): UserStoreOps {
         .execute();
       return rows.map(userFromRow);
     },
+    async countActiveUsers() {
+      const row = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as("count"))
+        .where("disabled_at", "is", null)
+        .executeTakeFirst();
+      return num(row?.count ?? 0);
+    },
     async disableUser(id, at) {
       const result = await db
         .updateTable("users")

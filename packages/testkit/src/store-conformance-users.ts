@@ -61,7 +61,10 @@ export function userConformance(ctx: ConformanceContext): void {
     it("disables a user once", async () => {
       const s = ctx.store();
       await s.putUser(user("u-1", "acct-1", "a@example.com"));
+      await s.putUser(user("u-2", "acct-2", "b@example.com"));
+      expect(await s.countActiveUsers()).toBe(2);
       expect(await s.disableUser("u-1", T0 + 5)).toBe(true);
+      expect(await s.countActiveUsers()).toBe(1);
       expect(await s.disableUser("u-1", T0 + 6)).toBe(false);
       expect(await s.disableUser("unknown", T0)).toBe(false);
       expect((await s.getUser("u-1"))?.disabledAt).toBe(T0 + 5);

@@ -18,6 +18,8 @@ export interface UserStoreOps {
   findUserByEmail(email: string): Promise<UserRecord | null>;
   /** The users of an account, oldest first (ties by id). */
   listUsers(accountId: string): Promise<ReadonlyArray<UserRecord>>;
+  /** How many users, in every account, are not disabled (who can sign in to the console). */
+  countActiveUsers(): Promise<number>;
   /** Marks a user disabled at `at`; false when unknown or already disabled. */
   disableUser(id: string, at: Millis): Promise<boolean>;
   /** Adds a session; the same id is CONFLICT. */

@@ -30,6 +30,11 @@ export function memoryUserOps(tables: MemoryTables, journal: Journal): UserStore
       const of = [...users.values()].filter((u) => u.accountId === accountId);
       return of.sort(oldestFirst((u) => u.createdAt)).map(copy);
     },
+    async countActiveUsers() {
+      let count = 0;
+      for (const u of users.values()) if (u.disabledAt === null) count++;
+      return count;
+    },
     async disableUser(id, at) {
       const found = users.get(id);
       if (!found || found.disabledAt !== null) return false;
