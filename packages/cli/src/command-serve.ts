@@ -167,7 +167,8 @@ export const serveCommand: CliCommand = {
           store,
           io.env,
           logger,
-          { ...warmSources, ...ops.engineTracing },
+          // --no-workers: the jobs run in `openkyt worker` processes, so ?wait= polls the store.
+          { ...warmSources, ...ops.engineTracing, ...(workers ? {} : { jobs: { runsElsewhere: true } }) },
           renderer,
         );
         ops.watch(engine, warmSources);

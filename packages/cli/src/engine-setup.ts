@@ -10,6 +10,7 @@ import {
   createEngine,
   createWarmSources,
   type Engine,
+  type EngineConfig,
   KytError,
   type Logger,
   type ReportRenderer,
@@ -83,7 +84,7 @@ export function createCliEngine(
   store: Store,
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
-  sources: Partial<WarmSources> & { readonly tracer?: Tracer } = {},
+  sources: Partial<WarmSources> & { readonly tracer?: Tracer; readonly jobs?: EngineConfig["jobs"] } = {},
   renderer: ReportRenderer = lazyPdfRenderer(),
 ): Engine {
   return createEngine({

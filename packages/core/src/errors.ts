@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   CHAIN_ERROR: "The chain source failed.",
   NOT_CONFIGURED: "A collaborator the operation needs was not configured.",
   ENGINE_STOPPED: "The engine was stopped.",
+  RUNNER_NOT_STARTED:
+    "A wait for results on an engine whose job runner is not started: start() it, drain() instead, or set jobs.runsElsewhere.",
   INTERNAL_ERROR: "An unexpected failure.",
 } as const;
 
@@ -31,6 +33,7 @@ export interface ErrorCodeRegistry {
   CHAIN_ERROR: string;
   NOT_CONFIGURED: string;
   ENGINE_STOPPED: string;
+  RUNNER_NOT_STARTED: string;
   INTERNAL_ERROR: string;
 }
 

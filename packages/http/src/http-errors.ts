@@ -19,6 +19,7 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   REPLAY_GUARD_FULL: 503,
   NOT_CONFIGURED: 503,
   ENGINE_STOPPED: 503,
+  RUNNER_NOT_STARTED: 503,
   STORE_ERROR: 500,
   CHAIN_ERROR: 500,
   INTERNAL_ERROR: 500,

@@ -253,7 +253,8 @@ export async function createSecurityWorld(
         else await inner.close();
       },
     },
-    { reportRenderer: stubRenderer },
+    // No runner works here (a server whose jobs run elsewhere), so a valid ?wait= polls and ends.
+    { reportRenderer: stubRenderer, jobs: { runsElsewhere: true } },
   );
   const store = watched as unknown as WatchedStore;
   await h.engine.reference.loadLedger([...ownLedger("acme"), ...ownLedger("other")]);

@@ -47,8 +47,8 @@ export async function createHarness(
     store,
     clock,
     binding: { windowMs: HOUR, pollMs: 60_000 },
-    jobs: { backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3 },
     ...overrides,
+    jobs: { backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3, ...overrides.jobs },
     webhooks: { transport: nodeWebhookTransport, ...overrides.webhooks },
   });
   await loadWorld(engine);

@@ -97,6 +97,7 @@ export function defaultJobsConfig(ids: IdGenerator = uuidGenerator): JobsConfig 
     backoffBaseMs: 1_000,
     backoffMaxMs: 5 * 60_000,
     workerId: `worker-${ids.next()}`,
+    runsElsewhere: false,
   });
 }
 
@@ -155,6 +156,7 @@ export function createEngine(config: EngineConfig): Engine {
   const attributions = config.attributions ?? storeAttributionSource(store);
   const events = new EventEmitter<EngineEvents>();
   let runners: JobRunner[] = [];
+  let started = false;
   const vault = createSecretVault(config.apiKeyVaultKey);
   const binding = Object.freeze({ ...DEFAULT_BINDING, ...config.binding });
   const webhooks = { ...DEFAULT_WEBHOOKS, ...config.webhooks };
@@ -200,6 +202,7 @@ export function createEngine(config: EngineConfig): Engine {
     wake: () => {
       for (const r of runners) r.wake();
     },
+    runnerStarted: () => started,
   });
   const onFailure = (job: JobRecord, reason: string, final: boolean) =>
     events.emit("job.failed", { jobId: job.id, kind: job.kind, subjectId: job.subjectId, reason, final });
@@ -258,11 +261,13 @@ export function createEngine(config: EngineConfig): Engine {
     forAccount: (accountId: string, options?: AccountOptions) =>
       accountApi(callContext(ctx, options), accountId),
     start: () => {
+      started = true;
       checks.start();
       deliveries.start();
       backtests.start();
     },
     stop: async () => {
+      started = false;
       await Promise.all([checks.stop(), deliveries.stop(), backtests.stop()]);
     },
     drain: async () => {

@@ -59,6 +59,13 @@ export interface JobsConfig {
   readonly backoffMaxMs: number;
   /** Lease owner name of this process; default a random id. */
   readonly workerId: string;
+  /**
+   * True when the jobs run in other processes sharing the store (`openkyt worker`, `serve
+   * --no-workers`), not in this engine's runner: a `{ wait }` then polls the store although this
+   * engine was not started. Default false: a wait on an engine whose runner is not started fails
+   * at once with RUNNER_NOT_STARTED, since nothing would finish within it.
+   */
+  readonly runsElsewhere?: boolean;
 }
 
 /** Webhook delivery. */

@@ -47,6 +47,8 @@ export interface EngineContext {
   readonly registrations: RegistrationBatcher;
   /** Tells the in-process runner that new jobs are due. */
   readonly wake: () => void;
+  /** Whether this engine's job runner is started (`start()` called, `stop()` not since). */
+  readonly runnerStarted: () => boolean;
   /** The request the current operation serves: the jobs it enqueues keep it (job-origin.ts). */
   readonly origin?: JobOrigin;
 }

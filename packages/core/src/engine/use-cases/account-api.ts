@@ -54,7 +54,7 @@ import {
   manualCheckSettled,
   transferSettled,
   type WaitOptions,
-  waitMilliseconds,
+  waitBudget,
   waitUntil,
 } from "./wait-for-result.js";
 import { webhookManagement } from "./webhook-management.js";
@@ -80,7 +80,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
   return Object.freeze({
     /** POST /v1/transfers/register/: the transfer, and whether it was created now or already known. */
     async registerTransfer(body: unknown, options?: WaitOptions & CallOptions) {
-      const ms = waitMilliseconds(options);
+      const ms = waitBudget(ctx, options);
       const { transfer, created } = await registerTransfer(callContext(ctx, options), accountId, body);
       if (created) ctx.events.emit("transfer.registered", transfer);
       ctx.wake();
@@ -104,7 +104,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** POST /v1/transfers/register-attempt/ */
     async registerAttempt(body: unknown, options?: WaitOptions & CallOptions) {
-      const ms = waitMilliseconds(options);
+      const ms = waitBudget(ctx, options);
       const transfer = await registerAttempt(callContext(ctx, options), accountId, body);
       ctx.events.emit("transfer.registered", transfer);
       ctx.wake();
@@ -151,13 +151,13 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** POST /v1/manual-checks/check-transfer/ */
     async checkTransfer(body: unknown, options?: WaitOptions & CallOptions) {
-      const ms = waitMilliseconds(options);
+      const ms = waitBudget(ctx, options);
       const check = await checkTransfer(callContext(ctx, options), accountId, body);
       return presentManualCheck(await waitForCheck(check, ms));
     },
     /** POST /v1/manual-checks/check-address/ */
     async checkAddress(body: unknown, options?: WaitOptions & CallOptions) {
-      const ms = waitMilliseconds(options);
+      const ms = waitBudget(ctx, options);
       const check = await checkAddress(callContext(ctx, options), accountId, body);
       return presentManualCheck(await waitForCheck(check, ms));
     },

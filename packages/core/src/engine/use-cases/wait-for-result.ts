@@ -8,7 +8,7 @@
 
 import { CHECK_KINDS } from "../../domain/enums.js";
 import type { ManualCheckRecord, TransferRecord } from "../../domain/records.js";
-import { fieldError } from "../../errors.js";
+import { fieldError, KytError } from "../../errors.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** The longest wait a request may ask for, in seconds. */
@@ -31,6 +31,24 @@ export function waitMilliseconds(options: WaitOptions | undefined): number {
     throw fieldError("wait", `a number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
   }
   return Math.round(seconds * 1000);
+}
+
+/**
+ * The wait of a call in ms, checked before anything is written: a wait on an engine whose job
+ * runner is not started (and whose jobs do not run elsewhere) is RUNNER_NOT_STARTED at once,
+ * not a silent wait that ends with the unfinished object.
+ */
+export function waitBudget(ctx: EngineContext, options: WaitOptions | undefined): number {
+  const ms = waitMilliseconds(options);
+  if (ms > 0 && !ctx.jobs.runsElsewhere && !ctx.runnerStarted()) {
+    throw new KytError(
+      "RUNNER_NOT_STARTED",
+      "nothing would finish within this wait: the engine's job runner is not started. Call engine.start() " +
+        "first (a service), or register without a wait and call engine.drain() (a batch program); if " +
+        "the jobs run in other processes on this store, create the engine with jobs: { runsElsewhere: true }",
+    );
+  }
+  return ms;
 }
 
 /** True when nothing more will happen to a transfer without a new request. */
