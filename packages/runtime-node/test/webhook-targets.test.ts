@@ -298,3 +298,32 @@ describe("webhook targets: a resolver that hangs", () => {
     await expect(sender.post("http://slow.example/", {}, "{}", 2_000)).rejects.toThrow(/longer than 50 ms/);
   });
 });
+
+describe("address literals, read without node:net (core is pure)", () => {
+  it("counts as an address exactly what node:net's isIP does, for addresses and near misses", async () => {
+    const fc = (await import("fast-check")).default;
+    const { isIP } = await import("node:net");
+    const text = fc.oneof(
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.ipV4Extended(),
+      fc.ipV6().map((a) => `${a}%eth0`),
+      fc.stringMatching(/^[0-9a-fA-F:.]{1,20}$/),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(refusedAddressRange(t) === "not an IP address", t).toBe(isIP(t) === 0);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("ranges of the other family never match (an IPv4 quad is not the IPv6 range of the same bits)", () => {
+    expect(refusedAddressRange("0.0.0.1")).toBe("unspecified (this network)");
+    expect(refusedAddressRange("::ffff:8.8.8.8")).toBe("IPv4-mapped");
+    expect(refusedAddressRange("8.8.8.8")).toBeNull();
+    expect(refusedAddressRange("2606:4700:4700::1111")).toBeNull();
+    expect(refusedAddressRange("fe80::1%eth0")).toBe("link-local");
+  });
+});

@@ -5,7 +5,7 @@
  * not valid is a `{ ok: false, problem }` answer (or null), never an exception, and segwit's
  * rules (witness version, program length, which checksum each version uses) are checked here.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { base58, bech32, bech32m, createBase58check } from "@scure/base";
 
 /** The Bitcoin Base58 alphabet. */
@@ -37,11 +37,9 @@ export function decodeBase58(text: string): Uint8Array | null {
 
 /** SHA-256 applied twice, the Base58Check checksum hash. */
 export function doubleSha256(bytes: Uint8Array): Uint8Array {
-  const once = createHash("sha256").update(bytes).digest();
-  return new Uint8Array(createHash("sha256").update(once).digest());
+  return sha256(sha256(bytes));
 }
 
-const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash("sha256").update(bytes).digest());
 const base58check = createBase58check(sha256);
 
 /** Encodes a payload (version byte included) as Base58Check. */

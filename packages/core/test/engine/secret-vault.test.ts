@@ -43,6 +43,19 @@ describe("secret vault v2: HKDF-SHA256 with a salt per secret", () => {
     expect(() => createSecretVault(`${VAULT_KEY}-other`).open("key-1", a)).toThrow(/cannot be opened/);
   });
 
+  it("opens v2 forms sealed with node:crypto, as the vault sealed them before it went pure JavaScript", () => {
+    const salt = randomBytes(16);
+    const iv = randomBytes(12);
+    const key = Buffer.from(hkdfSync("sha256", Buffer.from(VAULT_KEY), salt, "openkyt secret vault v2", 32));
+    const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 }).setAAD(Buffer.from("key-1"));
+    const body = Buffer.concat([cipher.update("sealed-by-node ✓", "utf8"), cipher.final()]);
+    const stored = `enc:v2:${Buffer.concat([salt, iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    expect(createSecretVault(VAULT_KEY).open("key-1", stored)).toBe("sealed-by-node ✓");
+    expect(() => createSecretVault(VAULT_KEY).open("key-1", "enc:v2:not base64!")).toThrow(
+      /not valid base64/,
+    );
+  });
+
   it("still opens v1 forms written by the previous vault", () => {
     const v1 = sealV1(VAULT_KEY, "key-1", "legacy-secret");
     const vault = createSecretVault(VAULT_KEY);

@@ -7,7 +7,9 @@
  * `pauseAfterFailures` consecutive failures the webhook is paused: no new delivery is queued
  * and pending ones end without a request, until the account resumes it.
  */
-import { createHmac } from "node:crypto";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { JobRecord } from "../../domain/records.js";
 import { describeError, KytError } from "../../errors.js";
 import type { WebhookSender } from "../../ports/webhook-transport.js";
@@ -23,7 +25,7 @@ export const NO_WEBHOOK_TRANSPORT =
 
 /** The signature header value: `t=<unix ms>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex");
+  const mac = bytesToHex(hmac(sha256, utf8ToBytes(secret), utf8ToBytes(`${timestamp}.${body}`)));
   return `t=${timestamp},v1=${mac}`;
 }
 

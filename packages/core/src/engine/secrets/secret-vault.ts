@@ -13,8 +13,16 @@
  * - `plain:` the secret as given: written and opened only without a vault key. With one it is
  *   refused (whoever can write the database could otherwise plant a secret of their choosing);
  *   `openkyt keys seal` encrypts such secrets.
+ *
+ * The primitives are the audited pure-JavaScript @noble ones (core imports no `node:` builtin):
+ * the formats are the standard AES-GCM and HKDF, so what Node's crypto sealed opens here and the
+ * other way round (test/engine/secret-vault.test.ts holds them to node:crypto).
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { gcm } from "@noble/ciphers/aes.js";
+import { hkdf } from "@noble/hashes/hkdf.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { base64 } from "@scure/base";
 import { KytError } from "../../errors.js";
 
 const ENCRYPTED_V1 = "enc:v1:";
@@ -24,7 +32,7 @@ const SALT_BYTES = 16;
 const IV_BYTES = 12;
 /** GCM tag length: always the full 16 bytes, checked on open. */
 const TAG_BYTES = 16;
-const HKDF_INFO = Buffer.from("openkyt secret vault v2", "utf8");
+const HKDF_INFO = utf8ToBytes("openkyt secret vault v2");
 
 /** The command that re-seals stored secrets under the current vault key. */
 export const SEAL_COMMAND = "openkyt keys seal";
@@ -53,7 +61,7 @@ export interface SecretVault {
 }
 
 /** Splits `raw` into its parts after `head` bytes of prefix, refusing a form too short to hold them. */
-function gcmParts(ownerId: string, raw: Buffer, head: number) {
+function gcmParts(ownerId: string, raw: Uint8Array, head: number) {
   if (raw.length < head + IV_BYTES + TAG_BYTES)
     throw new KytError(
       "STORE_ERROR",
@@ -67,14 +75,30 @@ function gcmParts(ownerId: string, raw: Buffer, head: number) {
   };
 }
 
-/** AES-256-GCM decryption with the owner's id as additional data and a 16-byte tag. */
-function decrypt(ownerId: string, key: Buffer, iv: Buffer, tag: Buffer, body: Buffer): string {
+/** The bytes of a stored form's base64 part; a form that is not base64 is a store error. */
+function decodeStored(ownerId: string, text: string): Uint8Array {
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(
-      Buffer.from(ownerId, "utf8"),
-    );
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+    return base64.decode(text);
+  } catch (error) {
+    throw new KytError("STORE_ERROR", `the stored secret of ${ownerId} is not valid base64`, {
+      cause: error,
+    });
+  }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** AES-256-GCM decryption with the owner's id as additional data and a 16-byte tag. */
+function decrypt(
+  ownerId: string,
+  key: Uint8Array,
+  iv: Uint8Array,
+  tag: Uint8Array,
+  body: Uint8Array,
+): string {
+  try {
+    // noble's GCM takes the tag after the ciphertext, as it writes it.
+    return UTF8.decode(gcm(key, iv, utf8ToBytes(ownerId)).decrypt(concatBytes(body, tag)));
   } catch (error) {
     throw new KytError(
       "NOT_CONFIGURED",
@@ -110,27 +134,26 @@ export function createSecretVault(key: string | undefined): SecretVault {
   if (key === undefined || key === "") return plainVault();
   if (key.length < 32)
     throw new KytError("VALIDATION_ERROR", "the API key vault key must be at least 32 characters");
-  const ikm = Buffer.from(key, "utf8");
-  const legacyKey = createHash("sha256").update(key, "utf8").digest();
-  const derive = (salt: Buffer) => Buffer.from(hkdfSync("sha256", ikm, salt, HKDF_INFO, 32));
+  const ikm = utf8ToBytes(key);
+  const legacyKey = sha256(ikm);
+  const derive = (salt: Uint8Array) => hkdf(sha256, ikm, salt, HKDF_INFO, 32);
 
   const seal = (id: string, secret: string): string => {
     const salt = randomBytes(SALT_BYTES);
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", derive(salt), iv, { authTagLength: TAG_BYTES }).setAAD(
-      Buffer.from(id, "utf8"),
-    );
-    const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-    return `${ENCRYPTED_V2}${Buffer.concat([salt, iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    const sealed = gcm(derive(salt), iv, utf8ToBytes(id)).encrypt(utf8ToBytes(secret));
+    const body = sealed.subarray(0, sealed.length - TAG_BYTES);
+    const tag = sealed.subarray(sealed.length - TAG_BYTES);
+    return `${ENCRYPTED_V2}${base64.encode(concatBytes(salt, iv, tag, body))}`;
   };
   const openEncrypted = (id: string, stored: string): string => {
     if (stored.startsWith(ENCRYPTED_V2)) {
-      const raw = Buffer.from(stored.slice(ENCRYPTED_V2.length), "base64");
+      const raw = decodeStored(id, stored.slice(ENCRYPTED_V2.length));
       const { prefix, iv, tag, body } = gcmParts(id, raw, SALT_BYTES);
       return decrypt(id, derive(prefix), iv, tag, body);
     }
     if (stored.startsWith(ENCRYPTED_V1)) {
-      const raw = Buffer.from(stored.slice(ENCRYPTED_V1.length), "base64");
+      const raw = decodeStored(id, stored.slice(ENCRYPTED_V1.length));
       const { iv, tag, body } = gcmParts(id, raw, 0);
       return decrypt(id, legacyKey, iv, tag, body);
     }

@@ -6,7 +6,7 @@
  * the stored form is unchanged; a caller may accept a remembered key up to `maxAgeMs` old and
  * skip the read. A revocation through this service forgets the key at once.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "@noble/hashes/utils.js";
 import type { ApiKeyRecord } from "../../domain/records.js";
 import { fieldError, isKytError, KytError } from "../../errors.js";
 import type { Clock } from "../../ports/runtime.js";

@@ -12,11 +12,13 @@
  * addresses checked this way (see @openkyt/runtime-node's sender), once per delivery, so a name that
  * resolves elsewhere later (DNS rebinding) is caught at that delivery.
  *
- * The ranges are matched with `node:net`'s BlockList: built into Node (no dependency to keep),
- * exact CIDR matching for both families; the table itself follows the IANA IPv4 and IPv6
- * special-purpose address registries, so it can be read against them.
+ * The ranges are matched with ipaddr.js (pure JavaScript, so core imports no `node:` builtin
+ * and runs wherever the engine does): exact CIDR matching for both families; the table itself
+ * follows the IANA IPv4 and IPv6 special-purpose address registries, so it can be read against
+ * them. Only canonical literals count as addresses: dotted-decimal quads (no octal, hex or short
+ * forms, which the URL parser has already turned into quads) and IPv6 text.
  */
-import { BlockList, isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import type {
   HostLookup,
   ResolvedAddress,
@@ -69,16 +71,16 @@ const REFUSED_V6: ReadonlyArray<readonly [string, number, string]> = [
   ["ff00::", 8, "multicast"],
 ];
 
-/** One BlockList per row, so that the first match can name its reason. */
-const RULES = [
-  ...REFUSED_V4.map(([address, prefix, what]) => rule(address, prefix, what, "ipv4")),
-  ...REFUSED_V6.map(([address, prefix, what]) => rule(address, prefix, what, "ipv6")),
-];
+/** The rows parsed once, in order, so that the first match can name its reason. */
+const RULES = [...REFUSED_V4, ...REFUSED_V6].map(([address, prefix, what]) => ({
+  range: [ipaddr.parse(address), prefix] as [ipaddr.IPv4 | ipaddr.IPv6, number],
+  what,
+}));
 
-function rule(address: string, prefix: number, what: string, type: "ipv4" | "ipv6") {
-  const list = new BlockList();
-  list.addSubnet(address, prefix, type);
-  return { list, type, what };
+/** The family of a canonical address literal (4 or 6), or 0 when the text is not one. */
+function familyOf(text: string): 0 | 4 | 6 {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return 4;
+  return text.includes(":") && ipaddr.IPv6.isValid(text) ? 6 : 0;
 }
 
 /** `[::1]` as `::1`; other hosts unchanged. */
@@ -98,10 +100,9 @@ function isLocalhostName(host: string): boolean {
  */
 export function refusedAddressRange(address: string): string | null {
   const bare = unbracket(address);
-  const family = isIP(bare);
-  if (family === 0) return "not an IP address";
-  const type = family === 4 ? "ipv4" : "ipv6";
-  for (const r of RULES) if (r.type === type && r.list.check(bare, type)) return r.what;
+  if (familyOf(bare) === 0) return "not an IP address";
+  const parsed = ipaddr.parse(bare);
+  for (const r of RULES) if (r.range[0].kind() === parsed.kind() && parsed.match(r.range)) return r.what;
   return null;
 }
 
@@ -147,7 +148,7 @@ export function createWebhookTargetPolicy(options: WebhookTargetPolicyOptions = 
     refusedAddress,
     async checkHost(hostname: string): Promise<TargetVerdict> {
       const bare = unbracket(hostname);
-      const family = isIP(bare);
+      const family = familyOf(bare);
       if (family !== 0) {
         const reason = refusedAddress(bare);
         return reason === null
