@@ -3,7 +3,6 @@
  * config object (defaults for what is left out), wires the job handlers and returns a frozen
  * engine. No container, no singletons.
  */
-import EventEmitter from "eventemitter3";
 import type { JobKind, JobOrigin, JobRecord } from "../domain/records.js";
 import { KytError } from "../errors.js";
 import {
@@ -23,7 +22,8 @@ import type {
   WebhooksConfig,
 } from "./engine-config.js";
 import type { EngineContext } from "./engine-context.js";
-import type { EngineEvents, JobLane } from "./engine-events.js";
+import { createEngineEmitter } from "./engine-emitter.js";
+import type { EngineEventEmitter, JobLane } from "./engine-events.js";
 import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
@@ -109,7 +109,7 @@ export interface AccountOptions {
 /** A screening engine. */
 export interface Engine {
   /** The engine's typed events. */
-  readonly events: EventEmitter<EngineEvents>;
+  readonly events: EngineEventEmitter;
   /** The store it was given (the caller owns and closes it). */
   readonly store: EngineConfig["store"];
   /** Loading of ledger, attributions, sanctions, tokens and prices. */
@@ -154,7 +154,7 @@ export function createEngine(config: EngineConfig): Engine {
   const store = config.store;
   const sanctions = config.sanctions ?? storeSanctionsSource(store);
   const attributions = config.attributions ?? storeAttributionSource(store);
-  const events = new EventEmitter<EngineEvents>();
+  const events = createEngineEmitter();
   let runners: JobRunner[] = [];
   let started = false;
   const vault = createSecretVault(config.apiKeyVaultKey);

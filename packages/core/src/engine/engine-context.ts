@@ -2,7 +2,6 @@
  * What every use case and job handler shares: the collaborators `createEngine` built, frozen.
  * Internal to the engine.
  */
-import type EventEmitter from "eventemitter3";
 import type { JobOrigin, RiskModel } from "../domain/records.js";
 import type { EntityResolver } from "../exposure/index.js";
 import type { ChainSource } from "../ports/chain-source.js";
@@ -13,7 +12,7 @@ import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
 import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
-import type { EngineEvents } from "./engine-events.js";
+import type { EngineEventEmitter } from "./engine-events.js";
 import type { SecretVault } from "./secrets/secret-vault.js";
 import type { RegistrationBatcher } from "./use-cases/transfer-registration.js";
 
@@ -36,7 +35,7 @@ export interface EngineContext {
   readonly tracing: TracingConfig;
   readonly binding: BindingConfig;
   readonly jobs: JobsConfig;
-  readonly events: EventEmitter<EngineEvents>;
+  readonly events: EngineEventEmitter;
   /** Seals and opens API and webhook secrets. */
   readonly vault: SecretVault;
   /** Where webhooks may be delivered (checked when one is created, and by the sender). */

@@ -54,3 +54,31 @@ export interface EngineEvents {
   /** A webhook delivery was attempted: received (2xx) or not, and whether this failure paused the webhook. */
   "webhook.delivered": (info: { webhookId: string; ok: boolean; paused: boolean }) => void;
 }
+
+/** An event name of the engine. */
+export type EngineEventName = keyof EngineEvents;
+
+/**
+ * The engine's typed event emitter (`engine.events`): Node's emitter methods, each listener
+ * typed by its event. Our own small interface and emitter (engine-emitter.ts): the emitter
+ * package used before had CommonJS types that broke a program's `tsc` under
+ * `"moduleResolution": "NodeNext"` (TS2709 on `EventEmitter`, then untyped listeners).
+ */
+export interface EngineEventEmitter {
+  /** Adds a listener; it runs after the change that caused the event was committed. */
+  on<E extends EngineEventName>(event: E, listener: EngineEvents[E]): this;
+  /** Same as `on`. */
+  addListener<E extends EngineEventName>(event: E, listener: EngineEvents[E]): this;
+  /** Adds a listener that runs once. */
+  once<E extends EngineEventName>(event: E, listener: EngineEvents[E]): this;
+  /** Removes a listener (every listener of the event when none is given). */
+  off<E extends EngineEventName>(event: E, listener?: EngineEvents[E]): this;
+  /** Same as `off`. */
+  removeListener<E extends EngineEventName>(event: E, listener?: EngineEvents[E]): this;
+  /** Removes every listener of one event, or of all. */
+  removeAllListeners(event?: EngineEventName): this;
+  /** Calls the event's listeners in order; true when it had any. */
+  emit<E extends EngineEventName>(event: E, ...args: Parameters<EngineEvents[E]>): boolean;
+  /** How many listeners the event has. */
+  listenerCount(event: EngineEventName): number;
+}

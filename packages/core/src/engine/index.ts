@@ -1,6 +1,12 @@
 export * from "./create-engine.js";
 export type * from "./engine-config.js";
-export type { EngineEvents, JobLane, JobSettlement } from "./engine-events.js";
+export type {
+  EngineEventEmitter,
+  EngineEventName,
+  EngineEvents,
+  JobLane,
+  JobSettlement,
+} from "./engine-events.js";
 export { matchChainTransfer } from "./jobs/bind-job.js";
 export { checkOrigin, jobOrigin } from "./jobs/job-origin.js";
 export { backoffDelay, type JobHandler, type JobOutcome, type JobRunner } from "./jobs/job-runner.js";

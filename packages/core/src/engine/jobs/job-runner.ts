@@ -5,18 +5,17 @@
  * came from a request (job-origin.ts) has its request id on every line logged about it, and,
  * when that request was traced, a span of its own in the request's trace.
  */
-import type EventEmitter from "eventemitter3";
 import type { JobKind, JobRecord } from "../../domain/records.js";
 import { describeError } from "../../errors.js";
 import type { Clock, Logger, Sleep, Timer } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import { noopTracer, type Tracer } from "../../ports/tracer.js";
 import type { JobsConfig } from "../engine-config.js";
-import type { EngineEvents, JobLane, JobSettlement } from "../engine-events.js";
+import type { EngineEventEmitter, JobLane, JobSettlement } from "../engine-events.js";
 import { jobOrigin } from "./job-origin.js";
 
 /** Where a runner reports its batches and settlements (the engine's emitter). */
-export type JobRunnerEvents = Pick<EventEmitter<EngineEvents>, "emit">;
+export type JobRunnerEvents = Pick<EngineEventEmitter, "emit">;
 
 /** What a handler decided. */
 export type JobOutcome =
