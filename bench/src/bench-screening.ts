@@ -8,7 +8,13 @@
  * Two configurations: warm (the ledger in memory, labels and sanctions cached:
  * `createWarmSources`) and cold (every hop read from SQLite).
  */
-import { createEngine, createWarmSources, type Engine, type LedgerTransfer } from "@openkyt/core";
+import {
+  createEngine,
+  createWarmSources,
+  type Engine,
+  type LedgerTransfer,
+  type RegisterTransferRequest,
+} from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { ledgerCopy, removeCopy } from "./bench-ledger-db.js";
 import { countSqlStatements } from "./bench-sql-count.js";
@@ -21,7 +27,7 @@ const README_LEDGER = 100_000;
 /** Registrations in flight at once. */
 const INFLIGHT = 64;
 
-const body = (row: LedgerTransfer) => ({
+const body = (row: LedgerTransfer): RegisterTransferRequest => ({
   direction: "incoming",
   network: row.network,
   tx_hash: row.txHash,

@@ -4,7 +4,13 @@
  * outcome they must reach (a sanctioned sender is severe, an exchange is none, an unknown hash
  * ends not_found). Deterministic for a seed.
  */
-import type { Attribution, Engine, LedgerTransfer, SanctionsListing } from "@openkyt/core";
+import type {
+  Attribution,
+  Engine,
+  LedgerTransfer,
+  RegisterTransferRequest,
+  SanctionsListing,
+} from "@openkyt/core";
 
 /** Start of the world: 2024-01-01T00:00:00Z. */
 const T0 = Date.UTC(2024, 0, 1);
@@ -15,7 +21,7 @@ export type CrashExpectation = "severe" | "none" | "not_found" | null;
 
 /** One transfer to register (a wire request body) and what it must end as. */
 export interface CrashRegistration {
-  readonly body: Readonly<Record<string, unknown>>;
+  readonly body: RegisterTransferRequest;
   readonly expect: CrashExpectation;
 }
 

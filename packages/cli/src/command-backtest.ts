@@ -5,7 +5,7 @@
  * and `--pdf` also write the report as a page or a PDF (the renderer of @openkyt/pdf).
  */
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { type BacktestProgress, KytError } from "@openkyt/core";
+import { type BacktestProgress, type BacktestRunRequest, KytError } from "@openkyt/core";
 import { backtestHtml } from "./backtest-html.js";
 import { backtestText } from "./backtest-text.js";
 import { type ParsedArgs, parseCommandArgs, stringOption } from "./cli-args.js";
@@ -32,7 +32,7 @@ async function modelOf(value: string): Promise<string | unknown> {
 }
 
 /** The in-process body from the options. */
-async function bodyOf(args: ParsedArgs): Promise<Record<string, unknown>> {
+async function bodyOf(args: ParsedArgs): Promise<BacktestRunRequest> {
   const required = (name: string) => {
     const value = stringOption(args, name);
     if (!value) throw new UsageError(`--${name} is required`);
@@ -46,11 +46,13 @@ async function bodyOf(args: ParsedArgs): Promise<Record<string, unknown>> {
   };
   if (limit !== undefined && !/^\d+$/.test(limit))
     throw new UsageError(`--shift-limit ${limit}: not a whole number`);
+  // The flags' text as the request it is; the engine validates it as any body (a bad
+  // --direction is a VALIDATION_ERROR naming it).
   return {
-    model: await modelOf(required("model")),
+    model: (await modelOf(required("model"))) as BacktestRunRequest["model"],
     from: required("from"),
     to: required("to"),
-    filters,
+    filters: filters as BacktestRunRequest["filters"],
     ...(limit === undefined ? {} : { shift_limit: Number(limit) }),
     retrace: args.values.retrace === true,
   };

@@ -5,7 +5,7 @@
  * that show each kind of risk.
  */
 import { fileURLToPath } from "node:url";
-import type { AccountApi, LedgerTransfer, Store } from "@openkyt/core";
+import type { AccountApi, LedgerTransfer, RegisterTransferRequest, Store } from "@openkyt/core";
 import { importFile } from "@openkyt/datasets";
 import { generatedTxHash, ledgerRows } from "@openkyt/ledger-generator";
 
@@ -101,13 +101,13 @@ export interface DemoItem {
 /** Registers the demo's transfers and checks through an account's API. */
 export async function screenDemo(api: AccountApi): Promise<DemoItem[]> {
   const items: DemoItem[] = [];
-  const incoming = (n: number) => ({
+  const incoming = (n: number): RegisterTransferRequest => ({
     direction: "incoming",
     network: "ETH",
     tx_hash: generatedTxHash(9_000_000 + n),
     output_address: A.client,
   });
-  const register = async (label: string, body: Record<string, unknown>) => {
+  const register = async (label: string, body: RegisterTransferRequest) => {
     const { transfer } = await api.registerTransfer(body);
     items.push({ label, kind: "transfer", id: transfer.id });
   };

@@ -38,6 +38,15 @@ export interface EndpointInput {
   readonly origin: JobOrigin | undefined;
 }
 
+/**
+ * A request body as the request type of the operation it is passed to (inferred from that
+ * operation's parameter). The operation validates it with the same zod schema the type comes
+ * from, so a malformed body is still a 400 naming the field: the type claims nothing unchecked.
+ */
+export function wireBody<T>(body: unknown): T {
+  return body as T;
+}
+
 /** One endpoint. */
 export interface Endpoint {
   readonly operationId: string;

@@ -13,7 +13,7 @@ import {
   alertWorkflowResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { type Endpoint, json } from "./endpoint-types.js";
+import { type Endpoint, json, wireBody } from "./endpoint-types.js";
 
 const tag = "alerts" as const;
 
@@ -44,7 +44,7 @@ export const ALERT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: z.array(alertWorkflowResponseSchema).describe("The updated alerts."),
     errors: [404, 409],
     run: async (api, { body, keyId, origin }) =>
-      json(await api.bulkUpdateAlerts(body, { actor: keyId }, { origin })),
+      json(await api.bulkUpdateAlerts(wireBody(body), { actor: keyId }, { origin })),
   },
   {
     operationId: "getAlert",
@@ -70,7 +70,7 @@ export const ALERT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: alertWorkflowResponseSchema,
     errors: [404, 409],
     run: async (api, { id, body, keyId, origin }) =>
-      json(await api.updateAlert(id, body, { actor: keyId }, { origin })),
+      json(await api.updateAlert(id, wireBody(body), { actor: keyId }, { origin })),
   },
   {
     operationId: "getAlertHistory",

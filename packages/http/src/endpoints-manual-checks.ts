@@ -10,7 +10,7 @@ import {
   transferExposureResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { type Endpoint, json, pdf, waitOf, waitQuerySchema } from "./endpoint-types.js";
+import { type Endpoint, json, pdf, waitOf, waitQuerySchema, wireBody } from "./endpoint-types.js";
 
 const tag = "manual-checks" as const;
 
@@ -44,7 +44,7 @@ export const MANUAL_CHECK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: manualCheckResponseSchema,
     errors: [],
     run: async (api, { body, query, origin }) =>
-      json(await api.checkTransfer(body, { ...waitOf(query), origin })),
+      json(await api.checkTransfer(wireBody(body), { ...waitOf(query), origin })),
   },
   {
     operationId: "checkAddress",
@@ -60,7 +60,7 @@ export const MANUAL_CHECK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: manualCheckResponseSchema,
     errors: [],
     run: async (api, { body, query, origin }) =>
-      json(await api.checkAddress(body, { ...waitOf(query), origin })),
+      json(await api.checkAddress(wireBody(body), { ...waitOf(query), origin })),
   },
   {
     operationId: "listManualChecks",

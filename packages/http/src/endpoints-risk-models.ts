@@ -11,7 +11,7 @@ import {
   riskModelResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { bodiless, deletedResponseSchema, type Endpoint, json, pdf } from "./endpoint-types.js";
+import { bodiless, deletedResponseSchema, type Endpoint, json, pdf, wireBody } from "./endpoint-types.js";
 
 const tag = "risk-models" as const;
 
@@ -39,7 +39,7 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: riskModelBodySchema,
     response: riskModelResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.riskModels.create(body), 201),
+    run: async (api, { body }) => json(await api.riskModels.create(wireBody(body)), 201),
   },
   {
     operationId: "getRiskModel",
@@ -64,7 +64,7 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: riskModelBodySchema,
     response: riskModelResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => json(await api.riskModels.replace(id, body)),
+    run: async (api, { id, body }) => json(await api.riskModels.replace(id, wireBody(body))),
   },
   {
     operationId: "deleteRiskModel",
@@ -92,7 +92,8 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: backtestBodySchema,
     response: backtestResponseSchema,
     errors: [404],
-    run: async (api, { id, body, origin }) => json(await api.backtests.start(id, body, { origin }), 201),
+    run: async (api, { id, body, origin }) =>
+      json(await api.backtests.start(id, wireBody(body), { origin }), 201),
   },
   {
     operationId: "getBacktest",

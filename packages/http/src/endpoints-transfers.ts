@@ -13,7 +13,7 @@ import {
   transferResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { bodiless, type Endpoint, json, pdf, waitOf, waitQuerySchema } from "./endpoint-types.js";
+import { bodiless, type Endpoint, json, pdf, waitOf, waitQuerySchema, wireBody } from "./endpoint-types.js";
 import { answerError } from "./http-errors.js";
 
 /** Response header of register: "true" when the transfer was created, "false" when it existed. */
@@ -101,7 +101,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: transferResponseSchema,
     errors: [409],
     run: async (api, { body, query, origin }) => {
-      const { transfer, created } = await api.registerTransfer(body, { ...waitOf(query), origin });
+      const { transfer, created } = await api.registerTransfer(wireBody(body), { ...waitOf(query), origin });
       return { kind: "json", status: 201, body: transfer, headers: { [CREATED_HEADER]: String(created) } };
     },
   },
@@ -124,7 +124,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     errors: [],
     run: async (api, { body, origin }) => {
       const { transfers } = parseInput(registerBatchEnvelope, body, "register-batch");
-      const results = await api.registerTransfers(transfers, { origin });
+      const results = await api.registerTransfers(wireBody(transfers), { origin });
       return json({ items: results.map(batchItem) });
     },
   },
@@ -142,7 +142,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: transferResponseSchema,
     errors: [],
     run: async (api, { body, query, origin }) =>
-      json(await api.registerAttempt(body, { ...waitOf(query), origin }), 201),
+      json(await api.registerAttempt(wireBody(body), { ...waitOf(query), origin }), 201),
   },
   {
     operationId: "listTransfers",
@@ -177,7 +177,7 @@ export const TRANSFER_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: bindTransactionSchema,
     response: transferResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body, origin }) => json(await api.bindTransaction(id, body, { origin })),
+    run: async (api, { id, body, origin }) => json(await api.bindTransaction(id, wireBody(body), { origin })),
   },
   {
     operationId: "recheckCounterparty",

@@ -10,7 +10,7 @@ import {
   webhookResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
-import { bodiless, deletedResponseSchema, type Endpoint, json } from "./endpoint-types.js";
+import { bodiless, deletedResponseSchema, type Endpoint, json, wireBody } from "./endpoint-types.js";
 
 const tag = "webhooks" as const;
 
@@ -27,7 +27,7 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: webhookCreateSchema,
     response: webhookResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.webhooks.create(body), 201),
+    run: async (api, { body }) => json(await api.webhooks.create(wireBody(body)), 201),
   },
   {
     operationId: "listWebhooks",

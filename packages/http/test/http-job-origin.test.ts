@@ -31,7 +31,7 @@ async function receiver(): Promise<{ url: string; server: Server }> {
 }
 
 const registration = (txHash: string) => ({
-  direction: "incoming",
+  direction: "incoming" as const,
   network: "ETH",
   tx_hash: txHash,
   output_address: W.client,

@@ -6,7 +6,7 @@
  */
 import type { Engine, LedgerTransfer, Store } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
-import { createHarness, type Harness, T0, W } from "@openkyt/testkit";
+import { createHarness, HARNESS_JOBS, type Harness, T0, W } from "@openkyt/testkit";
 import type { Hono } from "hono";
 import { type AppEnv, computeSignature, createHttpApp, type HttpAppOptions } from "../src/index.js";
 import { KEYS, stubRenderer } from "./http-harness.js";
@@ -254,7 +254,7 @@ export async function createSecurityWorld(
       },
     },
     // No runner works here (a server whose jobs run elsewhere), so a valid ?wait= polls and ends.
-    { reportRenderer: stubRenderer, jobs: { runsElsewhere: true } },
+    { reportRenderer: stubRenderer, jobs: { ...HARNESS_JOBS, runsElsewhere: true } },
   );
   const store = watched as unknown as WatchedStore;
   await h.engine.reference.loadLedger([...ownLedger("acme"), ...ownLedger("other")]);

@@ -72,7 +72,7 @@ await withTestPostgres("the in-process API with unstorable strings on Postgres",
 
     it("bodies and queries are the wire schemas: VALIDATION_ERROR naming the field", async () => {
       const register = {
-        direction: "incoming",
+        direction: "incoming" as const,
         network: "ETH",
         tx_hash: TX.deposit,
         output_address: W.client,

@@ -77,7 +77,7 @@ await withTestPostgres("engine concurrency on Postgres", ({ stores }) => {
 
     it("registering one transfer from both at once yields one transfer", async () => {
       const deposit = (hash: string) => ({
-        direction: "incoming",
+        direction: "incoming" as const,
         network: "ETH",
         tx_hash: hash,
         output_address: W.client,

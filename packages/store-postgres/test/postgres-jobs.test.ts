@@ -5,7 +5,7 @@ import { withTestPostgres } from "./pg-test-suite.js";
 
 const LEASE = 30_000;
 const deposit = (hash: string = TX.deposit) => ({
-  direction: "incoming",
+  direction: "incoming" as const,
   network: "ETH",
   tx_hash: hash,
   output_address: W.client,

@@ -36,6 +36,9 @@ export interface Harness {
 /** The time every harness starts at: a day after the world began. */
 export const NOW = T0 + 24 * HOUR;
 
+/** The job settings of a harness, unless its overrides give `jobs` (which then replace them). */
+export const HARNESS_JOBS = Object.freeze({ backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3 });
+
 /** Builds a harness: fresh store, world loaded, clock at {@link NOW}. */
 export async function createHarness(
   factory: StoreFactory,
@@ -47,8 +50,8 @@ export async function createHarness(
     store,
     clock,
     binding: { windowMs: HOUR, pollMs: 60_000 },
+    jobs: HARNESS_JOBS,
     ...overrides,
-    jobs: { backoffBaseMs: 1_000, backoffMaxMs: 10_000, maxAttempts: 3, ...overrides.jobs },
     webhooks: { transport: nodeWebhookTransport, ...overrides.webhooks },
   });
   await loadWorld(engine);

@@ -7,7 +7,7 @@
  * machines. After every command the engine must agree with the model on every transfer of the
  * account: which exist, their tx_status and the state of each check.
  */
-import type { AccountApi, TransferResponse } from "@openkyt/core";
+import type { AccountApi, RegisterTransferRequest, TransferResponse } from "@openkyt/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createHarness, type Harness, type StoreFactory } from "./engine-harness.js";
@@ -54,11 +54,11 @@ interface Registration {
 
 const keyOf = (r: Registration) => `${HASHES[r.hash % HASHES.length]}/${r.direction}`;
 
-function bodyOf(r: Registration) {
+function bodyOf(r: Registration): RegisterTransferRequest {
   return {
     direction: r.direction,
     network: "ETH",
-    tx_hash: HASHES[r.hash % HASHES.length],
+    tx_hash: HASHES[r.hash % HASHES.length] as string,
     output_address: W.client,
     ...(r.force ? { force_recheck: true } : {}),
     ...(r.manual ? { disable_auto_check: true } : {}),

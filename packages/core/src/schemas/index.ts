@@ -17,6 +17,7 @@ export * from "./queries.js";
 export * from "./queries-alerts.js";
 export * from "./query-fields.js";
 export * from "./query-filters.js";
+export * from "./request-types.js";
 export * from "./requests.js";
 export * from "./requests-manual-checks.js";
 export * from "./requests-workflow.js";

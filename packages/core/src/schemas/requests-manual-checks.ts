@@ -6,7 +6,7 @@ import type { Direction } from "../domain/enums.js";
 import { networkInput } from "./network-fields.js";
 import { directionField, networkField, rawOptionalText, rawText, riskModelField } from "./wire-fields.js";
 
-/** Engine input of POST /v1/manual-checks/check-transfer/. */
+/** What validation makes of a check-transfer body (internal; programs pass `CheckTransferRequest`). */
 export interface CheckTransferInput {
   readonly network: string;
   readonly tokenId: string;
@@ -43,7 +43,7 @@ export const checkTransferSchema = z
   )
   .describe("Creates a manual check of one transfer.");
 
-/** Engine input of POST /v1/manual-checks/check-address/. */
+/** What validation makes of a check-address body (internal; programs pass `CheckAddressRequest`). */
 export interface CheckAddressInput {
   readonly network: string;
   readonly tokenId: string;

@@ -20,7 +20,10 @@ import {
   riskModelField,
 } from "./wire-fields.js";
 
-/** Engine input of POST /v1/transfers/register/. */
+/**
+ * What validation makes of a POST /v1/transfers/register/ body: camelCase and normalised,
+ * internal to the engine. Programs pass the wire body, `RegisterTransferRequest`.
+ */
 export interface RegisterTransferInput {
   readonly clientId: string | null;
   readonly direction: Direction;
@@ -66,7 +69,10 @@ export const registerTransferSchema = z
   )
   .describe("Registers a full transfer (the transaction hash is known).");
 
-/** Engine input of POST /v1/transfers/register-attempt/. */
+/**
+ * What validation makes of a register-attempt body (internal; programs pass
+ * `RegisterAttemptRequest`).
+ */
 export interface RegisterAttemptInput {
   readonly clientId: string | null;
   readonly attemptId: string | null;

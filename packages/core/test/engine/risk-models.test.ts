@@ -15,19 +15,15 @@ beforeEach(async () => {
 const acme = () => engine.forAccount("acme");
 
 /** A model that makes any exchange interaction high. */
-const strict = {
-  name: "Strict",
-  rules: [
-    {
-      rule_type: "origin_of_funds",
-      rule_sub_type: "all",
-      entity_category: "exchange",
-      min_value_in_fiat: null,
-      min_value_share: 0.5,
-      risk_level: "high",
-    },
-  ],
-};
+const exchangeRule = {
+  rule_type: "origin_of_funds",
+  rule_sub_type: "all",
+  entity_category: "exchange",
+  min_value_in_fiat: null,
+  min_value_share: 0.5,
+  risk_level: "high",
+} as const;
+const strict = { name: "Strict", rules: [exchangeRule] };
 
 describe("risk models", () => {
   it("lists the built-in model, which can be read and copied but not changed or deleted", async () => {
@@ -56,16 +52,16 @@ describe("risk models", () => {
 
   it("validates models, naming the field", async () => {
     const bad = await acme()
-      .riskModels.create({ name: "Bad", rules: [{ ...strict.rules[0], min_value_share: 1.5 }] })
+      .riskModels.create({ name: "Bad", rules: [{ ...exchangeRule, min_value_share: 1.5 }] })
       .catch((e) => e);
     expect(isKytError(bad, "VALIDATION_ERROR")).toBe(true);
     expect(Object.keys(bad.errors)).toEqual(["rules[0].min_value_share"]);
     const unknown = await acme()
-      .riskModels.create({ name: "Bad", rules: [{ ...strict.rules[0], entity_category: "aliens" }] })
+      .riskModels.create({ name: "Bad", rules: [{ ...exchangeRule, entity_category: "aliens" }] })
       .catch((e) => e);
     expect(Object.keys(unknown.errors)).toEqual(["rules[0].entity_category"]);
     const dup = await acme()
-      .riskModels.create({ name: "Dup", rules: [strict.rules[0], strict.rules[0]] })
+      .riskModels.create({ name: "Dup", rules: [exchangeRule, exchangeRule] })
       .catch((e) => e);
     expect(isKytError(dup, "VALIDATION_ERROR")).toBe(true);
     const unknownModel = await acme()
@@ -96,7 +92,7 @@ describe("risk models", () => {
     const risksBefore = await acme().getTransferRisks(transfer.id);
     const edited = await acme().riskModels.replace(model.id, {
       ...strict,
-      rules: [{ ...strict.rules[0], risk_level: "low" }],
+      rules: [{ ...exchangeRule, risk_level: "low" }],
     });
     expect(edited.version).toBe(2);
     expect(await acme().getTransfer(transfer.id)).toEqual(before);

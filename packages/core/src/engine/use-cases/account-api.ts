@@ -1,6 +1,7 @@
 /**
  * Every operation of the KYT interface for one account, taking the interface's request
- * bodies and returning its response objects. The HTTP adapter is a thin layer over this: it
+ * bodies (typed: `RegisterTransferRequest` and its siblings, request-types.ts; validated at run
+ * time all the same) and returning its response objects. The HTTP adapter is a thin layer over this: it
  * builds an account's operations once and gives each call that enqueues work the request it
  * serves (`{ origin }`, call-origin.ts).
  */
@@ -29,6 +30,19 @@ import {
   textProblem,
   tokenListQuerySchema,
 } from "../../schemas/index.js";
+import type {
+  AlertBulkUpdateRequest,
+  AlertListParams,
+  AlertUpdateRequest,
+  BindTransactionRequest,
+  CheckAddressRequest,
+  CheckTransferRequest,
+  PageListParams,
+  RegisterAttemptRequest,
+  RegisterTransferRequest,
+  TokenListParams,
+  TransferListParams,
+} from "../../schemas/request-types.js";
 import { presentScreeningDetails } from "../../schemas/sanctions-details.js";
 import type { EngineContext } from "../engine-context.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
@@ -79,7 +93,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     waitUntil(ctx, ms, () => loadManualCheck(ctx.store, accountId, c.id), manualCheckSettled, c);
   return Object.freeze({
     /** POST /v1/transfers/register/: the transfer, and whether it was created now or already known. */
-    async registerTransfer(body: unknown, options?: WaitOptions & CallOptions) {
+    async registerTransfer(body: RegisterTransferRequest, options?: WaitOptions & CallOptions) {
       const ms = waitBudget(ctx, options);
       const { transfer, created } = await registerTransfer(callContext(ctx, options), accountId, body);
       if (created) ctx.events.emit("transfer.registered", transfer);
@@ -92,7 +106,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
      * item in order (the transfer and whether it was created now, or why the item was refused);
      * the valid ones are durable when this resolves, even when others were refused.
      */
-    async registerTransfers(bodies: unknown, options?: CallOptions) {
+    async registerTransfers(bodies: ReadonlyArray<RegisterTransferRequest>, options?: CallOptions) {
       const results = await registerTransfers(callContext(ctx, options), accountId, bodies);
       for (const r of results) if (r.ok && r.created) ctx.events.emit("transfer.registered", r.transfer);
       ctx.wake();
@@ -103,7 +117,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       );
     },
     /** POST /v1/transfers/register-attempt/ */
-    async registerAttempt(body: unknown, options?: WaitOptions & CallOptions) {
+    async registerAttempt(body: RegisterAttemptRequest, options?: WaitOptions & CallOptions) {
       const ms = waitBudget(ctx, options);
       const transfer = await registerAttempt(callContext(ctx, options), accountId, body);
       ctx.events.emit("transfer.registered", transfer);
@@ -111,7 +125,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return presentTransfer(await waitForTransfer(transfer, ms));
     },
     /** POST /v1/transfers/{id}/bind-transaction/ */
-    async bindTransaction(id: string, body: unknown, options?: CallOptions) {
+    async bindTransaction(id: string, body: BindTransactionRequest, options?: CallOptions) {
       const transfer = await bindTransaction(callContext(ctx, options), accountId, id, body);
       ctx.events.emit("transfer.status_changed", transfer, "none");
       ctx.wake();
@@ -130,7 +144,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return presentTransfer(await loadTransferSummary(ctx, accountId, id));
     },
     /** GET /v1/transfers/ */
-    async listTransfers(query: unknown = {}) {
+    async listTransfers(query: TransferListParams = {}) {
       const page = await listTransfers(ctx, accountId, query);
       return presentPage(page.items.map(presentTransfer), page.total, page);
     },
@@ -150,13 +164,13 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return (await ctx.store.listRisks("transfer", t.id)).map(presentRisk);
     },
     /** POST /v1/manual-checks/check-transfer/ */
-    async checkTransfer(body: unknown, options?: WaitOptions & CallOptions) {
+    async checkTransfer(body: CheckTransferRequest, options?: WaitOptions & CallOptions) {
       const ms = waitBudget(ctx, options);
       const check = await checkTransfer(callContext(ctx, options), accountId, body);
       return presentManualCheck(await waitForCheck(check, ms));
     },
     /** POST /v1/manual-checks/check-address/ */
-    async checkAddress(body: unknown, options?: WaitOptions & CallOptions) {
+    async checkAddress(body: CheckAddressRequest, options?: WaitOptions & CallOptions) {
       const ms = waitBudget(ctx, options);
       const check = await checkAddress(callContext(ctx, options), accountId, body);
       return presentManualCheck(await waitForCheck(check, ms));
@@ -166,7 +180,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return presentManualCheck(await loadManualCheck(ctx.store, accountId, id));
     },
     /** GET /v1/manual-checks/ */
-    async listManualChecks(query: unknown = {}) {
+    async listManualChecks(query: PageListParams = {}) {
       const q = parseInput(manualCheckListQuerySchema, query, "manual check list query");
       const page = await ctx.store.listManualChecks(accountId, q);
       return presentPage(page.items.map(presentManualCheck), page.total, q);
@@ -188,7 +202,7 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return presentAddressExposure(c.counterparty, manualCheckState(c));
     },
     /** GET /v1/alerts/ (deprecated filters included). */
-    async listAlerts(query: unknown = {}) {
+    async listAlerts(query: AlertListParams = {}) {
       const q = parseInput(alertListQuerySchema, query, "alert list query");
       const page = await ctx.store.listAlerts(accountId, q.filter, q);
       const transfers = await ctx.store.getTransfers([...new Set(page.items.map((a) => a.transferId))]);
@@ -214,11 +228,11 @@ export function accountApi(ctx: EngineContext, accountId: string) {
       return manualCheckReport(ctx, await loadManualCheck(ctx.store, accountId, id), options.withRisks);
     },
     /** PATCH /v1/alerts/{id}/: status (through the alert state machine), assignee, comment. */
-    updateAlert(id: string, body: unknown, by: Actor = {}, options?: CallOptions) {
+    updateAlert(id: string, body: AlertUpdateRequest, by: Actor = {}, options?: CallOptions) {
       return updateAlert(callContext(ctx, options), accountId, id, body, by);
     },
     /** POST /v1/alerts/bulk-update/: the same change for several alerts, all or nothing. */
-    bulkUpdateAlerts(body: unknown, by: Actor = {}, options?: CallOptions) {
+    bulkUpdateAlerts(body: AlertBulkUpdateRequest, by: Actor = {}, options?: CallOptions) {
       return bulkUpdateAlerts(callContext(ctx, options), accountId, body, by);
     },
     /** GET /v1/alerts/{id}/history/ */
@@ -238,15 +252,15 @@ export function accountApi(ctx: EngineContext, accountId: string) {
      */
     webhooks: webhookManagement(ctx, accountId),
     /** GET /v1/basics/networks/ */
-    async listNetworks(query: unknown = {}) {
+    async listNetworks(query: PageListParams = {}) {
       return pageOf(NETWORKS, query, presentNetwork);
     },
     /** GET /v1/basics/entity-categories/ */
-    async listEntityCategories(query: unknown = {}) {
+    async listEntityCategories(query: PageListParams = {}) {
       return pageOf(ENTITY_CATEGORIES, query, presentEntityCategory);
     },
     /** GET /v1/basics/tokens/ (filters network, token_id). */
-    async listTokens(query: unknown = {}) {
+    async listTokens(query: TokenListParams = {}) {
       const q = parseInput(tokenListQuerySchema, query, "token list query");
       const page = await ctx.store.listTokens(q.filter, q);
       return presentPage(page.items.map(presentToken), page.total, q);

@@ -13,6 +13,7 @@ import {
   presentBacktest,
   presentBacktestReport,
 } from "../../schemas/index.js";
+import type { BacktestRunRequest, BacktestStartRequest } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
 import { newJob } from "../jobs/job-factory.js";
 import {
@@ -32,12 +33,12 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
      * Runs a backtest here and now (`{ model, from, to, filters, shift_limit }`; the model by id
      * or as a risk model body) and answers its report. Writes nothing.
      */
-    async run(body: unknown, options: BacktestRunOptions = {}) {
+    async run(body: BacktestRunRequest, options: BacktestRunOptions = {}) {
       const request = await backtestRequestOf(ctx, accountId, body);
       return presentBacktestReport(await runBacktest(ctx, accountId, request, options));
     },
     /** POST /v1/risk-models/{id}/backtest/: starts a backtest of the model as a job (queued). */
-    async start(modelId: string, body: unknown, options?: CallOptions) {
+    async start(modelId: string, body: BacktestStartRequest, options?: CallOptions) {
       // The model first: another account's model is a 404 whatever the body.
       const candidate = { kind: "stored", id: lookupId("risk model", modelId) } as const;
       await candidateModel(ctx, accountId, candidate);

@@ -15,6 +15,7 @@ import {
   type RiskModelBodyInput,
   riskModelBodySchema,
 } from "../../schemas/index.js";
+import type { RiskModelRequest } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** The setting that holds an account's default model id. */
@@ -111,7 +112,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       return present(latest, latest.createdAt);
     },
     /** POST /v1/risk-models/ */
-    async create(body: unknown) {
+    async create(body: RiskModelRequest) {
       const input = parseInput(riskModelBodySchema, body, "risk model");
       const model: RiskModel = {
         id: ctx.ids.next(),
@@ -127,7 +128,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       return present(model, ctx.clock.now());
     },
     /** PUT /v1/risk-models/{id}/: a new version; checks already made keep theirs. */
-    async replace(id: string, body: unknown) {
+    async replace(id: string, body: RiskModelRequest) {
       if (isBuiltin(ctx, id))
         throw new KytError(
           "ILLEGAL_TRANSITION",

@@ -13,6 +13,7 @@ import {
   presentWebhookDelivery,
   webhookCreateSchema,
 } from "../../schemas/index.js";
+import type { PageListParams, WebhookCreateRequest } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
 import { NO_WEBHOOK_TRANSPORT } from "../jobs/webhook-delivery.js";
 import { randomToken } from "./api-keys.js";
@@ -46,7 +47,7 @@ export function webhookManagement(ctx: EngineContext, accountId: string) {
   };
   return Object.freeze({
     /** POST /v1/webhooks/: the answer carries the signing secret, the only time it is shown. */
-    async create(body: unknown) {
+    async create(body: WebhookCreateRequest) {
       const input = parseInput(webhookCreateSchema, body, "webhook");
       if (!ctx.webhooksDeliverable) throw new KytError("NOT_CONFIGURED", NO_WEBHOOK_TRANSPORT);
       await checkTarget(input.url);
@@ -93,7 +94,7 @@ export function webhookManagement(ctx: EngineContext, accountId: string) {
       return presentWebhook(await load(id));
     },
     /** GET /v1/webhooks/{id}/deliveries/: newest first, paginated. */
-    async deliveries(id: string, query: unknown = {}) {
+    async deliveries(id: string, query: PageListParams = {}) {
       const webhook = await load(id);
       const q = parseInput(pageQuerySchema, query, "page query");
       const page = await ctx.store.listWebhookDeliveries(webhook.id, q);
