@@ -10,6 +10,7 @@ export default defineConfig({
       "examples/*/test/**/*.test.ts",
       "bench/test/**/*.test.ts",
       "docs/test/**/*.test.ts",
+      "scripts/test/**/*.test.ts",
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -3,8 +3,10 @@
 # (pnpm pack turns workspace:* into the versions), installs the runtime ones into an empty
 # folder with plain npm, checks that no test tool came along, then runs the README's embedding
 # example (its first ts block under "## Embed it", as plain JavaScript), loads the browser entry
-# `@openkyt/core/wire` and runs `openkyt --help` there. Needs the packages built (npm test builds
-# them). Prints what it checked; exits non-zero naming the step that failed.
+# `@openkyt/core/wire` and runs `openkyt --help` there. Each tarball's manifest names only files
+# it holds (scripts/check-tarball.mjs), and a TypeScript program of one's own builds against the
+# packages under NodeNext and Bundler resolution (scripts/check-consumer.sh). Needs the packages
+# built (npm test builds them). Prints what it checked; exits non-zero naming the step that failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -14,16 +16,14 @@ mkdir -p "$work/packs" "$work/app"
 # Test utilities are published for adopters' test suites, not installed at run time.
 TEST_ONLY="@openkyt/testkit"
 runtime=()
-for dir in "$root"/packages/*/; do
-  name=$(node -p "require('$dir/package.json').name")
-  private=$(node -p "Boolean(require('$dir/package.json').private)")
-  [ "$private" = "true" ] && continue
-  [ -d "$dir/dist" ] || { echo "check-packages: $name is not built (run npm run build)" >&2; exit 1; }
-  (cd "$dir" && npx -y pnpm@10.34.8 pack --pack-destination "$work/packs" >/dev/null)
-  tarball=$(ls -t "$work"/packs/*.tgz | head -1)
+bash "$root/scripts/pack-packages.sh" "$work/packs" > "$work/tarballs.txt"
+mapfile -t tarballs < "$work/tarballs.txt"
+for tarball in "${tarballs[@]}"; do
+  node "$root/scripts/check-tarball.mjs" "$tarball"
+  name=$(tar -xzOf "$tarball" package/package.json | node -p "JSON.parse(require('fs').readFileSync(0, 'utf8')).name")
   [ "$name" = "$TEST_ONLY" ] || runtime+=("$tarball")
 done
-echo "check-packages: packed $(ls "$work"/packs/*.tgz | wc -l) packages; installing ${#runtime[@]} with npm into an empty folder"
+echo "check-packages: packed $(ls "$work"/packs/*.tgz | wc -l) packages, each naming only files it ships; installing ${#runtime[@]} with npm into an empty folder"
 
 cd "$work/app"
 npm init -y >/dev/null
@@ -58,3 +58,6 @@ npx --no-install openkyt demo --no-serve --db demo.db > demo.out 2>&1 || {
 }
 grep -q "risk SEVERE" demo.out || { echo "check-packages: the demo found no severe risk" >&2; exit 1; }
 echo "check-packages: openkyt $version (--help, demo) runs from the installed packages; no test tool installed"
+
+# A TypeScript program of one's own: strict, NodeNext and Bundler, tsc and tsx.
+bash "$root/scripts/check-consumer.sh" "${runtime[@]}"

@@ -8,7 +8,10 @@
 import { parseArgs } from "node:util";
 import { fleetText, runFleet } from "./fleet.js";
 
+// `pnpm --filter ... start -- --db URL` hands the script a leading "--": arguments follow it.
+const args = process.argv.slice(2);
 const { values } = parseArgs({
+  args: args[0] === "--" ? args.slice(1) : args,
   options: {
     db: { type: "string", default: process.env.OPENKYT_DB },
     workers: { type: "string", default: "4" },

@@ -9,10 +9,15 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { userPath } from "@openkyt/runtime-node";
 import { runLab } from "./lab.js";
 
 const data = join(dirname(fileURLToPath(import.meta.url)), "..", "data");
-const { values } = parseArgs({
+// `pnpm ... start -- --ledger F` hands the script a leading "--"; relative files are relative to
+// where the command was typed (pnpm runs this script in the example's folder).
+const args = process.argv.slice(2);
+const { values: given } = parseArgs({
+  args: args[0] === "--" ? args.slice(1) : args,
   options: {
     ledger: { type: "string", default: join(data, "ledger.csv") },
     labels: { type: "string", default: join(data, "labels.csv") },
@@ -21,6 +26,9 @@ const { values } = parseArgs({
     db: { type: "string" },
   },
 });
+const values = Object.fromEntries(
+  Object.entries(given).map(([name, value]) => [name, value === undefined ? value : userPath(value)]),
+) as typeof given;
 const scratch = values.db ? null : await mkdtemp(join(tmpdir(), "openkyt-risk-lab-"));
 try {
   await runLab({

@@ -9,9 +9,13 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeDemo, loadDemoWorld, screenDemo } from "@openkyt/cli";
 import { createEngine } from "@openkyt/core";
+import { userPath } from "@openkyt/runtime-node";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 
-const file = resolve(process.argv[2] ?? "openkyt-example.db");
+// The file is made afresh (relative to where the command was typed, as pnpm runs this script in
+// the example's folder); `--` is what pnpm puts before forwarded arguments.
+const given = process.argv.slice(2).filter((a) => a !== "--")[0];
+const file = resolve(userPath(given ?? "openkyt-example.db"));
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
 
 // 1. A store and an engine: the whole composition is this one call.

@@ -4,6 +4,7 @@
  *
  *   OPENKYT_WEBHOOK_SECRET=... PORT=8090 DELIVERY_LOG=handled.log node --conditions=source --import tsx src/main.ts
  */
+import { userPath } from "@openkyt/runtime-node";
 import { openDeliveryLog } from "./delivery-log.js";
 import { createReceiver } from "./receiver.js";
 
@@ -13,7 +14,8 @@ if (!secret) {
   process.exit(2);
 }
 const port = Number(process.env.PORT ?? 8090);
-const log = await openDeliveryLog(process.env.DELIVERY_LOG ?? "handled-deliveries.log");
+// Relative to where the command was typed (pnpm runs this script in the example's folder).
+const log = await openDeliveryLog(userPath(process.env.DELIVERY_LOG ?? "handled-deliveries.log"));
 const server = createReceiver({
   secret,
   log,

@@ -5,6 +5,7 @@
  * it later), prints it with signed `curl` lines to try, then serves the KYT interface (until
  * Ctrl-C; `--no-serve` stops after the screening).
  */
+
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import {
@@ -14,6 +15,7 @@ import {
   serveHttp,
   type UserDirectory,
 } from "@openkyt/http";
+import { userPath } from "@openkyt/runtime-node";
 import { parseCommandArgs, portOption, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { consoleAssetsDir } from "./console-dir.js";
@@ -110,7 +112,8 @@ export const demoCommand: CliCommand = {
       "no-serve": { type: "boolean" },
     });
     const named = stringOption(args, "db") ?? "openkyt-demo.db";
-    const file = resolve(named);
+    // Where the command was typed, also under `npm run demo` typed in a subfolder.
+    const file = resolve(userPath(named));
     const transfers = Number(stringOption(args, "transfers") ?? 50_000);
     if (!Number.isInteger(transfers) || transfers < 0) {
       throw new UsageError("--transfers must be a whole number of transfers (0 or more)");

@@ -5,6 +5,7 @@
  */
 import type { Store } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
+import { userPath } from "@openkyt/runtime-node";
 import type { MigrationOutcome } from "@openkyt/store-kysely";
 
 /** The default database file. */
@@ -15,14 +16,18 @@ export type DbTarget =
   | { readonly kind: "sqlite"; readonly filename: string }
   | { readonly kind: "postgres"; readonly url: string };
 
-/** Resolves `--db`, then `OPENKYT_DB`, then the default file. */
+/**
+ * Resolves `--db`, then `OPENKYT_DB`, then the default file. A relative file is relative to
+ * where the command was typed, also when npm or pnpm runs it as a script in another folder
+ * (`npm run openkyt -- serve --db x.db` typed in a subfolder; runtime-node's `userPath`).
+ */
 export function resolveDbTarget(
   flag: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): DbTarget {
   const value = flag ?? env.OPENKYT_DB ?? DEFAULT_DB;
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
-  return { kind: "sqlite", filename: value };
+  return { kind: "sqlite", filename: value === ":memory:" ? value : userPath(value) };
 }
 
 /** The target as shown to people (a URL's password hidden). */

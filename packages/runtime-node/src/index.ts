@@ -5,3 +5,4 @@
  */
 export { type ModuleThreadOptions, startModuleThread } from "./module-thread.js";
 export { createNodeWebhookSender, nodeWebhookTransport, systemHostLookup } from "./node-webhook-sender.js";
+export { existingDatabase, invocationDir, userPath } from "./user-paths.js";
