@@ -14,6 +14,7 @@ import {
   type LedgerTransfer,
   storeAttributionSource,
   storeSanctionsSource,
+  traceAddressExposure,
   traceTransferExposure,
 } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
@@ -35,7 +36,20 @@ const AFTER_ALL = Number.MAX_SAFE_INTEGER;
 const SETTINGS = [
   { name: "the defaults", maxHops: DEFAULT_MAX_HOPS, minPathWeight: DEFAULT_MIN_PATH_WEIGHT, blocks: true },
   { name: "5 hops by time alone", maxHops: 5, minPathWeight: 0, blocks: false },
+  {
+    name: "the default depth and floor by time alone",
+    maxHops: DEFAULT_MAX_HOPS,
+    minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
+    blocks: false,
+  },
 ] as const;
+
+/**
+ * LIFI's terminal whose stolen funds arrived 20 transfers from the theft (issue 30): by the
+ * rule of docs/risk-model.md §2 (maxHops counts transfers from the checked address) the check
+ * finds them, 0.999747; read as a transfer's counterparty (hop 1) it would stop one short, 0.649419.
+ */
+const LIFI_DEEP_TERMINAL = "0xf1da173228fcf015f43f3ea15abbb51f0d8f1123";
 
 describe.skipIf(cases.length === 0)("tracing the MFTracer laundering cases", () => {
   for (const c of cases) {
@@ -91,6 +105,46 @@ describe.skipIf(cases.length === 0)("tracing the MFTracer laundering cases", () 
           }
           for (const category of got.keys())
             expect(expected.has(category), `${terminal} ${category}`).toBe(true);
+          // The recall check: the terminal's own address check, the address at hop 0 (§2).
+          const check = await traceAddressExposure({
+            ledger,
+            resolver,
+            network: "ETH",
+            tokenId: CASE_TOKEN,
+            address: terminal,
+            side: "sender",
+            at: AFTER_ALL,
+            span: { from: 0, to: AFTER_ALL },
+            maxHops: s.maxHops,
+            minPathWeight: s.minPathWeight,
+            edgeBudget: 1_000_000,
+          });
+          if (check.exposure === null) {
+            expect(sources.has(terminal), terminal).toBe(true);
+          } else {
+            const oracle = referenceShares(
+              rows,
+              (a) => (sources.has(a) ? "stolen_funds" : undefined),
+              terminal,
+              AFTER_ALL,
+              s.maxHops,
+              s.minPathWeight,
+              0,
+            );
+            const shares = new Map(check.exposure.shares.map((x) => [x.category, x.share]));
+            if (
+              c.name === "LIFI" &&
+              terminal === LIFI_DEEP_TERMINAL &&
+              !s.blocks &&
+              s.maxHops === DEFAULT_MAX_HOPS
+            ) {
+              expect(shares.get("stolen_funds")).toBeCloseTo(0.999747, 6);
+            }
+            expect(shares.get("stolen_funds") ?? 0, `${terminal} address check`).toBeCloseTo(
+              oracle.get("stolen_funds") ?? 0,
+              9,
+            );
+          }
           compared++;
         }
         expect(compared).toBe(c.terminals.length);

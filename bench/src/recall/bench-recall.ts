@@ -23,6 +23,7 @@ import {
 } from "@openkyt/core";
 import { type Figure, figure, percentile } from "../bench-stats.js";
 import { CASE_TOKEN, type LaunderingCase, MFTRACER_DIR, readLaunderingCases } from "./mftracer-cases.js";
+import { terminalsThroughImport } from "./recall-import.js";
 
 /** One traced setting. */
 interface Setting {
@@ -223,6 +224,21 @@ export async function benchRecall(): Promise<Figure[]> {
       ]),
       figure(`${s.label}: address check p99 on the cases`, "ms", [percentile(ms, 99)]),
       figure(`${s.label}: edges read per check (p99)`, "edges", [percentile(edges, 99)]),
+    );
+  }
+  // The same cases as a user gets them in: a ledger CSV through `openkyt import`'s importer.
+  for (const [indexing, label] of [
+    ["unknown", "log_index -1, -2, ... (position in the block unknown)"],
+    ["claimed", "log_index 0, 1, ... (an order the data does not have)"],
+  ] as const) {
+    let shown = 0;
+    for (const c of cases) shown += await terminalsThroughImport(c, indexing);
+    figures.push(
+      figure(
+        `defaults, through openkyt import, ${label}: terminals showing the stolen funds`,
+        `of ${terminals}`,
+        [shown],
+      ),
     );
   }
   return figures;

@@ -30,6 +30,10 @@ function mayCarryOn(a: Place, b: Place): boolean {
  * weights of an incoming transfer's origin of funds, with no edge budget. Hop by hop, meetings
  * of an address at the same place (time, and block and log index when blocks are known) are
  * merged; an unresolved meeting at hop `maxHops` or lighter than `minPathWeight` is undefined.
+ * `startHop` is the hop of `counterparty`: 1 for a transfer's counterparty (§1: "hop 1 is S
+ * itself"), 0 for the address of an address check (§2: "the address itself is hop 0"), whose
+ * hops count the transfers from it. (Its own entity is then not looked at: a resolved checked
+ * address has no exposure.)
  */
 export function referenceShares(
   rows: ReadonlyArray<LedgerTransfer>,
@@ -38,6 +42,7 @@ export function referenceShares(
   at: number,
   maxHops: number,
   minPathWeight: number,
+  startHop: 0 | 1 = 1,
 ): Map<string, number> {
   const into = new Map<string, LedgerTransfer[]>();
   for (const r of rows) into.set(r.to, [...(into.get(r.to) ?? []), r]);
@@ -47,10 +52,10 @@ export function referenceShares(
   let meetings: Meeting[] = [
     { address: counterparty, place: { occurredAt: at, block: null, logIndex: 0 }, weight: 1 },
   ];
-  for (let hop = 1; meetings.length > 0; hop++) {
+  for (let hop = startHop; meetings.length > 0; hop++) {
     const next = new Map<string, Meeting>();
     for (const m of meetings) {
-      const own = categoryOf(m.address);
+      const own = hop === 0 ? undefined : categoryOf(m.address);
       if (own !== undefined) {
         add(own, m.weight);
         continue;
