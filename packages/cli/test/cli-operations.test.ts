@@ -32,12 +32,18 @@ function freePort(): Promise<number> {
   });
 }
 
-/** GET a path: its status and JSON body, or null while nothing listens yet. */
+/**
+ * GET a path: its status and JSON body, or null when nothing listens there (yet, or any more).
+ * Its time limit is generous: on a busy machine (CI at a load average of 10) a server loading
+ * its warm ledger can take seconds to answer, and a slow answer is still an answer (nothing
+ * listening is refused at once, so the wait for the server to listen is not slowed by it).
+ */
 async function probe(
   url: string,
+  timeoutMs = 30_000,
 ): Promise<{ status: number; body: { status?: string; waiting?: string[] } } | null> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     return { status: response.status, body: (await response.json()) as { status?: string } };
   } catch {
     return null;
@@ -95,7 +101,7 @@ describe("openkyt serve and worker in production", () => {
       String(metricsPort),
       "--warm",
       "--drain-seconds",
-      "2",
+      "5",
       "--json",
     ]);
     try {
@@ -137,8 +143,11 @@ describe("openkyt serve and worker in production", () => {
       expect((await fetch(`${line.url}/metrics`)).status).toBe(404);
 
       server.kill("SIGTERM");
+      // It drains for 5 s (--drain-seconds) from the signal: time enough, on a busy machine, to
+      // see it and to ask the three questions below before it stops listening.
       let draining: Awaited<ReturnType<typeof probe>> = null;
-      for (let i = 0; i < 100 && draining?.body.status !== "draining"; i += 1) {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && draining?.body.status !== "draining") {
         draining = await probe(`${line.url}/readyz`);
         await new Promise((r) => setTimeout(r, 10));
       }
