@@ -12,7 +12,9 @@ const files = new Set(
     .filter(Boolean)
     .map((f) => f.replace(/^package\//, "./")),
 );
-const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }));
+const manifest = JSON.parse(
+  execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+);
 const problems = [];
 
 /** Every target path of an exports value, with the conditions that lead to it. */

@@ -87,11 +87,12 @@ export function runProgram(
   sandbox: Sandbox,
   env: Record<string, string>,
   timeoutMs: number,
+  cwd: string = sandbox.dir,
 ): Promise<BlockRun> {
   const file = join(sandbox.snippets, `${slug(block)}.${block.lang.startsWith("t") ? "ts" : "mjs"}`);
   writeFileSync(file, code);
   return runProcess(process.execPath, ["--conditions=source", "--import", "tsx", file], {
-    cwd: sandbox.dir,
+    cwd,
     env,
     timeoutMs,
     what: `${block.file}:${block.line}`,
@@ -113,12 +114,13 @@ export async function runShell(
   sandbox: Sandbox,
   session: Record<string, string>,
   timeoutMs: number,
+  cwd: string = sandbox.dir,
 ): Promise<BlockRun> {
   const script = join(sandbox.dir, `.${slug(block)}.sh`);
   const envOut = `${script}.env`;
   writeFileSync(script, shellScript(code));
   const run = await runProcess("bash", [script, envOut], {
-    cwd: sandbox.dir,
+    cwd,
     env: session,
     timeoutMs,
     what: `${block.file}:${block.line}`,
@@ -132,8 +134,18 @@ export async function runShell(
   return run;
 }
 
-/** Resolves once the server on the port answers /readyz 200; rejects if `exited` settles first or time runs out. */
-async function waitForHttp(port: number, exited: Promise<unknown>, timeoutMs: number, output: () => string) {
+/**
+ * Resolves once the server on the port answers /readyz 200 (`openkyt serve`), or answers at all
+ * when `anyAnswer` (a server of its own, such as an example's); rejects if `exited` settles
+ * first or time runs out.
+ */
+async function waitForHttp(
+  port: number,
+  exited: Promise<unknown>,
+  timeoutMs: number,
+  output: () => string,
+  anyAnswer: boolean,
+) {
   let gone = false;
   exited.then(
     () => {
@@ -149,7 +161,7 @@ async function waitForHttp(port: number, exited: Promise<unknown>, timeoutMs: nu
     try {
       // Ready, not only listening: serve answers /readyz 503 while it opens its store and loads.
       const answer = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(1_000) });
-      if (answer.ok) return;
+      if (answer.ok || anyAnswer) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -166,10 +178,11 @@ export async function startServer(
   session: Record<string, string>,
   port: number,
   timeoutMs: number,
+  cwd: string = sandbox.dir,
 ): Promise<RunningServer> {
   const script = join(sandbox.dir, `.${slug(block)}.sh`);
   writeFileSync(script, `set -eo pipefail\n${code}`);
-  const child = spawn("bash", [script], { cwd: sandbox.dir, env: session, detached: true });
+  const child = spawn("bash", [script], { cwd, env: session, detached: true });
   let output = "";
   const collect = (chunk: Buffer) => {
     output += chunk.toString("utf8");
@@ -195,7 +208,8 @@ export async function startServer(
     },
   };
   try {
-    await waitForHttp(port, exited, timeoutMs, () => output);
+    const written = block.action.kind === "server" ? block.action.port : 8080;
+    await waitForHttp(port, exited, timeoutMs, () => output, written !== 8080);
   } catch (error) {
     await server.stop();
     throw error;

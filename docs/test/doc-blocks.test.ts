@@ -38,9 +38,20 @@ describe("finding and classifying the blocks of a Markdown file", () => {
     );
     expect(blocks.map((b) => b.action)).toEqual([
       { kind: "skip", reason: "needs a Postgres" },
-      { kind: "server" },
+      { kind: "server", port: 8080 },
       { kind: "shell" },
     ]);
+  });
+
+  it("a server marker may name the port its server listens on as written", () => {
+    const blocks = extractBlocks(
+      "x.md",
+      md("<!-- doc-test: server 8070 -->", "```sh", "PORT=8070 start", "```"),
+    );
+    expect(blocks.map((b) => b.action)).toEqual([{ kind: "server", port: 8070 }]);
+    expect(withPort("PORT=8070 x && curl http://127.0.0.1:8070/d && echo 18070", 4321, 8070)).toBe(
+      "PORT=4321 x && curl http://127.0.0.1:4321/d && echo 18070",
+    );
   });
 
   it("fails what it cannot classify: another language, an unknown marker, a skip without a reason", () => {

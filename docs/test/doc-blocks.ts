@@ -13,7 +13,9 @@
  *   printed with the counts. For fragments, deployment commands and long runs.
  * - `<!-- doc-test: server -->` on the line before an sh block: it starts `openkyt serve`; it
  *   runs in the background on a free port until the file's other blocks are done, and the
- *   blocks after it in the same file run against it.
+ *   blocks after it in the same file run against it. `<!-- doc-test: server 8070 -->`: a
+ *   server that listens on port 8070 as written (`PORT=8070`, `127.0.0.1:8070` in the file's
+ *   blocks), moved to a free port the same way; it is up once it answers HTTP at all.
  * - Any other block (another language, an unknown or malformed marker) fails the doc test,
  *   naming the file and line, until it is marked.
  */
@@ -22,7 +24,7 @@
 export type BlockAction =
   | { readonly kind: "program" }
   | { readonly kind: "shell" }
-  | { readonly kind: "server" }
+  | { readonly kind: "server"; readonly port: number }
   | { readonly kind: "sample" }
   | { readonly kind: "skip"; readonly reason: string }
   | { readonly kind: "unclassified"; readonly problem: string };
@@ -59,6 +61,9 @@ export const LANGUAGE_ACTIONS = Object.freeze({
   http: "sample",
 } as const satisfies Record<string, "program" | "shell" | "sample">);
 
+/** The port `openkyt serve` listens on as the docs write it. */
+export const DEFAULT_SERVER_PORT = 8080;
+
 const FENCE = /^( *)(`{3,}|~{3,})\s*([^\s`]*)/;
 const MARKER = /^\s*<!--\s*doc-test:(.*?)-->\s*$/;
 
@@ -69,14 +74,15 @@ function markerAction(line: string | undefined, lang: string): BlockAction | nul
   const directive = (marker[1] ?? "").trim();
   const skip = /^skip\s*\((.*\S.*)\)$/.exec(directive);
   if (skip) return { kind: "skip", reason: (skip[1] ?? "").trim() };
-  if (directive === "server") {
+  const server = /^server(?:\s+(\d{2,5}))?$/.exec(directive);
+  if (server) {
     return LANGUAGE_ACTIONS[lang as keyof typeof LANGUAGE_ACTIONS] === "shell"
-      ? { kind: "server" }
+      ? { kind: "server", port: Number(server[1] ?? DEFAULT_SERVER_PORT) }
       : { kind: "unclassified", problem: "a server marker is only for sh blocks" };
   }
   return {
     kind: "unclassified",
-    problem: `unknown doc-test marker "${directive}" (use "skip (reason)" or "server")`,
+    problem: `unknown doc-test marker "${directive}" (use "skip (reason)", "server" or "server PORT")`,
   };
 }
 

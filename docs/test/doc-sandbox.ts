@@ -2,7 +2,8 @@
  * Where the documentation's blocks run: a directory under test-output/ that looks like the
  * repository root (a link to each of its top-level entries but outputs and database files), so
  * commands written for the root work, while the files they write (openkyt-demo.db, kyt.db) stay
- * in the sandbox. Programs are written to its `.snippets/` folder, where every workspace package
+ * in the sandbox. `examples/` is made of folders of links, one per example, so an example's
+ * README also runs from its own folder and what it writes there stays in the sandbox too. Programs are written to its `.snippets/` folder, where every workspace package
  * resolves by name.
  *
  * What the sandbox changes for every block, and why:
@@ -41,7 +42,7 @@ export interface Sandbox {
  * Entries of the repository root that are not linked into the sandbox: git's, outputs, and
  * databases (a block writing `openkyt.db` must create its own, not write through a link).
  */
-const NOT_LINKED = new Set([".git", "test-output", ".turbo", "coverage"]);
+const NOT_LINKED = new Set([".git", "test-output", ".turbo", "coverage", "examples"]);
 const DATABASE_FILE = /\.db(-wal|-shm|-journal)?$/;
 
 /** The environment of a user's shell: this process's, without the test runner's variables. */
@@ -67,6 +68,13 @@ export function createSandbox(root: string): Sandbox {
   };
   for (const entry of readdirSync(root)) {
     if (!NOT_LINKED.has(entry) && !DATABASE_FILE.test(entry)) link(join(root, entry), join(dir, entry));
+  }
+  for (const example of readdirSync(join(root, "examples"))) {
+    const from = join(root, "examples", example);
+    mkdirSync(join(dir, "examples", example), { recursive: true });
+    for (const entry of readdirSync(from)) {
+      if (!DATABASE_FILE.test(entry)) link(join(from, entry), join(dir, "examples", example, entry));
+    }
   }
   const snippets = join(dir, ".snippets");
   mkdirSync(join(snippets, "node_modules", "@openkyt"), { recursive: true });
@@ -124,10 +132,16 @@ export function withoutSetup(code: string, scripts: Readonly<Record<string, stri
     .join("\n");
 }
 
-/** Points the file's blocks at the server's port: the address and `openkyt serve`'s `--port`. */
-export function withPort(code: string, port: number): string {
-  return code
-    .replace(/\b(127\.0\.0\.1|localhost):8080\b/g, `127.0.0.1:${port}`)
+/**
+ * Points the file's blocks at the server's port: the address as written (`127.0.0.1:8080`, or
+ * the port a `server PORT` marker names) and `PORT=`; for `openkyt serve` (8080) its `--port`.
+ */
+export function withPort(code: string, port: number, written = 8080): string {
+  const moved = code
+    .replace(new RegExp(`\\b(127\\.0\\.0\\.1|localhost):${written}\\b`, "g"), `127.0.0.1:${port}`)
+    .replace(new RegExp(`\\bPORT=${written}\\b`, "g"), `PORT=${port}`);
+  if (written !== 8080) return moved;
+  return moved
     .replace(/--port[ =]\d+/g, `--port ${port}`)
     .replace(/\b(openkyt(?:\.js)? serve)\b(?![^\n]*--port)/g, `$1 --port ${port}`);
 }

@@ -1,7 +1,9 @@
 /**
- * The doc test: every code block of README.md and docs/*.md is run, shown to be a sample, or
- * skipped with a stated reason (the convention is in doc-blocks.ts, the sandbox in
- * doc-sandbox.ts). A block the test cannot classify fails it. The counts are printed at the end.
+ * The doc test: every code block of README.md, docs/*.md and each examples/NAME/README.md is run, shown
+ * to be a sample, or skipped with a stated reason (the convention is in doc-blocks.ts, the
+ * sandbox in doc-sandbox.ts). An example's README runs twice, from the repository root and from
+ * the example's own folder, as its commands say they may. A block the test cannot classify
+ * fails it. The counts are printed at the end.
  */
 
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,13 +26,21 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Time limit of one block, and of a server block until it answers. */
 const BLOCK_MS = 60_000;
 
+const EXAMPLE_READMES = readdirSync(join(ROOT, "examples"))
+  .sort()
+  .map((name) => `examples/${name}/README.md`);
 const FILES = [
   "README.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((name) => name.endsWith(".md"))
     .sort()
     .map((name) => `docs/${name}`),
+  ...EXAMPLE_READMES,
 ];
+/** Where a file's blocks run, relative to the sandbox: the root; an example's README also its folder. */
+function placesOf(file: string): string[] {
+  return file.startsWith("examples/") ? [".", file.slice(0, -"/README.md".length)] : ["."];
+}
 const BLOCKS = new Map<string, DocBlock[]>(
   FILES.map((file) => [file, extractBlocks(file, readFileSync(join(ROOT, file), "utf8"))]),
 );
@@ -109,53 +119,62 @@ describe("the documentation's code blocks", () => {
       if (block.action.kind === "sample") outcomes.push({ block, outcome: "sample", note: "" });
     }
     if (blocks.every((b) => b.action.kind === "sample")) continue;
-    describe(file, () => {
-      const scripts = npmScripts(ROOT);
-      let session: Record<string, string> = {};
-      let port = 8080;
-      let server: RunningServer | null = null;
+    for (const place of placesOf(file)) {
+      describe(place === "." ? file : `${file} (from ${place})`, () => {
+        const scripts = npmScripts(ROOT);
+        let session: Record<string, string> = {};
+        let port = 8080;
+        const serverBlock = blocks.find((b) => b.action.kind === "server")?.action;
+        const written = serverBlock?.kind === "server" ? serverBlock.port : 8080;
+        let server: RunningServer | null = null;
 
-      beforeAll(async () => {
-        session = { ...(sandbox?.env ?? {}) };
-        if (blocks.some((b) => b.action.kind === "server")) port = await freePort();
-      });
-      afterAll(async () => {
-        await server?.stop();
-      });
-
-      for (const block of blocks) {
-        const { action } = block;
-        if (action.kind === "sample") continue;
-        if (action.kind === "skip") {
-          outcomes.push({ block, outcome: "skipped", note: action.reason });
-          it.skip(`${where(block)}: ${action.reason}`, () => {});
-          continue;
-        }
-        it(where(block), { timeout: BLOCK_MS + 15_000 }, async () => {
-          const record = (outcome: Outcome, note: string) => outcomes.push({ block, outcome, note });
-          try {
-            if (action.kind === "unclassified")
-              throw new Error(`${block.file}:${block.line} ${action.problem}`);
-            if (!sandbox) throw new Error("no sandbox");
-            const code = withPort(withoutSetup(block.code, scripts), port);
-            let run: BlockRun | null = null;
-            if (action.kind === "program") run = await runProgram(block, code, sandbox, session, BLOCK_MS);
-            else if (action.kind === "shell") run = await runShell(block, code, sandbox, session, BLOCK_MS);
-            else {
-              const t0 = Date.now();
-              server = await startServer(block, code, sandbox, { ...session }, port, BLOCK_MS);
-              record("ran", `(server on port ${port}, answering after ${Date.now() - t0} ms)`);
-              return;
-            }
-            record("ran", `${run.ms} ms: ${firstLines(run.output)}`);
-          } catch (error) {
-            const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-            record("failed", message.replace(`${block.file}:${block.line} `, ""));
-            throw error;
-          }
+        beforeAll(async () => {
+          session = { ...(sandbox?.env ?? {}) };
+          if (blocks.some((b) => b.action.kind === "server")) port = await freePort();
         });
-      }
-    });
+        afterAll(async () => {
+          await server?.stop();
+        });
+
+        for (const block of blocks) {
+          const { action } = block;
+          if (action.kind === "sample") continue;
+          if (action.kind === "skip") {
+            if (place === ".") outcomes.push({ block, outcome: "skipped", note: action.reason });
+            it.skip(`${where(block)}: ${action.reason}`, () => {});
+            continue;
+          }
+          it(where(block), { timeout: BLOCK_MS + 15_000 }, async () => {
+            const from = place === "." ? "" : ` (from ${place})`;
+            const record = (outcome: Outcome, note: string) =>
+              outcomes.push({ block, outcome, note: `${note}${from}` });
+            try {
+              if (action.kind === "unclassified")
+                throw new Error(`${block.file}:${block.line} ${action.problem}`);
+              if (!sandbox) throw new Error("no sandbox");
+              const code = withPort(withoutSetup(block.code, scripts), port, written);
+              const cwd = join(sandbox.dir, place);
+              let run: BlockRun | null = null;
+              if (action.kind === "program")
+                run = await runProgram(block, code, sandbox, session, BLOCK_MS, cwd);
+              else if (action.kind === "shell")
+                run = await runShell(block, code, sandbox, session, BLOCK_MS, cwd);
+              else {
+                const t0 = Date.now();
+                server = await startServer(block, code, sandbox, { ...session }, port, BLOCK_MS, cwd);
+                record("ran", `(server on port ${port}, answering after ${Date.now() - t0} ms)`);
+                return;
+              }
+              record("ran", `${run.ms} ms: ${firstLines(run.output)}`);
+            } catch (error) {
+              const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+              record("failed", message.replace(`${block.file}:${block.line} `, ""));
+              throw error;
+            }
+          });
+        }
+      });
+    }
   }
 
   it(`the TypeScript programs type-check (strict, as in the repository)`, {

@@ -1,6 +1,30 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createPostgresStore, dropSchema, openPostgresDatabase } from "@openkyt/store-postgres";
 import { describe, expect, it } from "vitest";
-import { fleetText, runFleet } from "../src/fleet.js";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const EXAMPLE = fileURLToPath(new URL("..", import.meta.url));
+const run = promisify(execFile);
+
+describe("examples/postgres-fleet's start script", () => {
+  it("runs main.ts and takes the -- that pnpm puts before forwarded arguments", async () => {
+    const { scripts } = (await import("../package.json", { with: { type: "json" } })).default as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts.start).toMatch(/ src\/main\.ts$/);
+    const refused = await run(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", "src/main.ts", "--", "--db", "nope"],
+      {
+        cwd: EXAMPLE,
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({ code: 2 });
+    expect((refused as { stderr: string }).stderr).toContain("usage: --db postgres://");
+  });
+});
 
 const URL_BASE = process.env.OPENKYT_TEST_PG_URL ?? "postgres://127.0.0.1:5432/test";
 const SCHEMA = `fleet_${process.pid}_${globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
@@ -26,22 +50,32 @@ describe.skipIf(reason !== null)("examples/postgres-fleet", () => {
   it("a server without workers and two workers on one Postgres screen a small load run", {
     timeout: 180_000,
   }, async () => {
-    const lines: string[] = [];
     try {
-      const figures = await runFleet({
-        url,
-        workers: 2,
-        transfers: 300,
-        ledger: 3_000,
-        log: (l) => lines.push(l),
-      });
+      // As the README runs it: the package's start script through pnpm, arguments after `--`.
+      const { stdout, stderr } = await run(
+        "npx",
+        [
+          "-y",
+          "pnpm@10.34.8",
+          "--filter",
+          "@openkyt/example-postgres-fleet",
+          "start",
+          "--",
+          "--db",
+          url,
+          "--workers",
+          "2",
+          "--transfers",
+          "300",
+          "--ledger",
+          "3000",
+        ],
+        { cwd: ROOT, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 },
+      );
       // Every transfer registered through the server was screened by the workers.
-      expect(figures.transfers).toBe(300);
-      expect(figures.unscreened).toBe(0);
-      expect(Object.values(figures.levels).reduce((a, b) => a + b, 0)).toBe(300);
-      expect(figures.screenedPerSecond).toBeGreaterThan(0);
-      expect(fleetText(figures)).toContain("2 workers, 300 transfers");
-      expect(lines.some((l) => l.includes("--no-workers"))).toBe(true);
+      expect(stdout).toContain("fleet: 1 server (--no-workers), 2 workers, 300 transfers");
+      expect(stdout).toMatch(/unscreened\s+0\n/);
+      expect(stderr).toContain("--no-workers");
     } finally {
       const db = openPostgresDatabase({ connectionString: url, schema: SCHEMA });
       await dropSchema(db, SCHEMA);
