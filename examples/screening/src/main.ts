@@ -3,7 +3,7 @@
  * credited extract of real OFAC sanctions and Ethereum labels plus a generated ledger), screens
  * transfers that show each kind of risk, and prints what the engine found.
  *
- *   npx pnpm@10 --filter @openkyt/example-screening start [FILE]
+ *   npx -y pnpm@10.34.8 --filter @openkyt/example-screening start [FILE]
  */
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
