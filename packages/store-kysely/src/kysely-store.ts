@@ -23,6 +23,7 @@ import type { Database } from "./kysely-schema.js";
 import { kyselySecretOps } from "./kysely-secrets.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
 import { kyselyUserOps } from "./kysely-users.js";
+import { kyselyUtxoOps } from "./kysely-utxo.js";
 import { kyselyWebhookOps } from "./kysely-webhooks.js";
 
 /** Every member of the port over `ctx`. */
@@ -35,6 +36,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyJobOps(ctx),
     ...kyselyKeyModelOps(ctx),
     ...kyselyLedgerOps(ctx),
+    ...kyselyUtxoOps(ctx),
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),

@@ -37,10 +37,19 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0018) adds the index of the tx_status filter, nothing else.
+      // The last migration (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
+      const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
+      expect(latest.filter(utxo)).toHaveLength(6);
+      expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
+        /\("prev_txid", "network", "prev_vout"\)/,
+      );
+      const withoutUtxo = latest.filter((e) => !utxo(e));
+      expect(await schema()).toEqual(withoutUtxo);
+      // The one before (0018) adds the index of the tx_status filter, nothing else.
+      await migrateDown(db);
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
       expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
-      const withoutStatus = latest.filter((e) => !statusIndex(e));
+      const withoutStatus = withoutUtxo.filter((e) => !statusIndex(e));
       expect(await schema()).toEqual(withoutStatus);
       // The one before (0015) adds the partial index of leased jobs: stepping over it
       // leaves every other table and index as it was.

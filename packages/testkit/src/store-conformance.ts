@@ -21,6 +21,7 @@ import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
 import { userConformance } from "./store-conformance-users.js";
+import { utxoConformance } from "./store-conformance-utxo.js";
 import { workflowConformance } from "./store-conformance-workflow.js";
 
 /** Options of {@link runStoreConformance}. */
@@ -77,6 +78,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerConformance(context);
     bulkLedgerConformance(context);
     ledgerScanConformance(context);
+    utxoConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);
     replayConformance(context);

@@ -50,6 +50,7 @@ import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
+import type { UtxoLedgerStore } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
 export interface WebhookDeliveryOutcome {
@@ -458,6 +459,7 @@ export interface StoreOps
     SecretStore,
     ApiKeyStore,
     LedgerStore,
+    UtxoLedgerStore,
     ReferenceStore,
     SettingsStore {}
 

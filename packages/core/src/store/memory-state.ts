@@ -23,6 +23,7 @@ import type {
 } from "../domain/records.js";
 import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
+import { UtxoIndex } from "../exposure/utxo-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
 
 /** Every table of one in-memory store. */
@@ -43,6 +44,8 @@ export interface MemoryTables {
   readonly riskModels: Map<string, ReadonlyArray<StoredRiskModel>>;
   readonly apiKeys: Map<string, ApiKeyRecord>;
   readonly ledger: LedgerSlot;
+  /** The UTXO ledger (Bitcoin, Litecoin). */
+  readonly utxo: UtxoIndex;
   /** (network, address) key to its attribution. */
   readonly attributions: Map<string, Attribution>;
   /** Address to its listings. */
@@ -87,6 +90,7 @@ export function createMemoryTables(): MemoryTables {
     riskModels: new Map(),
     apiKeys: new Map(),
     ledger: { index: new LedgerIndex(), rows: [] },
+    utxo: new UtxoIndex(),
     attributions: new Map(),
     sanctions: new Map(),
     tokens: new Map(),

@@ -19,6 +19,7 @@ import { memorySecretOps } from "./memory-secrets.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
 import { memoryTransferOps } from "./memory-transfers.js";
 import { memoryUserOps } from "./memory-users.js";
+import { memoryUtxoOps } from "./memory-utxo.js";
 import { memoryWebhookOps } from "./memory-webhooks.js";
 
 /** Capabilities of the in-memory store. */
@@ -36,6 +37,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryJobOps(tables, journal),
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
+    ...memoryUtxoOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
