@@ -36,7 +36,7 @@ await withTestPostgres("Postgres connection faults", ({ url, stores }) => {
         await admin.query(`select id from "${schema}".transfers where id = $1 for update`, [transferId]);
         const draining = harness.engine.drain();
         let killed = 0;
-        for (let i = 0; i < 200 && killed === 0; i += 1) {
+        for (let i = 0; i < 1_200 && killed === 0; i += 1) {
           await new Promise((resolve) => setTimeout(resolve, 50));
           const result = await admin.query(
             `select pg_terminate_backend(pid) as done from pg_stat_activity
