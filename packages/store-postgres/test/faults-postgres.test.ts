@@ -10,7 +10,7 @@ import { withTestPostgres } from "./pg-test-suite.js";
 // engine (and this process) keeps serving.
 await withTestPostgres("Postgres connection faults", ({ url, stores }) => {
   it("a connection killed mid-transaction: retried, then error with the reason; idle connections killed: still serving", {
-    timeout: 90_000,
+    timeout: 180_000,
   }, async () => {
     const app = `openkyt-faults-${process.pid}`;
     const admin = new pg.Client({ connectionString: withDefaultUser(url) });
