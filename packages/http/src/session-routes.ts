@@ -2,7 +2,8 @@
  * The console's sign-in, outside the signed interface: `POST /v1/session` (e-mail and password:
  * sets the session cookie, answers the user and the CSRF token), `GET /v1/session` (who is
  * signed in, with the CSRF token again after a reload) and `DELETE /v1/session` (sign-out, with
- * the CSRF token). Sign-in is rate limited per source address and per e-mail, whatever the outcome.
+ * the CSRF token). Sign-in takes only JSON from the console's own origin (sign-in-origin.ts) and
+ * is rate limited per source address and per e-mail, whatever the outcome.
  */
 import { KytError, parseInput, type UserRecord } from "@openkyt/core";
 import type { Context, Hono } from "hono";
@@ -16,6 +17,7 @@ import { limitAddress } from "./remote-address.js";
 import { readBody } from "./request-caller.js";
 import { SESSION_REFUSED, userActor } from "./session-check.js";
 import { CSRF_HEADER, sessionCookie, sessionTokenOf } from "./session-cookie.js";
+import { checkSignInRequest } from "./sign-in-origin.js";
 
 /** Options of {@link sessionRoutes}. */
 export interface SessionRouteOptions {
@@ -86,6 +88,12 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
   const current = (c: Context<AppEnv>) => currentSession(c, sessions);
 
   app.post(SESSION_PATH, async (c) => {
+    checkSignInRequest({
+      contentType: c.req.header("content-type"),
+      origin: c.req.header("origin"),
+      secFetchSite: c.req.header("sec-fetch-site"),
+      host: c.req.header("host"),
+    });
     const now = options.now();
     const address = limitAddress(nodeIncoming(c)?.socket?.remoteAddress);
     const byAddress = perAddress.take(address, now);
