@@ -47,14 +47,15 @@ describe("login CSRF: sign-in only as JSON from the console's own origin", () =>
 
   it("refuses JSON that a browser marks as coming from another site (403, no cookie)", async () => {
     const json = { "content-type": "application/json" };
-    for (const headers of [
+    const refused: Array<Record<string, string>> = [
       { ...json, origin: "https://attacker.example" },
       { ...json, origin: "null" },
       { ...json, origin: s.server.url.replace("127.0.0.1", "localhost") },
       { ...json, "sec-fetch-site": "cross-site" },
       { ...json, "sec-fetch-site": "same-site" },
       { ...json, origin: s.server.url, "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of refused) {
       const response = await post(headers);
       expect(response.status, JSON.stringify(headers)).toBe(403);
       expect(response.headers.get("set-cookie")).toBeNull();
@@ -62,11 +63,12 @@ describe("login CSRF: sign-in only as JSON from the console's own origin", () =>
   });
 
   it("accepts JSON from the console's own origin, and from a client that is not a browser", async () => {
-    for (const headers of [
+    const accepted: Array<Record<string, string>> = [
       { "content-type": "application/json", origin: s.server.url, "sec-fetch-site": "same-origin" },
       { "content-type": "application/json; charset=utf-8", origin: s.server.url },
       { "content-type": "application/json" },
-    ]) {
+    ];
+    for (const headers of accepted) {
       const response = await post(headers);
       expect(response.status, JSON.stringify(headers)).toBe(200);
       expect(response.headers.get("set-cookie")).toMatch(/^openkyt_session=/);
