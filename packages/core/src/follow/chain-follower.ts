@@ -151,7 +151,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     const batch = await source.readBlocks(from, to);
     const inserted = await write(batch, cursor?.hash ?? null, from, to);
     const last = batch.blocks[batch.blocks.length - 1];
-    logger.info({ network, from, to, transfers: batch.transfers.length, inserted, head }, "blocks followed");
+    logger.debug({ network, from, to, transfers: batch.transfers.length, inserted, head }, "blocks followed");
     return {
       kind: "blocks",
       from,
