@@ -278,6 +278,13 @@ export interface SettingsTable {
   value: string;
 }
 
+/** `followed_blocks`: the blocks chain followers wrote (migration 0020). */
+export interface FollowedBlocksTable {
+  network: string;
+  height: Int8;
+  hash: string;
+}
+
 /** `request_signatures`: signed requests admitted against replay (migration 0007). */
 export interface RequestSignaturesTable {
   key_id: string;
@@ -386,6 +393,7 @@ export interface Database {
   tokens: TokensTable;
   prices: PricesTable;
   settings: SettingsTable;
+  followed_blocks: FollowedBlocksTable;
   request_signatures: RequestSignaturesTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;

@@ -7,6 +7,7 @@ import type { Store, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
+import { kyselyChainFollowOps } from "./kysely-chain-follow.js";
 import type { KyselyContext } from "./kysely-context.js";
 import type { StoreDialect } from "./kysely-dialect.js";
 import { groupCommitter } from "./kysely-group-commit.js";
@@ -41,6 +42,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),
     ...kyselyUserOps(ctx),
+    ...kyselyChainFollowOps(ctx),
     ...kyselyBacktestOps(ctx),
     ...kyselyOperationsOps(ctx),
   };

@@ -48,6 +48,7 @@ import type {
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
+import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
 import type { UtxoLedgerStore } from "./utxo-ledger.js";
@@ -447,6 +448,7 @@ export interface SettingsStore {
 export interface StoreOps
   extends LedgerReader,
     UserStoreOps,
+    ChainFollowStoreOps,
     BacktestStoreOps,
     OperationsStoreOps,
     TransferStore,

@@ -25,6 +25,7 @@ import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import { UtxoIndex } from "../exposure/utxo-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
+import type { FollowedBlock } from "../ports/store-chain-follow.js";
 
 /** Every table of one in-memory store. */
 export interface MemoryTables {
@@ -56,6 +57,8 @@ export interface MemoryTables {
   readonly prices: Map<string, Map<string, number>>;
   /** Named values. */
   readonly settings: Map<string, string>;
+  /** (network, height) key to the block a chain follower wrote. */
+  readonly followedBlocks: Map<string, FollowedBlock>;
   readonly webhooks: Map<string, WebhookRecord>;
   readonly webhookEvents: Map<string, WebhookEventRecord>;
   /** Webhook id to its delivery attempts, in the order they were recorded. */
@@ -96,6 +99,7 @@ export function createMemoryTables(): MemoryTables {
     tokens: new Map(),
     prices: new Map(),
     settings: new Map(),
+    followedBlocks: new Map(),
     webhooks: new Map(),
     webhookEvents: new Map(),
     webhookDeliveries: new Map(),

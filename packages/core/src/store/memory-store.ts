@@ -2,9 +2,11 @@
  * The in-memory store: the reference implementation of the Store port. Plain Maps, copies in
  * and out, transactions serialised by an async mutex and made atomic by an undo log.
  */
+
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
 import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
+import { memoryChainFollowOps } from "./memory-chain-follow.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
@@ -41,6 +43,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
+    ...memoryChainFollowOps(tables, journal),
     ...memoryBacktestOps(tables, journal),
     ...memoryOperationsOps(tables),
   };
