@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   ENGINE_STOPPED: "The engine was stopped.",
   RUNNER_NOT_STARTED:
     "A wait for results on an engine whose job runner is not started: start() it, drain() instead, or set jobs.runsElsewhere.",
+  LIMIT_REACHED:
+    "The account has as much long work queued as it may (backtests queued or running); retry when some ends.",
   INTERNAL_ERROR: "An unexpected failure.",
 } as const;
 
@@ -34,6 +36,7 @@ export interface ErrorCodeRegistry {
   NOT_CONFIGURED: string;
   ENGINE_STOPPED: string;
   RUNNER_NOT_STARTED: string;
+  LIMIT_REACHED: string;
   INTERNAL_ERROR: string;
 }
 

@@ -70,11 +70,15 @@ export {
   DEFAULT_SCRYPT_COST,
   generatePassword,
   hashPassword,
-  MIN_PASSWORD_LENGTH,
-  passwordProblem,
   type ScryptCost,
   verifyPassword,
 } from "./password-hash.js";
+export {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  MIN_PASSWORD_SCORE,
+  passwordProblem,
+} from "./password-policy.js";
 export { createRateLimiter, RATE_BUCKETS_MAX, type RateLimit, type RateLimiter } from "./rate-limiter.js";
 export { createReadiness, type Readiness, type ReadinessAnswer, type ReadinessOptions } from "./readiness.js";
 export {

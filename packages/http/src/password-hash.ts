@@ -18,8 +18,6 @@ export const DEFAULT_SCRYPT_COST: ScryptCost = Object.freeze({ N: 32_768, r: 8, 
 
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
-/** Shortest password accepted. */
-export const MIN_PASSWORD_LENGTH = 12;
 
 function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -54,13 +52,6 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
   if (expected.length !== KEY_BYTES) return false;
   const key = await derive(password, Buffer.from(m[4] ?? "", "base64"), cost);
   return timingSafeEqual(key, expected);
-}
-
-/** Why a new password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > 1024) return "must be at most 1024 characters";
-  return null;
 }
 
 /** A random password a person can copy: 20 characters of Base64url (120 bits). */

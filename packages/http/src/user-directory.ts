@@ -13,7 +13,8 @@ import {
   type UserRecord,
   type UserRole,
 } from "@openkyt/core";
-import { DEFAULT_SCRYPT_COST, hashPassword, passwordProblem, type ScryptCost } from "./password-hash.js";
+import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost } from "./password-hash.js";
+import { passwordProblem } from "./password-policy.js";
 
 /** A user as shown (never the password hash). */
 export interface UserInfo {
@@ -82,7 +83,7 @@ export function createUserDirectory(options: UserDirectoryOptions) {
       if (accountId === "" || accountId.length > 128) throw invalid("account", "must be 1 to 128 characters");
       const email = normaliseEmail(input.email);
       if (!isUserRole(input.role)) throw invalid("role", "must be analyst or admin");
-      const problem = passwordProblem(input.password);
+      const problem = await passwordProblem(input.password, [email, ...email.split(/[@.+_-]/)]);
       if (problem) throw invalid("password", problem);
       const record: UserRecord = {
         id: randomUUID(),

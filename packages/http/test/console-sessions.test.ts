@@ -290,3 +290,20 @@ describe("console sessions: lifetime, limits and options", () => {
     }
   });
 });
+
+describe("console users: the password policy", () => {
+  it("refuses an admin whose password is twelve spaces or one letter repeated, and stores no user", async () => {
+    const s = await serve();
+    try {
+      const users = createUserDirectory({ store: s.h.store, cost: FAST });
+      for (const password of [" ".repeat(12), "a".repeat(12)]) {
+        await expect(
+          users.create({ accountId: "acme", email: "boss@acme.test", role: "admin", password }),
+        ).rejects.toMatchObject({ code: "VALIDATION_ERROR", errors: { password: [expect.any(String)] } });
+      }
+      expect(await users.list("acme")).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});

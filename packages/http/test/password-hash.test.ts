@@ -38,12 +38,31 @@ describe("password hashes", () => {
     }
   });
 
-  it("ask for at least 12 characters, and generate 20 that pass", () => {
-    expect(passwordProblem("short")).toBe("must be at least 12 characters");
-    expect(passwordProblem("x".repeat(12))).toBeNull();
-    expect(passwordProblem("x".repeat(1025))).toBe("must be at most 1024 characters");
+  it("ask for at least 12 characters, and generate 20 that pass", async () => {
+    expect(await passwordProblem("short")).toBe("must be at least 12 characters");
+    expect(await passwordProblem("x".repeat(1025))).toBe("must be at most 1024 characters");
     const generated = generatePassword();
     expect(generated).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    expect(passwordProblem(generated)).toBeNull();
+    expect(await passwordProblem(generated)).toBeNull();
+  });
+
+  it("refuse blank, repeated, common and personal passwords (zxcvbn-ts)", async () => {
+    expect(await passwordProblem(" ".repeat(12))).toBe("must not be blank");
+    expect(await passwordProblem("\t \n".repeat(4))).toBe("must not be blank");
+    for (const weak of [
+      "aaaaaaaaaaaa",
+      "x".repeat(40),
+      "abcabcabcabc",
+      "password1234",
+      "Password123!",
+      "qwertyuiop123",
+      "123456789012",
+    ]) {
+      expect(await passwordProblem(weak), weak).toMatch(/^is too easy to guess \(/);
+    }
+    expect(await passwordProblem("admin@acme.test!", ["admin@acme.test", "admin", "acme"])).toMatch(
+      /too easy/,
+    );
+    expect(await passwordProblem("correct horse battery staple")).toBeNull();
   });
 });

@@ -165,5 +165,14 @@ export function kyselyBacktestOps(ctx: KyselyContext): BacktestStoreOps {
         .executeTakeFirst();
       return row ? fromRow(row) : null;
     },
+    async countPendingBacktests(accountId) {
+      const row = await db
+        .selectFrom("backtests")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .where("account_id", "=", accountId)
+        .where("status", "in", ["queued", "running"])
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
   };
 }

@@ -150,5 +150,24 @@ export function backtestConformance(ctx: ConformanceContext): void {
       await s.transaction((tx) => tx.putBacktest(failed));
       expect(await s.getBacktest("acct-1", "bt-2")).toEqual(failed);
     });
+
+    it("counts an account's queued and running backtests only, also inside a transaction", async () => {
+      const s = ctx.store();
+      expect(await s.countPendingBacktests("acct-1")).toBe(0);
+      await s.putBacktest(backtest({ id: "q-1", status: "queued" }));
+      await s.putBacktest(backtest({ id: "r-1", status: "running" }));
+      await s.putBacktest(backtest({ id: "d-1", status: "done" }));
+      await s.putBacktest(backtest({ id: "e-1", status: "error", error: "x" }));
+      await s.putBacktest(backtest({ id: "o-1", accountId: "acct-2", status: "queued" }));
+      expect(await s.countPendingBacktests("acct-1")).toBe(2);
+      expect(await s.countPendingBacktests("acct-2")).toBe(1);
+      const inside = await s.transaction(async (tx) => {
+        await tx.putBacktest(backtest({ id: "q-2", status: "queued" }));
+        return tx.countPendingBacktests("acct-1");
+      });
+      expect(inside).toBe(3);
+      await s.putBacktest(backtest({ id: "q-1", status: "done" }));
+      expect(await s.countPendingBacktests("acct-1")).toBe(2);
+    });
   });
 }

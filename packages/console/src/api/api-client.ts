@@ -1,8 +1,10 @@
 /**
  * The console's one way to the server: fetch with the session cookie (same origin), the CSRF
  * token on every write, and the API's error body turned into an {@link ApiError} whose field
- * errors the forms show next to their fields.
+ * errors the forms show next to their fields. Paths are {@link ApiPath}s: every value in them
+ * encoded as one segment (api-path.ts).
  */
+import type { ApiPath } from "./api-path.js";
 
 /** An error answer of the API (or of the network), in words. */
 export class ApiError extends Error {
@@ -43,13 +45,13 @@ export type SignedOutListener = () => void;
 export interface ApiClient {
   /** The base URL (empty: same origin). */
   readonly base: string;
-  get<T>(path: string): Promise<T>;
-  send<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T>;
+  get<T>(path: ApiPath): Promise<T>;
+  send<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: ApiPath, body?: unknown): Promise<T>;
   /** Remembers the CSRF token of the current session (null after sign-out). */
   setCsrf(token: string | null): void;
   onSignedOut(listener: SignedOutListener): void;
   /** The URL of a file (a PDF report) to open with the session cookie. */
-  url(path: string): string;
+  url(path: ApiPath): string;
 }
 
 /** Creates the client; `base` is the server's origin, "" for the one that served the console. */
@@ -100,14 +102,4 @@ export function createApiClient(base = ""): ApiClient {
     },
     url: (path) => `${base}${path}`,
   };
-}
-
-/** A query string of the non-empty values. */
-export function queryString(params: Readonly<Record<string, string | number | undefined | null>>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text === "" ? "" : `?${text}`;
 }

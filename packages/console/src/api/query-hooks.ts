@@ -6,6 +6,7 @@ import { keepPreviousData, QueryClient, QueryObserver, type QueryObserverResult 
 import { createContext } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { type ApiClient, createApiClient } from "./api-client.js";
+import type { ApiPath } from "./api-path.js";
 
 /** What every screen reads: the API client and the query cache. */
 export interface ConsoleServices {
@@ -38,13 +39,13 @@ export function useServices(): ConsoleServices {
  * path (another page, other filters) keeps the previous answer on screen until its own comes.
  */
 export function useApiQuery<T>(
-  path: string | null,
+  path: ApiPath | null,
   options: { refetchMs?: number } = {},
 ): QueryObserverResult<T, Error> {
   const { api, queries } = useServices();
   const settings = {
     queryKey: [path] as const,
-    queryFn: () => api.get<T>(path ?? ""),
+    queryFn: () => (path === null ? Promise.reject(new Error("no path")) : api.get<T>(path)),
     enabled: path !== null,
     placeholderData: keepPreviousData,
     ...(options.refetchMs ? { refetchInterval: options.refetchMs } : {}),

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import type { SessionInfo } from "../api/api-client.js";
+import { apiPath, isPathValue, UnsafePathValue } from "../api/api-path.js";
 import { useServices } from "../api/query-hooks.js";
 import { Failure, Loading } from "../components/states.js";
 import { AlertPage } from "../screens/alert-page.js";
@@ -32,6 +33,8 @@ const NAV: ReadonlyArray<{ path: string; label: string; admin?: boolean }> = [
 function Screen({ route, session }: { route: Route; session: SessionInfo }) {
   const [section = "overview", id] = route.parts;
   const admin = session.user.role === "admin";
+  // An id no API path can carry (`.`, `..`, empty) names nothing: say so rather than ask.
+  if (id !== undefined && !isPathValue(id)) return <Failure error={new UnsafePathValue(id)} />;
   switch (section) {
     case "alerts":
       return id ? <AlertPage id={id} /> : <AlertQueue query={route.query} />;
@@ -65,7 +68,7 @@ export function App() {
   useEffect(() => {
     api.onSignedOut(() => signedIn(null));
     api
-      .get<SessionInfo>("/v1/session")
+      .get<SessionInfo>(apiPath`/v1/session`)
       .then((s) => signedIn(s))
       .catch((caught: { status?: number }) => {
         if (caught.status !== 401) setError(caught);
@@ -77,7 +80,7 @@ export function App() {
   if (!session) return <SignIn onSignedIn={signedIn} />;
   const signOut = async () => {
     try {
-      await api.send("DELETE", "/v1/session");
+      await api.send("DELETE", apiPath`/v1/session`);
     } finally {
       signedIn(null);
       window.location.hash = "";

@@ -11,6 +11,15 @@ export interface Route {
   readonly query: URLSearchParams;
 }
 
+/** A part of the hash decoded; one that is not valid percent-encoding is kept as written. */
+function decodedPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function current(): Route {
   const hash = window.location.hash.replace(/^#/, "") || "/";
   const [path = "/", search = ""] = hash.split("?");
@@ -18,7 +27,7 @@ function current(): Route {
     parts: path
       .split("/")
       .filter((p) => p !== "")
-      .map(decodeURIComponent),
+      .map(decodedPart),
     query: new URLSearchParams(search),
   };
 }

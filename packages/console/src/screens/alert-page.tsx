@@ -6,6 +6,7 @@
 import { ALERT_STATUS_MACHINE, allowedNext } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { AlertWire, ExposureWire, HistoryEntry, RiskWire, RuleWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
@@ -92,7 +93,7 @@ function Workflow({
     setBusy(true);
     setError(null);
     try {
-      await api.send("PATCH", `/v1/alerts/${alert.id}/`, body);
+      await api.send("PATCH", apiPath`/v1/alerts/${alert.id}/`, body);
       setStatus("");
       setComment("");
       setAssignee("");
@@ -172,11 +173,13 @@ function Timeline({ entries }: { entries: ReadonlyArray<HistoryEntry> }) {
 /** The alert page. */
 export function AlertPage({ id }: { id: string }) {
   const { api, queries } = useServices();
-  const alert = useApiQuery<AlertWire>(`/v1/alerts/${id}/`);
+  const alert = useApiQuery<AlertWire>(apiPath`/v1/alerts/${id}/`);
   const transferId = alert.data?.transfer.id ?? null;
-  const history = useApiQuery<HistoryEntry[]>(`/v1/alerts/${id}/history/`);
-  const risks = useApiQuery<RiskWire[]>(transferId ? `/v1/transfers/${transferId}/risks/` : null);
-  const exposure = useApiQuery<ExposureWire>(transferId ? `/v1/transfers/${transferId}/exposure/` : null);
+  const history = useApiQuery<HistoryEntry[]>(apiPath`/v1/alerts/${id}/history/`);
+  const risks = useApiQuery<RiskWire[]>(transferId ? apiPath`/v1/transfers/${transferId}/risks/` : null);
+  const exposure = useApiQuery<ExposureWire>(
+    transferId ? apiPath`/v1/transfers/${transferId}/exposure/` : null,
+  );
   if (alert.isPending) return <Loading what="the alert" />;
   if (alert.error) return <Failure error={alert.error} what="The alert could not be read" />;
   const a = alert.data;
@@ -184,7 +187,7 @@ export function AlertPage({ id }: { id: string }) {
   const assigned =
     a.assignee ?? [...(history.data ?? [])].reverse().find((e) => e.assignee)?.assignee ?? null;
   const changed = async () => {
-    await invalidate(queries, `/v1/alerts/`);
+    await invalidate(queries, apiPath`/v1/alerts/`);
   };
   return (
     <article aria-labelledby="alert-title">
@@ -198,7 +201,7 @@ export function AlertPage({ id }: { id: string }) {
       <p class="summary">
         Status <StatusBadge status={a.alert_status} /> · opened {when(a.created_at)}
         {assigned ? ` · assigned to ${assigned}` : ""} ·{" "}
-        <a href={api.url(`/v1/transfers/${a.transfer.id}/pdf-report/`)} download>
+        <a href={api.url(apiPath`/v1/transfers/${a.transfer.id}/pdf-report/`)} download>
           PDF report
         </a>
       </p>

@@ -5,7 +5,7 @@
  */
 import { ALERT_STATUSES, type Page, PROXIMITIES, RISK_TYPES, RULE_RISK_LEVELS } from "@openkyt/core/wire";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { queryString } from "../api/api-client.js";
+import { apiPath, queryString } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { AlertWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
@@ -101,7 +101,7 @@ function BulkChange({ ids, onDone }: { ids: ReadonlyArray<string>; onDone: () =>
     event.preventDefault();
     setError(null);
     try {
-      const changed = await api.send<unknown[]>("POST", "/v1/alerts/bulk-update/", {
+      const changed = await api.send<unknown[]>("POST", apiPath`/v1/alerts/bulk-update/`, {
         ids,
         alert_status: status,
         ...(comment.trim() ? { comment: comment.trim() } : {}),
@@ -109,7 +109,7 @@ function BulkChange({ ids, onDone }: { ids: ReadonlyArray<string>; onDone: () =>
       setDone(`${changed.length} alert(s) moved to ${words(status)}`);
       setComment("");
       onDone();
-      await invalidate(queries, "/v1/alerts/");
+      await invalidate(queries, apiPath`/v1/alerts/`);
     } catch (caught) {
       setError(caught);
     }
@@ -144,7 +144,7 @@ function BulkChange({ ids, onDone }: { ids: ReadonlyArray<string>; onDone: () =>
 export function AlertQueue({ query }: { query: URLSearchParams }) {
   const filters = filtersOf(query);
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
-  const path = `/v1/alerts/${queryString({ ...filters, page, page_size: PAGE_SIZE })}`;
+  const path = apiPath`/v1/alerts/${queryString({ ...filters, page, page_size: PAGE_SIZE })}`;
   const alerts = useApiQuery<Page<AlertWire>>(path);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [cursor, setCursor] = useState(0);

@@ -1,6 +1,7 @@
 /** API keys (admins): the account's keys, a new one (its secret shown once), revocation. */
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import { when } from "../components/format.js";
 import { Empty, Failure, Loading } from "../components/states.js";
@@ -12,7 +13,7 @@ interface KeyWire {
   readonly secret?: string;
 }
 
-const PATH = "/v1/session/api-keys";
+const PATH = apiPath`/v1/session/api-keys`;
 
 /** The API keys screen. */
 export function ApiKeys() {
@@ -93,7 +94,7 @@ export function ApiKeys() {
                         onClick={() =>
                           act(
                             async () =>
-                              void (await api.send("DELETE", `${PATH}/${encodeURIComponent(k.id)}`)),
+                              void (await api.send("DELETE", apiPath`/v1/session/api-keys/${k.id}`)),
                           )
                         }
                       >

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { useApiQuery, useServices } from "../api/query-hooks.js";
 import type { BacktestReportWire, BacktestWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
@@ -126,7 +127,7 @@ function BacktestReport({ backtest, report }: { backtest: BacktestWire; report: 
         {report.evaluated} transfers evaluated, {report.unchecked} never checked. Checked by{" "}
         {report.actual_models.map((m) => `${m.version} (${m.transfers})`).join(", ") || "–"}
         {report.actual_model_missing ? `; ${report.actual_model_missing} by a model version now gone` : ""}.{" "}
-        <a href={api.url(`/v1/backtests/${backtest.id}/report/`)} download>
+        <a href={api.url(apiPath`/v1/backtests/${backtest.id}/report/`)} download>
           PDF report
         </a>
       </p>
@@ -162,7 +163,7 @@ function BacktestReport({ backtest, report }: { backtest: BacktestWire; report: 
 /** One backtest followed until it ends. */
 function BacktestProgress({ id }: { id: string }) {
   const [settled, setSettled] = useState(false);
-  const answer = useApiQuery<BacktestWire>(`/v1/backtests/${id}/`, settled ? {} : { refetchMs: 700 });
+  const answer = useApiQuery<BacktestWire>(apiPath`/v1/backtests/${id}/`, settled ? {} : { refetchMs: 700 });
   const b = answer.data;
   useEffect(() => {
     if (b?.status === "done" || b?.status === "error") setSettled(true);
@@ -208,15 +209,11 @@ export function BacktestPanel({ modelId }: { modelId: string }) {
       ...(tokenId ? { token_id: tokenId } : {}),
     };
     try {
-      const b = await api.send<BacktestWire>(
-        "POST",
-        `/v1/risk-models/${encodeURIComponent(modelId)}/backtest/`,
-        {
-          from,
-          to,
-          ...(Object.keys(filters).length ? { filters } : {}),
-        },
-      );
+      const b = await api.send<BacktestWire>("POST", apiPath`/v1/risk-models/${modelId}/backtest/`, {
+        from,
+        to,
+        ...(Object.keys(filters).length ? { filters } : {}),
+      });
       setStarted(b.id);
     } catch (caught) {
       setError(caught);

@@ -4,7 +4,8 @@
  */
 import type { Page } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
-import { ApiError, queryString } from "../api/api-client.js";
+import { ApiError } from "../api/api-client.js";
+import { apiPath, queryString } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { ManualCheckWire, RiskWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
@@ -39,8 +40,12 @@ function CheckForm() {
             direction: values.direction,
           };
     try {
-      const check = await api.send<ManualCheckWire>("POST", `/v1/manual-checks/check-${kind}/?wait=10`, body);
-      await invalidate(queries, "/v1/manual-checks/");
+      const check = await api.send<ManualCheckWire>(
+        "POST",
+        apiPath`/v1/manual-checks/check-${kind}/?wait=10`,
+        body,
+      );
+      await invalidate(queries, apiPath`/v1/manual-checks/`);
       navigate(`/checks/${check.id}`);
     } catch (caught) {
       setError(caught);
@@ -102,9 +107,9 @@ function CheckForm() {
 
 function CheckResult({ id }: { id: string }) {
   const { api } = useServices();
-  const check = useApiQuery<ManualCheckWire>(`/v1/manual-checks/${id}/`, { refetchMs: 2_000 });
+  const check = useApiQuery<ManualCheckWire>(apiPath`/v1/manual-checks/${id}/`, { refetchMs: 2_000 });
   const done = check.data?.check_status === "checked";
-  const risks = useApiQuery<RiskWire[]>(done ? `/v1/manual-checks/${id}/risks/` : null);
+  const risks = useApiQuery<RiskWire[]>(done ? apiPath`/v1/manual-checks/${id}/risks/` : null);
   if (check.isPending) return <Loading what="the check" />;
   if (check.error) return <Failure error={check.error} what="The check could not be read" />;
   const c = check.data;
@@ -118,7 +123,7 @@ function CheckResult({ id }: { id: string }) {
         {c.address?.network ?? c.transfer?.network} {subject}: {words(c.check_status)}
         {c.checked_at ? ` at ${when(c.checked_at)}` : ""}.{" "}
         {done ? (
-          <a href={api.url(`/v1/manual-checks/${c.id}/pdf-report/`)} download>
+          <a href={api.url(apiPath`/v1/manual-checks/${c.id}/pdf-report/`)} download>
             PDF report
           </a>
         ) : null}
@@ -133,7 +138,7 @@ function CheckResult({ id }: { id: string }) {
 export function ManualChecks({ selected }: { selected: string | null }) {
   const [page, setPage] = useState(1);
   const list = useApiQuery<Page<ManualCheckWire>>(
-    `/v1/manual-checks/${queryString({ page, page_size: 10 })}`,
+    apiPath`/v1/manual-checks/${queryString({ page, page_size: 10 })}`,
   );
   return (
     <section aria-labelledby="checks-title">

@@ -3,7 +3,7 @@
  * the last week, each bar one count from the list endpoints (`page_size=1`, the total).
  */
 import { type Page, RULE_RISK_LEVELS } from "@openkyt/core/wire";
-import { queryString } from "../api/api-client.js";
+import { type ApiPath, apiPath, queryString, withQuery } from "../api/api-path.js";
 import { useApiQuery } from "../api/query-hooks.js";
 import type { TransferWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
@@ -12,8 +12,8 @@ import { Failure, Loading } from "../components/states.js";
 
 const DAY = 86_400_000;
 
-function useTotal(path: string, filters: Record<string, string>) {
-  const answer = useApiQuery<Page<unknown>>(`${path}${queryString({ ...filters, page_size: 1 })}`, {
+function useTotal(path: ApiPath, filters: Record<string, string>) {
+  const answer = useApiQuery<Page<unknown>>(withQuery(path, queryString({ ...filters, page_size: 1 })), {
     refetchMs: 30_000,
   });
   return { total: answer.data?.total_items ?? null, error: answer.error };
@@ -52,7 +52,7 @@ export function Overview() {
   const today = Math.floor(now / DAY) * DAY;
   const byLevel = RULE_RISK_LEVELS.map((level) => ({
     level,
-    ...useTotal("/v1/alerts/", { alert_status: "open", risk_level: level }),
+    ...useTotal(apiPath`/v1/alerts/`, { alert_status: "open", risk_level: level }),
   }));
   const ages: ReadonlyArray<{ label: string; filters: Record<string, string> }> = [
     { label: "under a day", filters: { created_from: iso(now - DAY) } },
@@ -61,13 +61,15 @@ export function Overview() {
   ];
   const byAge = ages.map((a) => ({
     label: a.label,
-    ...useTotal("/v1/alerts/", { alert_status: "open", ...a.filters }),
+    ...useTotal(apiPath`/v1/alerts/`, { alert_status: "open", ...a.filters }),
   }));
   const days = [6, 5, 4, 3, 2, 1, 0].map((back) => {
     const day = new Date(today - back * DAY).toISOString().slice(0, 10);
-    return { day, ...useTotal("/v1/transfers/", { registered_from: day, registered_to: day }) };
+    return { day, ...useTotal(apiPath`/v1/transfers/`, { registered_from: day, registered_to: day }) };
   });
-  const recent = useApiQuery<Page<TransferWire>>("/v1/transfers/?page_size=100", { refetchMs: 30_000 });
+  const recent = useApiQuery<Page<TransferWire>>(apiPath`/v1/transfers/?page_size=100`, {
+    refetchMs: 30_000,
+  });
   const slowest = slowestChecks(recent.data?.items ?? [], 6);
   const failed = [...byLevel, ...byAge, ...days].find((x) => x.error)?.error ?? recent.error;
   const loading = [...byLevel, ...byAge, ...days].some((x) => x.total === null);

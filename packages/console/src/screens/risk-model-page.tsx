@@ -6,6 +6,7 @@
 import { RULE_RISK_LEVELS, RULE_SUB_TYPES, RULE_TYPES } from "@openkyt/core/wire";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { RiskModelWire, RuleWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
@@ -66,9 +67,9 @@ function RulesEditor({ model, readOnly }: { model: RiskModelWire; readOnly: bool
         })),
         ...(isDefault ? { is_default: true } : {}),
       };
-      const next = await api.send<RiskModelWire>("PUT", `/v1/risk-models/${model.id}/`, body);
+      const next = await api.send<RiskModelWire>("PUT", apiPath`/v1/risk-models/${model.id}/`, body);
       setSaved(`Saved as version ${next.version}${next.is_default ? ", the account's default" : ""}.`);
-      await invalidate(queries, "/v1/risk-models/");
+      await invalidate(queries, apiPath`/v1/risk-models/`);
     } catch (caught) {
       setError(caught);
     }
@@ -214,7 +215,7 @@ function RulesEditor({ model, readOnly }: { model: RiskModelWire; readOnly: bool
 
 /** The model page. */
 export function RiskModelPage({ id, admin }: { id: string; admin: boolean }) {
-  const model = useApiQuery<RiskModelWire>(`/v1/risk-models/${encodeURIComponent(id)}/`);
+  const model = useApiQuery<RiskModelWire>(apiPath`/v1/risk-models/${id}/`);
   if (model.isPending) return <Loading what="the risk model" />;
   if (model.error) return <Failure error={model.error} what="The risk model could not be read" />;
   const m = model.data;

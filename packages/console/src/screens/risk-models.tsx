@@ -1,5 +1,6 @@
 /** The account's risk models: the built-in one and the account's own, copy the built-in model (admins). */
 import { useState } from "preact/hooks";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { RiskModelWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
@@ -9,16 +10,16 @@ import { Failure, Loading } from "../components/states.js";
 /** The list. */
 export function RiskModels({ admin }: { admin: boolean }) {
   const { api, queries } = useServices();
-  const models = useApiQuery<RiskModelWire[]>("/v1/risk-models/");
+  const models = useApiQuery<RiskModelWire[]>(apiPath`/v1/risk-models/`);
   const [error, setError] = useState<unknown>(null);
   const copy = async () => {
     setError(null);
     try {
-      const made = await api.send<RiskModelWire>("POST", "/v1/risk-models/", {
+      const made = await api.send<RiskModelWire>("POST", apiPath`/v1/risk-models/`, {
         name: "Copy of the built-in model",
         copy_from: "default",
       });
-      await invalidate(queries, "/v1/risk-models/");
+      await invalidate(queries, apiPath`/v1/risk-models/`);
       navigate(`/risk-models/${made.id}`);
     } catch (caught) {
       setError(caught);

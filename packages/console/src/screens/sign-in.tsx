@@ -1,6 +1,7 @@
 /** The sign-in form: e-mail and password, the API's refusal shown under the form. */
 import { useState } from "preact/hooks";
 import type { SessionInfo } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { useServices } from "../api/query-hooks.js";
 import { Field } from "../components/field.js";
 import { Failure } from "../components/states.js";
@@ -17,7 +18,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => v
     setBusy(true);
     setError(null);
     try {
-      onSignedIn(await api.send<SessionInfo>("POST", "/v1/session", { email, password }));
+      onSignedIn(await api.send<SessionInfo>("POST", apiPath`/v1/session`, { email, password }));
     } catch (caught) {
       setError(caught);
     } finally {

@@ -1,5 +1,6 @@
 /** One transfer: its facts, the state of each check with recheck actions, its risks, exposure, alerts and report. */
 import { useState } from "preact/hooks";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { ExposureWire, RiskWire, TransferWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
@@ -15,9 +16,9 @@ const CHECKS = ["exposure", "counterparty", "sanctions"] as const;
 /** The transfer page. */
 export function TransferPage({ id }: { id: string }) {
   const { api, queries } = useServices();
-  const transfer = useApiQuery<TransferWire>(`/v1/transfers/${id}/`, { refetchMs: 3_000 });
-  const risks = useApiQuery<RiskWire[]>(`/v1/transfers/${id}/risks/`);
-  const exposure = useApiQuery<ExposureWire>(`/v1/transfers/${id}/exposure/`);
+  const transfer = useApiQuery<TransferWire>(apiPath`/v1/transfers/${id}/`, { refetchMs: 3_000 });
+  const risks = useApiQuery<RiskWire[]>(apiPath`/v1/transfers/${id}/risks/`);
+  const exposure = useApiQuery<ExposureWire>(apiPath`/v1/transfers/${id}/exposure/`);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   if (transfer.isPending) return <Loading what="the transfer" />;
@@ -27,9 +28,9 @@ export function TransferPage({ id }: { id: string }) {
     setError(null);
     setMessage(null);
     try {
-      await api.send("POST", `/v1/transfers/${id}/recheck-${what}/`);
+      await api.send("POST", apiPath`/v1/transfers/${id}/recheck-${what}/`);
       setMessage(`A new ${what} check is queued.`);
-      await invalidate(queries, `/v1/transfers/${id}/`);
+      await invalidate(queries, apiPath`/v1/transfers/${id}/`);
     } catch (caught) {
       setError(caught);
     }
@@ -41,7 +42,7 @@ export function TransferPage({ id }: { id: string }) {
       </p>
       <h1 id="transfer-title">Transfer {t.tx_hash ? "" : "attempt"}</h1>
       <p class="summary">
-        <a href={api.url(`/v1/transfers/${id}/pdf-report/`)} download>
+        <a href={api.url(apiPath`/v1/transfers/${id}/pdf-report/`)} download>
           PDF report
         </a>
       </p>

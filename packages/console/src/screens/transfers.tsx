@@ -1,6 +1,6 @@
 /** Transfers: search by hash or address and the list's filters, newest first. */
 import type { Page } from "@openkyt/core/wire";
-import { queryString } from "../api/api-client.js";
+import { apiPath, queryString } from "../api/api-path.js";
 import { useApiQuery } from "../api/query-hooks.js";
 import type { TransferWire } from "../api/wire-types.js";
 import { href, navigate } from "../app/router.js";
@@ -36,7 +36,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
   }
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const list = useApiQuery<Page<TransferWire>>(
-    `/v1/transfers/${queryString({ ...filters, page, page_size: 25 })}`,
+    apiPath`/v1/transfers/${queryString({ ...filters, page, page_size: 25 })}`,
   );
   const submit = (event: Event) => {
     event.preventDefault();

@@ -2,6 +2,7 @@
 import { WEBHOOK_EVENT_TYPES as EVENTS, type Page } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
+import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { DeliveryWire, WebhookWire } from "../api/wire-types.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";
@@ -9,7 +10,7 @@ import { when } from "../components/format.js";
 import { Empty, Failure, Loading } from "../components/states.js";
 
 function Deliveries({ id }: { id: string }) {
-  const deliveries = useApiQuery<Page<DeliveryWire>>(`/v1/webhooks/${id}/deliveries/?page_size=10`);
+  const deliveries = useApiQuery<Page<DeliveryWire>>(apiPath`/v1/webhooks/${id}/deliveries/?page_size=10`);
   if (deliveries.isPending) return <Loading what="deliveries" />;
   if (deliveries.error) return <Failure error={deliveries.error} />;
   if (deliveries.data.items.length === 0) return <Empty>Nothing delivered yet.</Empty>;
@@ -28,7 +29,7 @@ function Deliveries({ id }: { id: string }) {
 /** The webhooks screen. */
 export function Webhooks() {
   const { api, queries } = useServices();
-  const hooks = useApiQuery<WebhookWire[]>("/v1/webhooks/");
+  const hooks = useApiQuery<WebhookWire[]>(apiPath`/v1/webhooks/`);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<ReadonlyArray<string>>(["alert.created"]);
   const [error, setError] = useState<unknown>(null);
@@ -38,10 +39,10 @@ export function Webhooks() {
     event.preventDefault();
     setError(null);
     try {
-      const made = await api.send<WebhookWire>("POST", "/v1/webhooks/", { url, events });
+      const made = await api.send<WebhookWire>("POST", apiPath`/v1/webhooks/`, { url, events });
       setSecret(made.secret ?? null);
       setUrl("");
-      await invalidate(queries, "/v1/webhooks/");
+      await invalidate(queries, apiPath`/v1/webhooks/`);
     } catch (caught) {
       setError(caught);
     }
@@ -49,8 +50,8 @@ export function Webhooks() {
   const remove = async (id: string) => {
     setError(null);
     try {
-      await api.send("DELETE", `/v1/webhooks/${id}/`);
-      await invalidate(queries, "/v1/webhooks/");
+      await api.send("DELETE", apiPath`/v1/webhooks/${id}/`);
+      await invalidate(queries, apiPath`/v1/webhooks/`);
     } catch (caught) {
       setError(caught);
     }

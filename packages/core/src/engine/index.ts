@@ -11,6 +11,7 @@ export { matchChainTransfer } from "./jobs/bind-job.js";
 export { checkOrigin, jobOrigin } from "./jobs/job-origin.js";
 export { backoffDelay, type JobHandler, type JobOutcome, type JobRunner } from "./jobs/job-runner.js";
 export { NO_WEBHOOK_TRANSPORT, webhookSignature } from "./jobs/webhook-delivery.js";
+export { createWorkSlicer, WORK_SLICE_MS, type WorkSlicer } from "./jobs/work-slices.js";
 export { type SealOutcome, sealStoredSecrets } from "./secrets/secret-sealing.js";
 export { createSecretVault, SEAL_COMMAND, type SecretVault } from "./secrets/secret-vault.js";
 export {
@@ -47,6 +48,7 @@ export {
   randomToken,
 } from "./use-cases/api-keys.js";
 export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
+export { BACKTESTS_PENDING_PER_ACCOUNT } from "./use-cases/backtest-runs.js";
 export type { CallOptions } from "./use-cases/call-origin.js";
 export type { RenderedReport } from "./use-cases/report-assembly.js";
 export { type BatchRegistration, MAX_BATCH_REGISTRATIONS } from "./use-cases/transfer-registration.js";

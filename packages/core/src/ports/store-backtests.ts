@@ -62,4 +62,9 @@ export interface BacktestStoreOps {
   putBacktest(record: BacktestRecord): Promise<void>;
   /** One backtest of the account by id; another account's or an unknown id is null. */
   getBacktest(accountId: string, id: string): Promise<BacktestRecord | null>;
+  /**
+   * How many backtests of the account are `queued` or `running` (the per-account queue limit
+   * counts them). Read inside a transaction, it sees that transaction's writes.
+   */
+  countPendingBacktests(accountId: string): Promise<number>;
 }

@@ -33,6 +33,13 @@ export function memoryBacktestOps(tables: MemoryTables, journal: Journal): Backt
       const found = backtests.get(id);
       return found && found.accountId === accountId ? copy(found) : null;
     },
+    async countPendingBacktests(accountId) {
+      let count = 0;
+      for (const b of backtests.values()) {
+        if (b.accountId === accountId && (b.status === "queued" || b.status === "running")) count += 1;
+      }
+      return count;
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * record and a job written in one transaction; the job runs it (engine/jobs/backtest-job.ts).
  */
 import type { BacktestRecord } from "../../domain/backtests.js";
-import { notFound } from "../../errors.js";
+import { KytError, notFound } from "../../errors.js";
 import type { BacktestReportResponse } from "../../schemas/index.js";
 import {
   backtestBodySchema,
@@ -25,6 +25,13 @@ import {
 } from "./backtest.js";
 import { renderBacktestReport, storedBacktestReport } from "./backtest-report.js";
 import { type CallOptions, callContext } from "./call-origin.js";
+
+/**
+ * Most backtests one account may have queued or running at once: one more is refused with
+ * LIMIT_REACHED (429) until one ends. The backtest runner runs one backtest at a time for the
+ * whole engine, so an account never runs more than one at once.
+ */
+export const BACKTESTS_PENDING_PER_ACCOUNT = 3;
 
 /** The backtest operations of one account. */
 export function backtestRuns(ctx: EngineContext, accountId: string) {
@@ -57,6 +64,14 @@ export function backtestRuns(ctx: EngineContext, accountId: string) {
         updatedAt: now,
       };
       await ctx.store.transaction(async (tx) => {
+        const pending = await tx.countPendingBacktests(accountId);
+        if (pending >= BACKTESTS_PENDING_PER_ACCOUNT) {
+          throw new KytError(
+            "LIMIT_REACHED",
+            `this account has ${pending} backtests queued or running, the most it may; start another when one is done`,
+            { details: { pending, limit: BACKTESTS_PENDING_PER_ACCOUNT } },
+          );
+        }
         await tx.putBacktest(record);
         await tx.enqueueJob(newJob(callContext(ctx, options), "backtest.run", accountId, record.id, {}));
       });

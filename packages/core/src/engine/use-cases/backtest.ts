@@ -5,6 +5,7 @@
  * candidate, beside the level the transfer actually got and the alerts its recorded model
  * version raises on the same results. Nothing is written: no result, no risk, no alert.
  */
+
 import type { BacktestCandidate, BacktestReport, BacktestRequest } from "../../domain/backtests.js";
 import type { RiskModel } from "../../domain/records.js";
 import { notFound } from "../../errors.js";
@@ -13,6 +14,7 @@ import type { ScreenedTransfer, TransferCursor } from "../../ports/store-backtes
 import { assessRisks } from "../../risk/index.js";
 import { type BacktestRunInput, backtestRunSchema, parseInput } from "../../schemas/index.js";
 import type { EngineContext } from "../engine-context.js";
+import { createWorkSlicer } from "../jobs/work-slices.js";
 import { modelVersionTag } from "../screening/model-resolution.js";
 import { retracePage } from "./backtest-retrace.js";
 import { createBacktestTally } from "./backtest-tally.js";
@@ -121,7 +123,8 @@ function assess(model: RiskModel, t: ScreenedTransfer) {
  * there are. A transfer never checked (no model version recorded) is counted as `unchecked`.
  * The actual level is the stored one; the actual alerts are those its recorded model version
  * raises on the stored results (one per finding, as alerts open). With `retrace`, the candidate
- * is evaluated on the results of checks run again now (backtest-retrace.ts).
+ * is evaluated on the results of checks run again now (backtest-retrace.ts). It works in slices
+ * (jobs/work-slices.ts), so the process answers other requests however long it runs.
  */
 export async function runBacktest(
   ctx: EngineContext,
@@ -144,12 +147,14 @@ export async function runBacktest(
   const recorded = new Map<string, RiskModel | null>();
   const tally = createBacktestTally(request.shiftLimit);
   const started = ctx.clock.now();
+  const slices = createWorkSlicer(ctx.timer);
   let scanned = 0;
   let after: TransferCursor | null = null;
   do {
     const page = await ctx.store.scanTransfers(accountId, filter, after, BACKTEST_PAGE_SIZE);
-    const fresh = request.retrace ? await retracePage(ctx, page.rows) : null;
+    const fresh = request.retrace ? await retracePage(ctx, page.rows, slices) : null;
     for (const t of page.rows) {
+      await slices.pause();
       if (t.riskModelVersion === null) {
         tally.addUnchecked();
         continue;
