@@ -32,7 +32,6 @@ export {
   traceTransferExposure,
 } from "./transfer-exposure.js";
 export {
-  largestInputAddress,
   traceUtxoAddressExposure,
   traceUtxoTransferExposure,
   type UtxoAddressExposureInput,

@@ -6,6 +6,7 @@
 import type { Direction } from "../domain/enums.js";
 import type { CounterpartyResult, ExposureResult, Millis } from "../domain/records.js";
 import type { UtxoTransaction } from "../domain/utxo.js";
+import { inputAddressesOf, largestInputAddress } from "../domain/utxo-binding.js";
 import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import { type AddressSide, BEGINNING_OF_TIME } from "./address-exposure.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
@@ -79,9 +80,9 @@ export async function traceUtxoTransferExposure(input: UtxoTransferExposureInput
   const outgoing = input.direction === "outgoing";
   if (outgoing) {
     const self = (await input.resolver.resolve(input.network, [address], input.span)).get(address);
-    if (self) return directExposure(self, address, value);
+    if (self) return withInputs(directExposure(self, address, value), tx);
   } else {
-    const senders = [...new Set(tx.inputs.flatMap((i) => (i.address === null ? [] : [i.address])))];
+    const senders = inputAddressesOf(tx);
     const found =
       senders.length === 0 ? new Map() : await input.resolver.resolve(input.network, senders, input.span);
     const entities = [...found.values()];
@@ -90,7 +91,7 @@ export async function traceUtxoTransferExposure(input: UtxoTransferExposureInput
       first !== undefined &&
       found.size === senders.length &&
       entities.every((e) => e.name === first.name && e.category === first.category);
-    if (allOne) return directExposure(first, largestInputAddress(tx) ?? senders[0]!, value);
+    if (allOne) return withInputs(directExposure(first, largestInputAddress(tx) ?? senders[0]!, value), tx);
   }
   const bound = tx.outputs.filter((o) => o.address === address);
   const total = bound.reduce((s, o) => s + o.value, 0);
@@ -114,20 +115,12 @@ export async function traceUtxoTransferExposure(input: UtxoTransferExposureInput
   });
   if (roots.length === 0)
     tally.credit("undefined", null, 1, hop, "indirect", () => ({ addresses: [address], txHashes: [] }));
-  return Object.freeze({ direct: null, shares: tally.finish(value), ...outcome });
+  return withInputs({ direct: null, shares: tally.finish(value), ...outcome }, tx);
 }
 
-/**
- * The address of the largest input of `tx` (the first of equal ones), or null when no input
- * names an address: the `input_address` a BTC deposit binds to (docs/risk-model.md, "Bitcoin").
- */
-export function largestInputAddress(tx: UtxoTransaction): string | null {
-  let best: { address: string; value: number } | null = null;
-  for (const i of tx.inputs) {
-    if (i.address === null) continue;
-    if (best === null || i.value > best.value) best = { address: i.address, value: i.value };
-  }
-  return best?.address ?? null;
+/** `exposure` with the input addresses of `tx`, frozen. */
+function withInputs(exposure: ExposureResult, tx: UtxoTransaction): ExposureResult {
+  return Object.freeze({ ...exposure, inputAddresses: Object.freeze(inputAddressesOf(tx)) });
 }
 
 /** What {@link traceUtxoAddressExposure} needs. */
