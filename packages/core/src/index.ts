@@ -12,6 +12,7 @@ export * from "./domain/networks.js";
 export * from "./domain/records.js";
 export * from "./domain/users.js";
 export * from "./domain/utxo.js";
+export * from "./domain/utxo-binding.js";
 export * from "./engine/index.js";
 export * from "./errors.js";
 export * from "./exposure/index.js";

@@ -174,6 +174,12 @@ export interface ExposureResult {
   readonly edgesRead: number;
   /** Deepest hop reached. */
   readonly hops: number;
+  /**
+   * A UTXO transfer (Bitcoin, Litecoin): every distinct input address of its transaction, in
+   * input order (its `input_address` is one of them: docs/risk-model.md, "Bitcoin"). Absent for
+   * account-model transfers.
+   */
+  readonly inputAddresses?: ReadonlyArray<string>;
 }
 
 /** A sanctions listing of an address. */

@@ -4,13 +4,16 @@
  * engine. No container, no singletons.
  */
 import type { JobKind, JobOrigin, JobRecord } from "../domain/records.js";
-import { KytError } from "../errors.js";
+import { fieldError, KytError } from "../errors.js";
 import {
   checkTraceLimits,
   createEntityResolver,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MAX_HOPS,
   DEFAULT_MIN_PATH_WEIGHT,
+  DEFAULT_UTXO_TAINT_RULE,
+  isUtxoTaintRule,
+  UTXO_TAINT_RULES,
 } from "../exposure/index.js";
 import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
@@ -51,6 +54,7 @@ export const DEFAULT_TRACING: TracingConfig = Object.freeze({
   maxHops: DEFAULT_MAX_HOPS,
   edgeBudget: DEFAULT_EDGE_BUDGET,
   minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
+  utxoRule: DEFAULT_UTXO_TAINT_RULE,
 });
 /** Default binding window and poll interval. */
 export const DEFAULT_BINDING: BindingConfig = Object.freeze({
@@ -172,6 +176,9 @@ export function createEngine(config: EngineConfig): Engine {
   const ids = config.ids ?? uuidGenerator;
   const tracing: TracingConfig = Object.freeze({ ...DEFAULT_TRACING, ...config.tracing });
   checkTraceLimits(tracing.maxHops, tracing.edgeBudget, tracing.minPathWeight);
+  if (!isUtxoTaintRule(tracing.utxoRule)) {
+    throw fieldError("tracing.utxoRule", `must be one of ${UTXO_TAINT_RULES.join(", ")}`);
+  }
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(
@@ -181,6 +188,7 @@ export function createEngine(config: EngineConfig): Engine {
       config.tracer,
     ),
     ledger: config.ledger ?? store,
+    utxoLedger: config.utxoLedger ?? store,
     resolver: createEntityResolver({ attributions, sanctions }),
     sanctions,
     prices: config.prices ?? storePriceSource(store),

@@ -3,6 +3,7 @@
  * what is left out gets a documented default.
  */
 import type { RiskModel } from "../domain/records.js";
+import type { UtxoTaintRule } from "../exposure/utxo-taint-rules.js";
 import type { ChainSource } from "../ports/chain-source.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type {
@@ -15,6 +16,7 @@ import type { ReportRenderer } from "../ports/report-renderer.js";
 import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
 import type { Tracer } from "../ports/tracer.js";
+import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webhook-transport.js";
 
 /** Tracing limits (see docs/risk-model.md). */
@@ -25,6 +27,12 @@ export interface TracingConfig {
   readonly edgeBudget: number;
   /** Weight below which a path is not followed (its weight counts as undefined); default 0.001. */
   readonly minPathWeight: number;
+  /**
+   * How taint moves through a UTXO transaction (BTC, LTC): `haircut` (every output carries the
+   * inputs' composition pro rata; the default) or `fifo` (inputs and outputs in order). See
+   * docs/risk-model.md, "Bitcoin".
+   */
+  readonly utxoRule: UtxoTaintRule;
 }
 
 /** How binding waits for a transaction. */
@@ -107,6 +115,8 @@ export interface EngineConfig {
   readonly chainSource?: ChainSource;
   /** The transfer graph for tracing; default: the store. */
   readonly ledger?: LedgerReader;
+  /** The UTXO ledger (BTC, LTC) for binding and tracing; default: the store. */
+  readonly utxoLedger?: UtxoLedgerReader;
   readonly attributions?: AttributionSource;
   readonly sanctions?: SanctionsSource;
   readonly prices?: PriceSource;

@@ -10,6 +10,7 @@ import type { PriceSource, SanctionsSource, TokenCatalog } from "../ports/refere
 import type { ReportRenderer } from "../ports/report-renderer.js";
 import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
+import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
 import type { EngineEventEmitter } from "./engine-events.js";
@@ -21,6 +22,8 @@ export interface EngineContext {
   readonly store: Store;
   readonly chain: ChainSource;
   readonly ledger: LedgerReader;
+  /** The UTXO ledger (BTC, LTC). */
+  readonly utxoLedger: UtxoLedgerReader;
   readonly resolver: EntityResolver;
   readonly sanctions: SanctionsSource;
   readonly prices: PriceSource;

@@ -31,3 +31,20 @@ export {
   traceLimitsOf,
   traceTransferExposure,
 } from "./transfer-exposure.js";
+export {
+  traceUtxoAddressExposure,
+  traceUtxoTransferExposure,
+  type UtxoAddressExposureInput,
+  type UtxoTransferExposureInput,
+} from "./utxo-exposure.js";
+export { UtxoIndex } from "./utxo-index.js";
+export {
+  backwardParts,
+  DEFAULT_UTXO_TAINT_RULE,
+  forwardParts,
+  isUtxoTaintRule,
+  type TaintPart,
+  UTXO_TAINT_RULES,
+  type UtxoTaintRule,
+} from "./utxo-taint-rules.js";
+export { MINING_CATEGORY, UTXO_CHUNK_SIZE } from "./utxo-trace.js";

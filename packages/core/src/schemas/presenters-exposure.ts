@@ -91,6 +91,7 @@ function transferExposure(
     indirect_interaction: indirect.length > 0 ? indirect : null,
     fiat_currency: FIAT_CURRENCY,
     ...status,
+    ...(exposure.inputAddresses ? { input_addresses: [...exposure.inputAddresses] } : {}),
   };
 }
 

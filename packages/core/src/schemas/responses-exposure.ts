@@ -65,10 +65,17 @@ export const transferExposureResponseSchema = z
     checked_at: checkedAt.optional(),
     sanctions: sanctionsDetailsSchema.optional(),
     risk_model: riskModelVersionField.optional(),
+    input_addresses: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "UTXO networks (BTC, LTC): every input address of the transaction, in input order; input_address is the largest input's.",
+      ),
   })
   .describe(
     "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer, and " +
-      "OpenKYT's additions sanctions (the sanctions check's listings) and risk_model (the version that made the risks).",
+      "OpenKYT's additions sanctions (the sanctions check's listings), risk_model (the version that made the risks) " +
+      "and input_addresses (a UTXO transaction's inputs).",
   );
 
 /** ADDRESS_EXPOSURE. */

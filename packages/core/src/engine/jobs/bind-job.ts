@@ -12,6 +12,7 @@
 import { CHECK_KINDS } from "../../domain/enums.js";
 import { roundCents } from "../../domain/money.js";
 import type { JobRecord, LedgerTransfer, RiskModel, TransferRecord } from "../../domain/records.js";
+import { bindUtxoTransfer } from "../../domain/utxo-binding.js";
 import { describeError } from "../../errors.js";
 import { TX_STATUS_MACHINE, transition } from "../../machines/index.js";
 import type { StoreOps } from "../../ports/store.js";
@@ -112,7 +113,8 @@ function boundTransfer(transfer: TransferRecord, found: FoundTransfer, now: numb
     ...transfer,
     txStatus: transition(TX_STATUS_MACHINE, transfer.txStatus, "bound"),
     occurredAt: row.occurredAt,
-    inputAddress: row.from,
+    // A UTXO transaction whose inputs name no address (a coinbase) has no input address.
+    inputAddress: row.from === "" ? null : row.from,
     outputAddress: row.to,
     amount: row.amount,
     valueInFiat: value === null ? null : roundCents(value),
@@ -233,7 +235,14 @@ async function decide(
   if (transfer?.txStatus !== "binding" || !transfer.txHash) return { kind: "skip" };
   const lookup = await ctx.chain.lookup(transfer.network, transfer.txHash);
   if (lookup.kind === "found") {
-    const row = matchChainTransfer(transfer, lookup.transfers);
+    let row: LedgerTransfer | null;
+    if (lookup.utxo) {
+      const bound = bindUtxoTransfer(lookup.utxo, transfer);
+      if (bound.kind === "mismatch") return { kind: "end", reason: bound.reason };
+      row = bound.row;
+    } else {
+      row = matchChainTransfer(transfer, lookup.transfers);
+    }
     if (!row) {
       return { kind: "end", reason: "the transaction has no transfer of this token to this output address" };
     }

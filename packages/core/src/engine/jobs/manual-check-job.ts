@@ -5,6 +5,8 @@
 import { CHECK_KINDS, type CheckKind } from "../../domain/enums.js";
 import { roundCents } from "../../domain/money.js";
 import type { JobRecord, LedgerTransfer, ManualCheckRecord, RiskModel } from "../../domain/records.js";
+import type { UtxoTransaction } from "../../domain/utxo.js";
+import { bindUtxoTransfer, outgoingCounterparty } from "../../domain/utxo-binding.js";
 import { MANUAL_CHECK_MACHINE, transition } from "../../machines/index.js";
 import type { StoreOps } from "../../ports/store.js";
 import { aggregateRisk, collapseRisks, evaluateRisks } from "../../risk/index.js";
@@ -31,6 +33,27 @@ export function matchManualTransfer(
         (check.direction === "incoming" ? row.to === check.outputAddress : row.from === check.outputAddress),
     ) ?? null
   );
+}
+
+/**
+ * A transfer check of a UTXO transaction: incoming binds the outputs paying the check's
+ * `output_address`; outgoing names the sender (the client's address, which must be an input),
+ * so it binds the outputs paying the largest output address that is not an input's (the
+ * counterparty; change excluded). The row is null with a reason when it cannot bind.
+ */
+function manualUtxoBinding(
+  check: ManualCheckRecord,
+  tx: UtxoTransaction,
+): { row: LedgerTransfer | null; reason: string | null } {
+  const outgoing = check.direction === "outgoing";
+  const paid = outgoing ? outgoingCounterparty(tx) : check.outputAddress;
+  if (paid === null) return { row: null, reason: "the transaction pays no address other than its inputs'" };
+  const bound = bindUtxoTransfer(tx, {
+    tokenId: check.tokenId,
+    outputAddress: paid,
+    inputAddress: outgoing ? check.outputAddress : null,
+  });
+  return bound.kind === "bound" ? { row: bound.row, reason: null } : { row: null, reason: bound.reason };
 }
 
 /** Ends a check: checked with results, or error with a reason. */
@@ -138,11 +161,12 @@ async function runTransferCheck(
       } as const;
     }
   }
-  const row = lookup.kind === "found" ? matchManualTransfer(check, lookup.transfers) : null;
+  const utxo = lookup.kind === "found" && lookup.utxo ? manualUtxoBinding(check, lookup.utxo) : null;
+  const row = lookup.kind !== "found" ? null : utxo ? utxo.row : matchManualTransfer(check, lookup.transfers);
   if (!row) {
     const reason =
       lookup.kind === "found"
-        ? "the transaction has no transfer of this token for this output_address"
+        ? (utxo?.reason ?? "the transaction has no transfer of this token for this output_address")
         : lookup.kind === "failed"
           ? `the transaction failed on chain: ${lookup.reason}`
           : "the transaction was not found";
@@ -157,7 +181,7 @@ async function runTransferCheck(
   const enrichment: Partial<ManualCheckRecord> = {
     txStatus: "bound",
     occurredAt: row.occurredAt,
-    inputAddress: row.from,
+    inputAddress: row.from === "" ? null : row.from,
     outputAddress: row.to,
     counterpartyAddress,
     amount: row.amount,
@@ -171,6 +195,8 @@ async function runTransferCheck(
     counterpartyAddress,
     occurredAt: row.occurredAt,
     position: row.block === null ? null : { block: row.block, logIndex: row.logIndex },
+    txHash: row.txHash,
+    paidAddress: row.to,
     since: row.occurredAt,
     valueInFiat: value,
   };

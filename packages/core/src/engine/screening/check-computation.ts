@@ -11,7 +11,15 @@ import type {
   SanctionsResult,
   TransferRecord,
 } from "../../domain/records.js";
-import { sanctionsAsOf, traceAddressExposure, traceTransferExposure } from "../../exposure/index.js";
+import type { UtxoTransaction } from "../../domain/utxo.js";
+import { isUtxoNetwork } from "../../domain/utxo-binding.js";
+import {
+  sanctionsAsOf,
+  traceAddressExposure,
+  traceTransferExposure,
+  traceUtxoAddressExposure,
+  traceUtxoTransferExposure,
+} from "../../exposure/index.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** What a subject (a transfer or a manual transfer check) looks like to the checks. */
@@ -25,6 +33,10 @@ export interface CheckSubject {
   readonly occurredAt: Millis | null;
   /** The bound transaction's place in its block, when the ledger gave one (the order rule). */
   readonly position?: ChainPosition | null;
+  /** The bound transaction's hash (UTXO networks trace from its outputs). */
+  readonly txHash?: string | null;
+  /** The address the bound outputs pay (UTXO networks): the output address of the transfer. */
+  readonly paidAddress?: string | null;
   /** The time sanctions validity is measured from (occurred_at, else registration). */
   readonly since: Millis;
   readonly valueInFiat: number | null;
@@ -39,6 +51,8 @@ export function transferCheckSubject(t: TransferRecord): CheckSubject {
     counterpartyAddress: t.direction === "incoming" ? t.inputAddress : t.outputAddress,
     occurredAt: t.txStatus === "bound" ? t.occurredAt : null,
     position: t.txStatus === "bound" ? (t.chainPosition ?? null) : null,
+    txHash: t.txStatus === "bound" ? t.txHash : null,
+    paidAddress: t.outputAddress,
     since: t.occurredAt ?? t.registeredAt,
     valueInFiat: t.valueInFiat,
   };
@@ -70,6 +84,14 @@ export async function computeChecks(
   };
   const { maxHops, edgeBudget, minPathWeight } = ctx.tracing;
   const limits = { maxHops, edgeBudget, minPathWeight };
+  const utxo = isUtxoNetwork(subject.network);
+  const utxoCommon = {
+    ...limits,
+    ledger: ctx.utxoLedger,
+    resolver: ctx.resolver,
+    network: subject.network,
+    rule: ctx.tracing.utxoRule,
+  };
   let exposure: ExposureResult | undefined;
   let counterparty: CounterpartyResult | undefined;
   let sanctions: SanctionsResult | undefined;
@@ -83,25 +105,38 @@ export async function computeChecks(
         failures.exposure = "exposure needs a bound transaction";
         continue;
       }
-      exposure = await traceTransferExposure({
-        ...common,
-        ...limits,
-        direction: subject.direction,
-        counterparty: address,
-        at: subject.occurredAt,
-        ...(subject.position ? { position: subject.position } : {}),
-        value: subject.valueInFiat,
-        span,
-      });
+      const tx =
+        utxo && subject.txHash ? await utxoTransactionOf(ctx, subject.network, subject.txHash) : null;
+      exposure =
+        tx && subject.paidAddress
+          ? await traceUtxoTransferExposure({
+              ...utxoCommon,
+              direction: subject.direction,
+              tx,
+              address: subject.paidAddress,
+              value: subject.valueInFiat,
+              span,
+            })
+          : await traceTransferExposure({
+              ...common,
+              ...limits,
+              direction: subject.direction,
+              counterparty: address,
+              at: subject.occurredAt,
+              ...(subject.position ? { position: subject.position } : {}),
+              value: subject.valueInFiat,
+              span,
+            });
     } else if (kind === "counterparty") {
-      counterparty = await traceAddressExposure({
-        ...common,
-        ...limits,
-        address,
-        side: subject.direction === "incoming" ? "sender" : "recipient",
-        at: now,
-        span,
-      });
+      const side = subject.direction === "incoming" ? "sender" : "recipient";
+      const coins = utxo
+        ? await traceUtxoAddressExposure({ ...utxoCommon, address, side, at: now, span })
+        : null;
+      // An address the UTXO ledger holds no coins of is traced over the transfer ledger.
+      counterparty =
+        coins && (coins.entity !== null || (coins.exposure?.edgesRead ?? 0) > 0)
+          ? coins
+          : await traceAddressExposure({ ...common, ...limits, address, side, at: now, span });
     } else {
       const listings = await ctx.sanctions.listings([address]);
       sanctions = sanctionsAsOf(listings, address, span);
@@ -113,6 +148,21 @@ export async function computeChecks(
     ...(sanctions ? { sanctions } : {}),
     failures,
   };
+}
+
+/**
+ * The bound UTXO transaction: from the UTXO ledger, else from the chain source (a live node
+ * gives the whole transaction); null when neither has it (the transfer ledger is traced then).
+ */
+async function utxoTransactionOf(
+  ctx: EngineContext,
+  network: string,
+  txHash: string,
+): Promise<UtxoTransaction | null> {
+  const [held] = await ctx.utxoLedger.utxoTransactions(network, [txHash]);
+  if (held) return held;
+  const lookup = await ctx.chain.lookup(network, txHash);
+  return lookup.kind === "found" ? (lookup.utxo ?? null) : null;
 }
 
 /** The counterparty's entity name and category for the list filters, from the results. */

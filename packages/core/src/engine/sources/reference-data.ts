@@ -13,6 +13,8 @@ import type {
   SanctionsListing,
   TokenInfo,
 } from "../../domain/records.js";
+import { type UtxoTransaction, utxoTransactionProblem } from "../../domain/utxo.js";
+import { isUtxoNetwork } from "../../domain/utxo-binding.js";
 import { describeError, KytError } from "../../errors.js";
 import type { Store } from "../../ports/store.js";
 
@@ -47,6 +49,27 @@ function integer(name: string, value: number): number {
   return value;
 }
 
+/** A UTXO transaction checked and in normal form (addresses, txids); throws what is wrong. */
+function normalizeUtxoTransaction(tx: UtxoTransaction): UtxoTransaction {
+  if (!isUtxoNetwork(network(tx.network))) throw new Error(`${tx.network} is not a UTXO network`);
+  const address = (a: string | null) => (a === null ? null : normalizeAddress(tx.network, a));
+  const txid = (t: string | null) => (t === null ? null : normalizeTxHash(tx.network, t));
+  const clean: UtxoTransaction = {
+    ...tx,
+    txid: normalizeTxHash(tx.network, tx.txid),
+    inputs: tx.inputs.map((i) => ({ ...i, prevTxid: txid(i.prevTxid), address: address(i.address) })),
+    outputs: tx.outputs.map((o) => ({ ...o, address: address(o.address), spentBy: null })),
+  };
+  const problem = utxoTransactionProblem(clean);
+  if (problem !== null) throw new Error(problem);
+  const spent = clean.inputs.reduce((s, i) => s + i.value, 0);
+  const paid = clean.outputs.reduce((s, o) => s + o.value, 0);
+  if (!clean.coinbase && paid > spent) {
+    throw new Error(`transaction ${clean.txid} pays ${paid} satoshis from inputs worth ${spent}`);
+  }
+  return clean;
+}
+
 /** The reference-data loaders of an engine. */
 export function referenceData(store: Store) {
   return Object.freeze({
@@ -66,6 +89,15 @@ export function referenceData(store: Store) {
         valueUsd: r.valueUsd ?? null,
       }));
       return store.putLedgerTransfers(clean);
+    },
+    /**
+     * Adds UTXO transactions (BTC, LTC), whole; returns how many were new. Addresses and txids
+     * are normalised; a transaction whose outputs exceed its inputs (other than a coinbase), or
+     * whose values are not whole satoshis, refuses the batch.
+     */
+    async loadUtxoTransactions(txs: ReadonlyArray<UtxoTransaction>): Promise<number> {
+      const clean = normalizeAll("utxo", txs, normalizeUtxoTransaction);
+      return store.putUtxoTransactions(clean);
     },
     /** Adds or replaces attributions (address -> entity). */
     async loadAttributions(rows: ReadonlyArray<Attribution>): Promise<number> {

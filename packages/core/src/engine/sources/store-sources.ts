@@ -5,7 +5,8 @@
 
 import { NATIVE_TOKEN, networkInfo } from "../../domain/networks.js";
 import type { TokenInfo } from "../../domain/records.js";
-import type { ChainSource } from "../../ports/chain-source.js";
+import { isUtxoNetwork, utxoLookupTransfers } from "../../domain/utxo-binding.js";
+import type { ChainLookup, ChainSource } from "../../ports/chain-source.js";
 import type {
   AttributionSource,
   PriceSource,
@@ -13,11 +14,32 @@ import type {
   TokenCatalog,
 } from "../../ports/reference-sources.js";
 import type { StoreOps } from "../../ports/store.js";
+import type { UtxoLedgerReader } from "../../ports/utxo-ledger.js";
 
-/** Resolves hashes from the ledger in the store: known -> found, unknown -> not_found. */
+/**
+ * A UTXO network's transaction from the UTXO ledger, as a found lookup (the whole transaction
+ * and one transfer per output paying an address); null when the network is not a UTXO one or
+ * the ledger does not hold the transaction.
+ */
+export async function utxoLedgerLookup(
+  ledger: UtxoLedgerReader,
+  network: string,
+  txHash: string,
+): Promise<ChainLookup | null> {
+  if (!isUtxoNetwork(network)) return null;
+  const [utxo] = await ledger.utxoTransactions(network, [txHash]);
+  return utxo ? { kind: "found", transfers: utxoLookupTransfers(utxo), utxo } : null;
+}
+
+/**
+ * Resolves hashes from the ledgers in the store: a UTXO network's transaction from the UTXO
+ * ledger, else the ledger's transfers; known -> found, unknown -> not_found.
+ */
 export function storeChainSource(store: StoreOps): ChainSource {
   return {
     async lookup(network, txHash) {
+      const utxo = await utxoLedgerLookup(store, network, txHash);
+      if (utxo) return utxo;
       const transfers = await store.ledgerByTxHash(network, txHash);
       return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
     },

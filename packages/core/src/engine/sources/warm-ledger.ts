@@ -17,6 +17,7 @@ import type { ChainSource } from "../../ports/chain-source.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
 import { type Clock, systemClock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
+import { utxoLedgerLookup } from "./store-sources.js";
 
 /** Options of {@link createWarmLedger}. */
 export interface WarmLedgerOptions {
@@ -107,6 +108,8 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     },
     chain: {
       async lookup(network, txHash) {
+        const utxo = await utxoLedgerLookup(store, network, txHash);
+        if (utxo) return utxo;
         if (!recent()) await catchUp();
         let transfers: ReadonlyArray<LedgerTransfer> = index.byTxHash(network, txHash);
         if (transfers.length === 0) transfers = await store.ledgerByTxHash(network, txHash);
