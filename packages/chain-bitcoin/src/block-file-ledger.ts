@@ -81,7 +81,9 @@ function spendsOfBareUndo(block: RawBlock, undo: Uint8Array, params: BitcoinPara
 }
 
 function converted(offset: number, block: RawBlock, spends: BlockSpends, params: BitcoinParams): FileBlock {
-  const transactions = utxoTransactionsOfBlock(block, spends, { params });
+  // The genesis block (no previous block) is height 0: its coinbase predates BIP34.
+  const height = block.header.prevHash === NULL_HASH ? { height: 0 } : {};
+  const transactions = utxoTransactionsOfBlock(block, spends, { params, ...height });
   return { offset, hash: block.header.hash, height: transactions[0]?.block ?? 0, transactions };
 }
 
