@@ -6,6 +6,20 @@
  */
 
 export {
+  type BitcoinBlockIngestor,
+  type BitcoinBlockIngestorOptions,
+  type BitcoinCursor,
+  type BitcoinIngestRun,
+  bitcoinCursorKey,
+  createBitcoinBlockIngestor,
+  REORG_WINDOW,
+} from "./bitcoin-block-ingestor.js";
+export {
+  type BitcoinChainSource,
+  type BitcoinChainSourceOptions,
+  createBitcoinChainSource,
+} from "./bitcoin-chain-source.js";
+export {
   BITCOIN_CHAIN_KINDS,
   BITCOIN_PARAMS,
   type BitcoinChainKind,
@@ -13,6 +27,16 @@ export {
   bitcoinParams,
   paramsOfMagic,
 } from "./bitcoin-params.js";
+export {
+  type BitcoinRpc,
+  type BitcoinRpcOptions,
+  createBitcoinRpc,
+  DEFAULT_RPC_TIMEOUT_MS,
+  RPC_MISC_ERROR,
+  RPC_NOT_FOUND,
+  RpcError,
+  rpcOrNull,
+} from "./bitcoin-rpc.js";
 export { type BlockFileOptions, blocksOfFiles, type FileBlock } from "./block-file-ledger.js";
 export { type FileRecord, fileRecords, startsWithRecord } from "./block-files.js";
 export { type BlockLedgerOptions, heightOfBlock, utxoTransactionsOfBlock } from "./block-ledger.js";
@@ -39,6 +63,12 @@ export { esploraBlockOf, esploraTransaction } from "./esplora-json.js";
 export { FieldProblem } from "./json-fields.js";
 export { parseJsonKeepingNumbers } from "./lossless-json.js";
 export {
+  type ChainPlace,
+  type KnownOutput,
+  resolvePrevouts,
+  utxoTransactionOfRaw,
+} from "./node-transactions.js";
+export {
   addressOfScript,
   type DecodedOutput,
   decodeOutputScript,
@@ -57,3 +87,5 @@ export {
   readTransaction,
 } from "./raw-block.js";
 export { MAX_MONEY, outputsWithoutAddress, utxoTransactionProblem } from "./utxo-checks.js";
+export { utxoLedgerOf } from "./utxo-ledger-store.js";
+export { inputAddressOf, transfersOfUtxo } from "./utxo-transfers.js";

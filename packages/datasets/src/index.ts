@@ -55,4 +55,3 @@ export {
 export { looksLikeAddressList } from "./sanctions-address-list.js";
 export { DEFAULT_LIST_NAME } from "./sanctions-import.js";
 export { isUtxoLedgerFormat, UTXO_LEDGER_FORMATS, undoFileOf } from "./utxo-import.js";
-export { utxoLedgerOf } from "./utxo-ledger-store.js";

@@ -28,6 +28,7 @@ import {
   outputsWithoutAddress,
   paramsOfMagic,
   parseJsonKeepingNumbers,
+  utxoLedgerOf,
   utxoTransactionProblem,
 } from "@openkyt/chain-bitcoin";
 import { describeError, KytError, type UtxoLedgerStore, type UtxoTransaction } from "@openkyt/core";
@@ -35,7 +36,6 @@ import { unreadable } from "./file-text.js";
 import type { ImportContext } from "./import-context.js";
 import type { UtxoImportCounts } from "./import-types.js";
 import { lineBatches } from "./text-lines.js";
-import { utxoLedgerOf } from "./utxo-ledger-store.js";
 
 /** The UTXO ledger formats of `openkyt import ledger`. */
 export const UTXO_LEDGER_FORMATS = ["bitcoin-core", "esplora", "bitcoin-blocks"] as const;

@@ -1,4 +1,4 @@
-/** The UTXO ledger of a store, for the UTXO importers: a store that keeps none is NOT_CONFIGURED. */
+/** The UTXO ledger of a store, for importers and the ingestor: a store that keeps none is NOT_CONFIGURED. */
 import { KytError, type Store, type UtxoLedgerStore } from "@openkyt/core";
 
 /** `store`'s UTXO ledger; a store without one fails with NOT_CONFIGURED before anything is read. */
