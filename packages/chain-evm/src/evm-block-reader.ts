@@ -2,7 +2,7 @@
  * Reads a range of blocks into ledger rows: every successful transaction's native value and
  * every ERC-20 Transfer log (`eth_getLogs` over the whole range), timed by their blocks.
  */
-import { KytError, type LedgerTransfer, type NetworkInfo } from "@openkyt/core";
+import { type BlockBatch, KytError, type LedgerTransfer, type NetworkInfo } from "@openkyt/core";
 import {
   type Block,
   type Hash,
@@ -41,6 +41,14 @@ export async function readBlockRange(
   from: bigint,
   to: bigint,
 ): Promise<LedgerTransfer[]> {
+  return [...(await readBlockBatch(deps, from, to)).transfers];
+}
+
+/**
+ * Blocks `from`..`to` (inclusive) with their hashes and ledger rows, as a chain follower reads
+ * them (see `BlockSource.readBlocks`). Throws CHAIN_ERROR as {@link readBlockRange} does.
+ */
+export async function readBlockBatch(deps: BlockReaderDeps, from: bigint, to: bigint): Promise<BlockBatch> {
   const { client, network } = deps;
   const code = network.code;
   const logs = await rpcCall(code, `eth_getLogs ${from}-${to}`, () =>
@@ -63,7 +71,16 @@ export async function readBlockRange(
     raws.push(decoded);
   }
   const timeOf = (n: number) => Number(byNumber.get(n)?.timestamp ?? 0n) * 1000;
-  return toLedgerRows(network, raws, timeOf, deps.resolver);
+  const transfers = await toLedgerRows(network, raws, timeOf, deps.resolver);
+  return {
+    blocks: blocks.map((b) => ({
+      height: Number(b.number),
+      hash: b.hash,
+      parentHash: b.parentHash,
+      time: Number(b.timestamp) * 1000,
+    })),
+    transfers,
+  };
 }
 
 /** The native transfers of a block's successful transactions that carry value. */

@@ -12,7 +12,8 @@ export {
   type IngestRun,
   ingestorCursorKey,
 } from "./evm-block-ingestor.js";
-export { type BlockReaderDeps, readBlockRange } from "./evm-block-reader.js";
+export { type BlockReaderDeps, readBlockBatch, readBlockRange } from "./evm-block-reader.js";
+export { createEvmBlockSource, type EvmBlockSource, type EvmBlockSourceOptions } from "./evm-block-source.js";
 export { createEvmChainSource, type EvmChainSource, type EvmChainSourceOptions } from "./evm-chain-source.js";
 export {
   createEvmClient,
@@ -23,6 +24,7 @@ export {
 } from "./evm-connection.js";
 export { toLedgerRows } from "./evm-ledger-rows.js";
 export { evmNetwork } from "./evm-network.js";
+export { checkEvmNode } from "./evm-node-check.js";
 export { chainError } from "./evm-rpc-errors.js";
 export {
   createDecimalsResolver,

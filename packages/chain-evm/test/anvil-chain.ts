@@ -69,6 +69,9 @@ export interface TestChain {
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
   setAutomine(on: boolean): Promise<void>;
+  /** Takes a snapshot of the chain (evm_snapshot); `revert` goes back to it, forgetting later blocks. */
+  snapshot(): Promise<Hex>;
+  revert(id: Hex): Promise<void>;
   /** Moves the node's clock forward: the next block is at least `seconds` later. */
   increaseTime(seconds: number): Promise<void>;
   stop(): Promise<void>;
@@ -79,8 +82,9 @@ export async function startTestChain(options: AnvilOptions = {}): Promise<TestCh
   const node = await startAnvil(options);
   const transport = http(node.rpcUrl, { retryCount: 0 });
   const publicClient = createPublicClient({ transport, cacheTime: 0 });
-  const wallet = createWalletClient({ chain: foundry, transport });
-  const testClient = createTestClient({ mode: "anvil", chain: foundry, transport });
+  const chain = options.chainId === undefined ? foundry : { ...foundry, id: options.chainId };
+  const wallet = createWalletClient({ chain, transport });
+  const testClient = createTestClient({ mode: "anvil", chain, transport });
   const accounts = await wallet.getAddresses();
   const receipt = (hash: Hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   return {
@@ -113,6 +117,8 @@ export async function startTestChain(options: AnvilOptions = {}): Promise<TestCh
     receipt,
     mine: (blocks) => testClient.mine({ blocks }),
     setAutomine: (on) => testClient.setAutomine(on),
+    snapshot: () => testClient.snapshot(),
+    revert: (id) => testClient.revert({ id }),
     increaseTime: async (seconds) => {
       await testClient.increaseTime({ seconds });
     },

@@ -20,6 +20,8 @@ export interface AnvilNode {
 export interface AnvilOptions {
   /** Seconds between blocks; default: none (a block per transaction, "automine"). */
   readonly blockTime?: number;
+  /** The chain id the node reports; default anvil's 31337 (1 makes it pass for ETH). */
+  readonly chainId?: number;
 }
 
 const PLATFORM_ARCH: Readonly<Record<string, string>> = { x64: "amd64", arm64: "arm64" };
@@ -87,6 +89,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     const port = await freePort();
     const flags = ["--host", "127.0.0.1", "--port", String(port), "--silent"];
     if (options.blockTime !== undefined) flags.push("--block-time", String(options.blockTime));
+    if (options.chainId !== undefined) flags.push("--chain-id", String(options.chainId));
     const child = spawn(command, [...args, ...flags], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => {

@@ -3,11 +3,11 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./cli-command.js";
 
 /** Option definitions as parseArgs takes them. */
-export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string }>;
+export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
 
 /** Parsed options and positionals. */
 export interface ParsedArgs {
-  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly values: Readonly<Record<string, string | boolean | ReadonlyArray<string> | undefined>>;
   readonly positionals: ReadonlyArray<string>;
 }
 
@@ -95,6 +95,23 @@ function parseProblem(error: unknown, options: OptionSpec): string {
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** Every value of a repeatable string option (`multiple: true`), in order; empty when not given. */
+export function stringsOption(args: ParsedArgs, name: string): ReadonlyArray<string> {
+  const value = args.values[name];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+/** A whole number option (at least `min`), or the fallback. */
+export function wholeOption(args: ParsedArgs, name: string, fallback: number, min = 0): number {
+  const raw = stringOption(args, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) {
+    throw new UsageError(`--${name} must be a whole number >= ${min}, got ${raw}`);
+  }
+  return Number(raw);
 }
 
 /** A TCP port option (0 to 65535), or the fallback. */

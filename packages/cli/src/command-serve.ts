@@ -17,6 +17,7 @@ import {
   serveHttp,
 } from "@openkyt/http";
 import { parseApiKeysEnv, provisionEnvKeys } from "./api-keys-env.js";
+import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./chain-setup.js";
 import {
   METRICS_OPTIONS,
   metricsAddressOption,
@@ -44,6 +45,7 @@ const OPTIONS = {
   "failed-auth-limit": { type: "string" },
   "no-console": { type: "boolean" },
   "drain-seconds": { type: "string" },
+  ...CHAIN_OPTIONS,
   ...METRICS_OPTIONS,
 } as const;
 
@@ -82,6 +84,7 @@ export const serveCommand: CliCommand = {
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
                      [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
+                     [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --port        port to listen on (0: any free port); default 8080
@@ -105,6 +108,7 @@ export const serveCommand: CliCommand = {
   --metrics-host  interface of --metrics-port; default 127.0.0.1
   --drain-seconds  on SIGTERM, answer /readyz 503 this long before refusing connections, so a
                 load balancer stops sending first; default 0 (see docs/operations.md)
+${CHAIN_USAGE}
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
                OPENKYT_VAULT_KEY (32+ characters) encrypts API secrets at rest.
@@ -163,14 +167,22 @@ export const serveCommand: CliCommand = {
       try {
         const warmSources = await warmSourcesIf(warm, store);
         if (warm) ops.readiness.done("warm_sources");
+        const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(
           store,
           io.env,
           logger,
           // --no-workers: the jobs run in `openkyt worker` processes, so ?wait= polls the store.
-          { ...warmSources, ...ops.engineTracing, ...(workers ? {} : { jobs: { runsElsewhere: true } }) },
+          {
+            ...warmSources,
+            ...ops.engineTracing,
+            ...(workers ? {} : { jobs: { runsElsewhere: true } }),
+            ...(live ? { chainSource: live.chainSource } : {}),
+            ...bindingOption(args),
+          },
           renderer,
         );
+        if (live) io.stderr(`live chain sources: ${live.described}\n`);
         ops.watch(engine, warmSources);
         if (!engine.apiKeys.encryptsSecrets) io.stderr(PLAIN_SECRETS_WARNING);
         await provisionEnvKeys(engine, envKeys);

@@ -4,6 +4,7 @@
  * With `--metrics-port` it serves /metrics, /readyz and /healthz there (docs/operations.md).
  */
 import { createHttpLogger } from "@openkyt/http";
+import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./chain-setup.js";
 import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
@@ -15,7 +16,7 @@ export const workerCommand: CliCommand = {
   name: "worker",
   summary: "run the job runner only (binding and checks)",
   usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--log-level info] [--json]
-                      [--metrics-host 127.0.0.1 --metrics-port N]
+                      [--metrics-host 127.0.0.1 --metrics-port N] [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
@@ -23,6 +24,7 @@ export const workerCommand: CliCommand = {
   --log-level  pino level of the log on stderr; default info
   --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
   --metrics-host  interface of --metrics-port; default 127.0.0.1
+${CHAIN_USAGE}
 
   A SQLite store is for one process: run a worker on it only when the server runs --no-workers.`,
   async run(argv, io) {
@@ -30,6 +32,7 @@ export const workerCommand: CliCommand = {
       db: { type: "string" },
       "log-level": { type: "string" },
       warm: { type: "boolean" },
+      ...CHAIN_OPTIONS,
       ...METRICS_OPTIONS,
     });
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
@@ -46,7 +49,14 @@ export const workerCommand: CliCommand = {
       try {
         const warmSources = await warmSourcesIf(warm, store);
         if (warm) ops.readiness.done("warm_sources");
-        const engine = createCliEngine(store, io.env, logger, { ...warmSources, ...ops.engineTracing });
+        const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
+        const engine = createCliEngine(store, io.env, logger, {
+          ...warmSources,
+          ...ops.engineTracing,
+          ...(live ? { chainSource: live.chainSource } : {}),
+          ...bindingOption(args),
+        });
+        if (live) io.stderr(`live chain sources: ${live.described}\n`);
         ops.watch(engine, warmSources);
         engine.start();
         ops.readiness.done("engine");

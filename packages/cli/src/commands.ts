@@ -20,6 +20,11 @@ export const COMMANDS: CliCommands = Object.freeze({
     "run the job runner only (binding and checks)",
     async () => (await import("./command-worker.js")).workerCommand,
   ),
+  follow: lazy(
+    "follow",
+    "keep the ledger current with a chain: write its final blocks' transfers as they come",
+    async () => (await import("./command-follow.js")).followCommand,
+  ),
   keys: lazy(
     "keys",
     "create, list, revoke or seal API keys of an account",

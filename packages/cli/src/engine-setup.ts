@@ -7,6 +7,7 @@
  */
 
 import {
+  type ChainSource,
   createEngine,
   createWarmSources,
   type Engine,
@@ -84,7 +85,12 @@ export function createCliEngine(
   store: Store,
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
-  sources: Partial<WarmSources> & { readonly tracer?: Tracer; readonly jobs?: EngineConfig["jobs"] } = {},
+  sources: Partial<WarmSources> & {
+    readonly tracer?: Tracer;
+    readonly jobs?: EngineConfig["jobs"];
+    readonly chainSource?: ChainSource;
+    readonly binding?: EngineConfig["binding"];
+  } = {},
   renderer: ReportRenderer = lazyPdfRenderer(),
 ): Engine {
   return createEngine({

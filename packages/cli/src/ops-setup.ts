@@ -48,6 +48,8 @@ export interface ProcessOps {
   countStore(store: Store): Store;
   /** Feeds the metrics from the engine, its store and its warm sources; the probe reads the store. */
   watch(engine: Engine, warm: Partial<WarmSources>): void;
+  /** Probes `store` for readiness and runs `refresh` before each exposition (a process without an engine: `follow`). */
+  watchStore(store: Store, refresh: () => void | Promise<void>): void;
   /** Stops listening to the engine, closes the separate listener, flushes the traces. Idempotent. */
   close(): Promise<void>;
 }
@@ -57,12 +59,14 @@ export async function startProcessOps(
   steps: ReadonlyArray<string>,
   address: MetricsAddress | null,
   env: Readonly<Record<string, string | undefined>>,
+  options: { readonly lagging?: () => string | null } = {},
 ): Promise<ProcessOps> {
   const tracing = await startTracing(env);
   const metrics = createMetrics();
   let store: Store | null = null;
   const readiness = createReadiness({
     steps,
+    ...(options.lagging ? { lagging: options.lagging } : {}),
     probe: () => (store ? store.getSetting(PROBE_SETTING) : Promise.resolve(null)),
     onChange: (ready) => metrics.ready.set(ready ? 1 : 0),
   });
@@ -99,6 +103,10 @@ export async function startProcessOps(
       unwatch.push(watchEngine(metrics, engine));
       refreshers.push(storeGauges(metrics, engine.store));
       if (warm.ledger) refreshers.push(warmLedgerGauges(metrics, warm.ledger));
+    },
+    watchStore(given, refresh) {
+      store = given;
+      refreshers.push(refresh);
     },
     close() {
       closed ??= (async () => {

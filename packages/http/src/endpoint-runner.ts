@@ -31,6 +31,7 @@ import type { RateLimiter, RateVerdict } from "./rate-limiter.js";
 import { socketLimitAddress } from "./remote-address.js";
 import { type Caller, type CallerRequest, readBody, takeRate } from "./request-caller.js";
 import { REQUEST_ID_HEADER } from "./request-context.js";
+import { API_ANSWER_HEADERS } from "./response-headers.js";
 import { sessionCaller } from "./session-check.js";
 import { sessionTokenOf } from "./session-cookie.js";
 
@@ -172,6 +173,7 @@ function respond(c: Context<AppEnv>, result: EndpointResult): Response {
     headers: {
       "content-type": "application/json",
       [REQUEST_ID_HEADER.toLowerCase()]: c.get("requestId"),
+      ...API_ANSWER_HEADERS,
       ...result.headers,
     },
   });

@@ -22,6 +22,7 @@ import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
 import { requestContext, requestIds } from "./request-context.js";
 import { requestMetrics } from "./request-metrics.js";
 import { requestTracing } from "./request-tracing.js";
+import { responseHeaders } from "./response-headers.js";
 import { sessionApiKeyRoutes } from "./session-api-keys.js";
 import { sessionRoutes } from "./session-routes.js";
 
@@ -145,6 +146,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   let openApi: object | null = null;
 
   const app = new Hono<AppEnv>({ strict: false });
+  app.use("*", responseHeaders());
   if (options.ops?.observe) app.use("*", requestMetrics({ observe: options.ops.observe }));
   app.use("*", requestIds());
   app.use("*", requestContext({ logger }));

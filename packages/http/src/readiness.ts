@@ -11,7 +11,8 @@ export type ReadinessAnswer =
   | { readonly ready: true; readonly status: "ready" }
   | { readonly ready: false; readonly status: "starting"; readonly waiting: ReadonlyArray<string> }
   | { readonly ready: false; readonly status: "draining" }
-  | { readonly ready: false; readonly status: "store_unreachable"; readonly detail: string };
+  | { readonly ready: false; readonly status: "store_unreachable"; readonly detail: string }
+  | { readonly ready: false; readonly status: "lagging"; readonly detail: string };
 
 /** Options of {@link createReadiness}. */
 export interface ReadinessOptions {
@@ -25,6 +26,11 @@ export interface ReadinessOptions {
   readonly probeCacheMs?: number;
   /** Milliseconds since an arbitrary origin; default performance.now(). */
   readonly monotonicNow?: () => number;
+  /**
+   * Why the process is too far behind to be relied on (a chain follower past its allowed lag),
+   * or null when it is not; asked after the store probe. Default: never behind.
+   */
+  readonly lagging?: () => string | null;
   /** Hears each change of readiness (for the `openkyt_ready` gauge). */
   readonly onChange?: (ready: boolean) => void;
 }
@@ -94,6 +100,11 @@ export function createReadiness(options: ReadinessOptions): Readiness {
       if (problem !== null) {
         tell(false);
         return { ready: false, status: "store_unreachable", detail: problem };
+      }
+      const behind = options.lagging?.() ?? null;
+      if (behind !== null) {
+        tell(false);
+        return { ready: false, status: "lagging", detail: behind };
       }
       tell(true);
       return { ready: true, status: "ready" };

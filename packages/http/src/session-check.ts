@@ -33,7 +33,7 @@ export function userActor(email: string): string {
 /** Authenticates a request by its session token; throws the 401/403 of a refusal. */
 export async function sessionCaller(
   req: CallerRequest,
-  endpoint: Pick<Endpoint, "tag" | "method">,
+  endpoint: Pick<Endpoint, "tag" | "method" | "operationId">,
   token: string,
   deps: SessionCheckDeps,
 ): Promise<Caller> {

@@ -2,7 +2,9 @@
  * The console's sign-in, outside the signed interface: `POST /v1/session` (e-mail and password:
  * sets the session cookie, answers the user and the CSRF token), `GET /v1/session` (who is
  * signed in, with the CSRF token again after a reload) and `DELETE /v1/session` (sign-out, with
- * the CSRF token). Sign-in is rate limited per source address and per e-mail, whatever the outcome.
+ * the CSRF token). Sign-in takes only JSON from the console's own origin (sign-in-origin.ts) and
+ * is limited so that failures lock an e-mail out only from the addresses that failed
+ * (sign-in-limits.ts).
  */
 import { KytError, parseInput, type UserRecord } from "@openkyt/core";
 import type { Context, Hono } from "hono";
@@ -11,11 +13,12 @@ import type { AppEnv } from "./app-env.js";
 import type { ConsoleSessions } from "./console-sessions.js";
 import { sameToken } from "./console-sessions.js";
 import { nodeIncoming } from "./node-incoming.js";
-import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { limitAddress } from "./remote-address.js";
 import { readBody } from "./request-caller.js";
 import { SESSION_REFUSED, userActor } from "./session-check.js";
 import { CSRF_HEADER, sessionCookie, sessionTokenOf } from "./session-cookie.js";
+import { createSignInLimits, type SignInLimitOptions } from "./sign-in-limits.js";
+import { checkSignInRequest } from "./sign-in-origin.js";
 
 /** Options of {@link sessionRoutes}. */
 export interface SessionRouteOptions {
@@ -23,10 +26,8 @@ export interface SessionRouteOptions {
   readonly now: () => number;
   /** Mark the cookie Secure: always, never, or (`"auto"`) when the request came over https. */
   readonly secureCookie: boolean | "auto";
-  /** Sign-in attempts per source address; default 1/s with bursts of 20. */
-  readonly perAddress?: RateLimit;
-  /** Sign-in attempts per e-mail; default one per 10 s with bursts of 5. */
-  readonly perEmail?: RateLimit;
+  /** Sign-in limits (see sign-in-limits.ts); default {@link SIGN_IN_LIMIT_DEFAULTS}. */
+  readonly limits?: SignInLimitOptions;
 }
 
 /** The path of the session routes. */
@@ -79,16 +80,21 @@ export function checkCsrf(c: Context<AppEnv>, csrfToken: string, what: string): 
 /** Adds the session routes to `app`. */
 export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): void {
   const { sessions } = options;
-  const perAddress = createRateLimiter(options.perAddress ?? { perSecond: 1, burst: 20 });
-  const perEmail = createRateLimiter(options.perEmail ?? { perSecond: 0.1, burst: 5 });
+  const limits = createSignInLimits(options.limits);
   const secure = (c: Context<AppEnv>) =>
     options.secureCookie === "auto" ? new URL(c.req.url).protocol === "https:" : options.secureCookie;
   const current = (c: Context<AppEnv>) => currentSession(c, sessions);
 
   app.post(SESSION_PATH, async (c) => {
+    checkSignInRequest({
+      contentType: c.req.header("content-type"),
+      origin: c.req.header("origin"),
+      secFetchSite: c.req.header("sec-fetch-site"),
+      host: c.req.header("host"),
+    });
     const now = options.now();
     const address = limitAddress(nodeIncoming(c)?.socket?.remoteAddress);
-    const byAddress = perAddress.take(address, now);
+    const byAddress = limits.attempt(address, now);
     if (!byAddress.ok) throw limited(byAddress.retryAfterMs);
     const raw = new TextDecoder().decode(await readBody(c, nodeIncoming(c), 4096));
     let json: unknown;
@@ -101,10 +107,11 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
     }
     const { email, password } = parseInput(signInSchema, json, "request body");
     const normalised = email.trim().toLowerCase();
-    const byEmail = perEmail.take(normalised, now);
+    const byEmail = limits.check(normalised, address, now);
     if (!byEmail.ok) throw limited(byEmail.retryAfterMs);
     const signed = await sessions.signIn(normalised, password);
     if (!signed) {
+      limits.failed(normalised, address, options.now());
       c.get("log").warn({ reason: "wrong e-mail or password" }, "sign-in refused");
       throw new KytError("UNAUTHORIZED", "wrong e-mail or password, or the user is disabled");
     }

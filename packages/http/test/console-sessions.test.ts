@@ -163,6 +163,36 @@ describe("console sessions", () => {
     expect((await call(s, admin, "GET", "/v1/webhooks/")).status).toBe(200);
   });
 
+  it("lets analysts recheck transfers but only admins register them (one, a batch, an attempt, a binding)", async () => {
+    const analyst = await session(s, "analyst@acme.test");
+    const admin = await session(s, "admin@acme.test");
+    const transfer = (await s.acme.listTransfers({ page_size: 1 })).items[0]?.id ?? "";
+    const before = (await s.acme.listTransfers({ page_size: 100 })).items.length;
+    const one = {
+      direction: "incoming",
+      network: "ETH",
+      tx_hash: `0x${"ab".repeat(32)}`,
+      output_address: W.client,
+    };
+    const writes: Array<[string, unknown]> = [
+      ["/v1/transfers/register/", one],
+      ["/v1/transfers/register-batch/", { transfers: [one] }],
+      [
+        "/v1/transfers/register-attempt/",
+        { direction: "outgoing", network: "ETH", output_address: W.client },
+      ],
+      [`/v1/transfers/${transfer}/bind-transaction/`, { tx_hash: `0x${"cd".repeat(32)}` }],
+    ];
+    for (const [path, body] of writes) {
+      const refused = await call(s, analyst, "POST", path, body);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body?.detail, path).toBe("this needs the admin role; analyst@acme.test is analyst");
+    }
+    expect((await s.acme.listTransfers({ page_size: 100 })).items.length).toBe(before);
+    expect((await call(s, analyst, "POST", `/v1/transfers/${transfer}/recheck-exposure/`)).status).toBe(200);
+    expect((await call(s, admin, "POST", "/v1/transfers/register/", one)).status).toBe(201);
+  });
+
   it("ends a session at sign-out (with the CSRF token) and every session of a disabled user", async () => {
     const first = await session(s, "someone@other.test");
     const second = await session(s, "someone@other.test");

@@ -157,6 +157,48 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: "Time since the warm ledger's last catch-up began: rows stored since are not in memory yet.",
       registers: [],
     }),
+    followCursor: new Gauge({
+      name: "openkyt_follow_cursor_block",
+      help: "The last block a chain follower wrote into the ledger, by network (openkyt follow only).",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followLagBlocks: new Gauge({
+      name: "openkyt_follow_head_lag_blocks",
+      help: "Blocks between the node's head and the follower's cursor, by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followLagSeconds: new Gauge({
+      name: "openkyt_follow_head_lag_seconds",
+      help: "Age of the follower's last written block (now minus its block time), by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followBlocks: new Counter({
+      name: "openkyt_follow_blocks_total",
+      help: "Blocks written into the ledger by the follower, by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followRows: new Counter({
+      name: "openkyt_follow_rows_total",
+      help: "Ledger rows written by the follower (its rate is rows/s), by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followReorgs: new Counter({
+      name: "openkyt_follow_reorgs_total",
+      help: "Reorganisations the follower undid, by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
+    followSourceErrors: new Counter({
+      name: "openkyt_follow_source_errors_total",
+      help: "Follower steps that failed (node down, slow or answering nonsense; a store failure), by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
     storeErrors: new Counter({
       name: "openkyt_store_errors_total",
       help: "Store calls that failed for a reason other than an expected outcome (conflict, not found), by operation.",

@@ -20,6 +20,8 @@ import { backtestsMigration } from "./kysely-migration-0013-backtests.js";
 import { transferPositionMigration } from "./kysely-migration-0014-transfer-position.js";
 import { jobLeasesMigration } from "./kysely-migration-0015-job-leases.js";
 import { transferStatusIndexMigration } from "./kysely-migration-0018-transfer-status-index.js";
+import { followedBlocksMigration } from "./kysely-migration-0020-followed-blocks.js";
+import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -39,6 +41,8 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0014_transfer_position": transferPositionMigration,
   "0015_job_leases": jobLeasesMigration,
   "0018_transfer_status_index": transferStatusIndexMigration,
+  "0020_followed_blocks": followedBlocksMigration,
+  "0030_utxo_ledger": utxoLedgerMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

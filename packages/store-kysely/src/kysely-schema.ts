@@ -190,6 +190,42 @@ export interface LedgerTransfersTable {
   value_usd: NullableFloat8;
 }
 
+/** `utxo_transactions`: one row per UTXO transaction (migration 0030). */
+export interface UtxoTransactionsTable {
+  txid: string;
+  network: string;
+  block: NullableInt8;
+  block_hash: string | null;
+  occurred_at: Int8;
+  position: Int8;
+  coinbase: Int8;
+}
+
+/** `utxo_outputs`: one row per output, with its transaction's time, block and position. */
+export interface UtxoOutputsTable {
+  txid: string;
+  network: string;
+  vout: Int8;
+  address: string | null;
+  value: Int8;
+  occurred_at: Int8;
+  block: NullableInt8;
+  position: Int8;
+}
+
+/** `utxo_inputs`: one row per input, with its transaction's time. */
+export interface UtxoInputsTable {
+  txid: string;
+  network: string;
+  vin: Int8;
+  prev_txid: string | null;
+  prev_vout: NullableInt8;
+  address: string | null;
+  value: Int8;
+  coinbase: Int8;
+  occurred_at: Int8;
+}
+
 /** `attributions`: address to entity, one per (network, address). */
 export interface AttributionsTable {
   network: string;
@@ -240,6 +276,13 @@ export interface PricesTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** `followed_blocks`: the blocks chain followers wrote (migration 0020). */
+export interface FollowedBlocksTable {
+  network: string;
+  height: Int8;
+  hash: string;
 }
 
 /** `request_signatures`: signed requests admitted against replay (migration 0007). */
@@ -342,11 +385,15 @@ export interface Database {
   risk_models: RiskModelsTable;
   api_keys: ApiKeysTable;
   ledger_transfers: LedgerTransfersTable;
+  utxo_transactions: UtxoTransactionsTable;
+  utxo_outputs: UtxoOutputsTable;
+  utxo_inputs: UtxoInputsTable;
   attributions: AttributionsTable;
   sanctions_listings: SanctionsListingsTable;
   tokens: TokensTable;
   prices: PricesTable;
   settings: SettingsTable;
+  followed_blocks: FollowedBlocksTable;
   request_signatures: RequestSignaturesTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;

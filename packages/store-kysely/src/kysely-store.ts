@@ -7,6 +7,7 @@ import type { Store, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
+import { kyselyChainFollowOps } from "./kysely-chain-follow.js";
 import type { KyselyContext } from "./kysely-context.js";
 import type { StoreDialect } from "./kysely-dialect.js";
 import { groupCommitter } from "./kysely-group-commit.js";
@@ -23,6 +24,7 @@ import type { Database } from "./kysely-schema.js";
 import { kyselySecretOps } from "./kysely-secrets.js";
 import { kyselyTransferOps } from "./kysely-transfers.js";
 import { kyselyUserOps } from "./kysely-users.js";
+import { kyselyUtxoOps } from "./kysely-utxo.js";
 import { kyselyWebhookOps } from "./kysely-webhooks.js";
 
 /** Every member of the port over `ctx`. */
@@ -35,10 +37,12 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyJobOps(ctx),
     ...kyselyKeyModelOps(ctx),
     ...kyselyLedgerOps(ctx),
+    ...kyselyUtxoOps(ctx),
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),
     ...kyselyUserOps(ctx),
+    ...kyselyChainFollowOps(ctx),
     ...kyselyBacktestOps(ctx),
     ...kyselyOperationsOps(ctx),
   };

@@ -10,7 +10,7 @@ import { withTestPostgres } from "./pg-test-suite.js";
 // engine (and this process) keeps serving.
 await withTestPostgres("Postgres connection faults", ({ url, stores }) => {
   it("a connection killed mid-transaction: retried, then error with the reason; idle connections killed: still serving", {
-    timeout: 90_000,
+    timeout: 180_000,
   }, async () => {
     const app = `openkyt-faults-${process.pid}`;
     const admin = new pg.Client({ connectionString: withDefaultUser(url) });
@@ -36,7 +36,7 @@ await withTestPostgres("Postgres connection faults", ({ url, stores }) => {
         await admin.query(`select id from "${schema}".transfers where id = $1 for update`, [transferId]);
         const draining = harness.engine.drain();
         let killed = 0;
-        for (let i = 0; i < 200 && killed === 0; i += 1) {
+        for (let i = 0; i < 1_200 && killed === 0; i += 1) {
           await new Promise((resolve) => setTimeout(resolve, 50));
           const result = await admin.query(
             `select pg_terminate_backend(pid) as done from pg_stat_activity

@@ -37,10 +37,34 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0018) adds the index of the tx_status filter, nothing else.
+      // The last migration (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
+      const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
+      expect(latest.filter(utxo)).toHaveLength(6);
+      expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
+        /\("prev_txid", "network", "prev_vout"\)/,
+      );
+      const withoutUtxo = latest.filter((e) => !utxo(e));
+      expect(await schema()).toEqual(withoutUtxo);
+      // The one before (0020) adds the followed blocks of chain followers and the ledger's
+      // (network, block) index, nothing else.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      const followed = (entry: string) =>
+        entry.startsWith("table followed_blocks:") || entry.startsWith("index ledger_transfers_block:");
+      expect(latest.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
+        /\("network", "block"\)/,
+      );
+      expect(latest.find((e) => e.startsWith("table followed_blocks:"))).toMatch(
+        /primary key \("network", "height"\)/,
+      );
+      const withoutFollowed = withoutUtxo.filter((e) => !followed(e));
+      expect(await schema()).toEqual(withoutFollowed);
+      // The one before (0018) adds the index of the tx_status filter, nothing else.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
       expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
-      const withoutStatus = latest.filter((e) => !statusIndex(e));
+      const withoutStatus = withoutFollowed.filter((e) => !statusIndex(e));
       expect(await schema()).toEqual(withoutStatus);
       // The one before (0015) adds the partial index of leased jobs: stepping over it
       // leaves every other table and index as it was.
@@ -105,6 +129,7 @@ describe("sqlite migrations", () => {
         db,
       );
       expect(indexes.rows.map((r) => r.name)).toEqual([
+        "ledger_transfers_block",
         "ledger_transfers_incoming",
         "ledger_transfers_key",
         "ledger_transfers_outgoing",

@@ -35,3 +35,11 @@ export {
   randomId,
   randomTxHash,
 } from "./store-factories.js";
+export {
+  COINBASE_INPUT,
+  makeUtxoTransaction,
+  randomTxid,
+  spend,
+  txidOf,
+  type UtxoTransactionSpec,
+} from "./utxo-factories.js";

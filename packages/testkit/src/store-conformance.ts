@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect } from "vitest";
 import { backtestConformance } from "./store-conformance-backtests.js";
 import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
+import { chainFollowConformance } from "./store-conformance-chain-follow.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
@@ -21,6 +22,7 @@ import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
 import { userConformance } from "./store-conformance-users.js";
+import { utxoConformance } from "./store-conformance-utxo.js";
 import { workflowConformance } from "./store-conformance-workflow.js";
 
 /** Options of {@link runStoreConformance}. */
@@ -77,6 +79,8 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerConformance(context);
     bulkLedgerConformance(context);
     ledgerScanConformance(context);
+    utxoConformance(context);
+    chainFollowConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);
     replayConformance(context);

@@ -89,6 +89,8 @@ export interface UtxoReceipt {
   readonly occurredAt: Millis;
   readonly block: number | null;
   readonly position: number;
+  /** The input that spent the output, when the ledger holds the spending transaction (else null). */
+  readonly spentBy: SpendingInput | null;
 }
 
 /** `txid:vout`, the way explorers and Bitcoin Core write an outpoint. */
@@ -115,3 +117,45 @@ export function coinsFromSats(sats: Sats): number {
 export function isSats(value: unknown): value is Sats {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
+
+/**
+ * The first reason `tx` cannot be stored, or null: a value that is not {@link isSats}, an
+ * output index that is not a distinct non-negative integer, a txid that is not 64 lower-case
+ * hex characters, or a non-coinbase input without its outpoint. Stores call it before writing
+ * (importers check more: amounts reconcile, prevouts are known).
+ */
+export function utxoTransactionProblem(tx: UtxoTransaction): string | null {
+  if (!TXID.test(tx.txid)) return `txid ${JSON.stringify(tx.txid)} is not 64 lower-case hex characters`;
+  const where = `${tx.network} transaction ${tx.txid}`;
+  if (tx.block !== null && !(Number.isSafeInteger(tx.block) && tx.block >= 0)) {
+    return `${where}: block ${tx.block} is not a non-negative integer`;
+  }
+  if (!Number.isSafeInteger(tx.position) || tx.position < 0) {
+    return `${where}: position ${tx.position} is not a non-negative integer`;
+  }
+  if (!Number.isFinite(tx.occurredAt)) return `${where}: occurredAt is not a time`;
+  for (const [vin, input] of tx.inputs.entries()) {
+    if (!isSats(input.value))
+      return `${where}: input ${vin} value ${input.value} is not a whole number of satoshis`;
+    if (!input.coinbase && (input.prevTxid === null || !TXID.test(input.prevTxid))) {
+      return `${where}: input ${vin} names no spent transaction`;
+    }
+    if (!input.coinbase && !(Number.isSafeInteger(input.prevVout) && (input.prevVout ?? -1) >= 0)) {
+      return `${where}: input ${vin} names no spent output index`;
+    }
+  }
+  const seen = new Set<number>();
+  for (const output of tx.outputs) {
+    if (!Number.isSafeInteger(output.vout) || output.vout < 0 || seen.has(output.vout)) {
+      return `${where}: output index ${output.vout} is not a distinct non-negative integer`;
+    }
+    seen.add(output.vout);
+    if (!isSats(output.value)) {
+      return `${where}: output ${output.vout} value ${output.value} is not a whole number of satoshis`;
+    }
+  }
+  return null;
+}
+
+/** A txid: 64 lower-case hex characters. */
+const TXID = /^[0-9a-f]{64}$/;

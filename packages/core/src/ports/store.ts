@@ -48,8 +48,10 @@ import type {
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
+import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
+import type { UtxoLedgerStore } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
 export interface WebhookDeliveryOutcome {
@@ -446,6 +448,7 @@ export interface SettingsStore {
 export interface StoreOps
   extends LedgerReader,
     UserStoreOps,
+    ChainFollowStoreOps,
     BacktestStoreOps,
     OperationsStoreOps,
     TransferStore,
@@ -458,6 +461,7 @@ export interface StoreOps
     SecretStore,
     ApiKeyStore,
     LedgerStore,
+    UtxoLedgerStore,
     ReferenceStore,
     SettingsStore {}
 

@@ -23,7 +23,9 @@ import type {
 } from "../domain/records.js";
 import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
+import { UtxoIndex } from "../exposure/utxo-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
+import type { FollowedBlock } from "../ports/store-chain-follow.js";
 
 /** Every table of one in-memory store. */
 export interface MemoryTables {
@@ -43,6 +45,8 @@ export interface MemoryTables {
   readonly riskModels: Map<string, ReadonlyArray<StoredRiskModel>>;
   readonly apiKeys: Map<string, ApiKeyRecord>;
   readonly ledger: LedgerSlot;
+  /** The UTXO ledger (Bitcoin, Litecoin). */
+  readonly utxo: UtxoIndex;
   /** (network, address) key to its attribution. */
   readonly attributions: Map<string, Attribution>;
   /** Address to its listings. */
@@ -53,6 +57,8 @@ export interface MemoryTables {
   readonly prices: Map<string, Map<string, number>>;
   /** Named values. */
   readonly settings: Map<string, string>;
+  /** (network, height) key to the block a chain follower wrote. */
+  readonly followedBlocks: Map<string, FollowedBlock>;
   readonly webhooks: Map<string, WebhookRecord>;
   readonly webhookEvents: Map<string, WebhookEventRecord>;
   /** Webhook id to its delivery attempts, in the order they were recorded. */
@@ -87,11 +93,13 @@ export function createMemoryTables(): MemoryTables {
     riskModels: new Map(),
     apiKeys: new Map(),
     ledger: { index: new LedgerIndex(), rows: [] },
+    utxo: new UtxoIndex(),
     attributions: new Map(),
     sanctions: new Map(),
     tokens: new Map(),
     prices: new Map(),
     settings: new Map(),
+    followedBlocks: new Map(),
     webhooks: new Map(),
     webhookEvents: new Map(),
     webhookDeliveries: new Map(),

@@ -2,9 +2,11 @@
  * The in-memory store: the reference implementation of the Store port. Plain Maps, copies in
  * and out, transactions serialised by an async mutex and made atomic by an undo log.
  */
+
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
 import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
+import { memoryChainFollowOps } from "./memory-chain-follow.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
@@ -19,6 +21,7 @@ import { memorySecretOps } from "./memory-secrets.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
 import { memoryTransferOps } from "./memory-transfers.js";
 import { memoryUserOps } from "./memory-users.js";
+import { memoryUtxoOps } from "./memory-utxo.js";
 import { memoryWebhookOps } from "./memory-webhooks.js";
 
 /** Capabilities of the in-memory store. */
@@ -36,9 +39,11 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryJobOps(tables, journal),
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
+    ...memoryUtxoOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
+    ...memoryChainFollowOps(tables, journal),
     ...memoryBacktestOps(tables, journal),
     ...memoryOperationsOps(tables),
   };

@@ -73,3 +73,19 @@ export function storeTokenCatalog(store: StoreOps): TokenCatalog {
     },
   };
 }
+
+/**
+ * One chain source per network: a lookup on a network in `routes` asks that network's source
+ * (a live node), any other network asks `fallback` (by default the ledger in the store).
+ */
+export function routedChainSource(
+  routes: Readonly<Record<string, ChainSource>>,
+  fallback: ChainSource,
+): ChainSource {
+  const table = new Map(Object.entries(routes));
+  return {
+    lookup(network, txHash) {
+      return (table.get(network) ?? fallback).lookup(network, txHash);
+    },
+  };
+}

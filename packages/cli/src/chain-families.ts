@@ -1,0 +1,119 @@
+/**
+ * What the CLI can do with a node of each network family: a live chain source (`serve`,
+ * `worker`: binding asks the node) and a block source (`follow`: the ledger follows the chain),
+ * each checked against the network before it is used. A family is one row of the table; its
+ * package is imported only when a network of that family is configured. Networks whose family
+ * has no row bind against the ledger only.
+ */
+import {
+  type AddressFamily,
+  type BlockSource,
+  type ChainSource,
+  describeError,
+  KytError,
+  type Logger,
+  networkInfo,
+  type TokenCatalog,
+} from "@openkyt/core";
+import { type ChainEndpoint, redactUrl } from "./chain-endpoints.js";
+
+/** A node and how to read it. */
+export interface ChainNode extends ChainEndpoint {
+  /** Confirmations a transaction or block needs to be final. */
+  readonly confirmations: number;
+  readonly logger: Logger;
+  /** Token decimals the store knows (others are asked of the chain). */
+  readonly tokens?: TokenCatalog;
+}
+
+/** The sources of one family, each resolved only after the node answered as the network. */
+export interface ChainFamilyDriver {
+  /** A checked chain source for `serve` and `worker`. */
+  chainSource(node: ChainNode): Promise<ChainSource>;
+  /** A checked block source for `follow`. */
+  blockSource(node: ChainNode): Promise<BlockSource>;
+}
+
+/** Per-request timeout of a node asked by the CLI: the engine and the follower back off on top. */
+const NODE_TIMEOUT_MS = 10_000;
+
+const evm: ChainFamilyDriver = {
+  async chainSource(node) {
+    const { createEvmChainSource, checkEvmNode } = await import("@openkyt/chain-evm");
+    const source = createEvmChainSource({
+      rpcUrl: node.url,
+      network: node.network,
+      confirmations: node.confirmations,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await checkEvmNode(source.client, node.network);
+    return source;
+  },
+  async blockSource(node) {
+    const { createEvmBlockSource, checkEvmNode } = await import("@openkyt/chain-evm");
+    const source = createEvmBlockSource({
+      rpcUrl: node.url,
+      network: node.network,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await checkEvmNode(source.client, node.network);
+    return source;
+  },
+};
+
+/** Every family the CLI has a driver for (Bitcoin and Litecoin join as rows of their own). */
+export const CHAIN_FAMILIES: Readonly<Partial<Record<AddressFamily, ChainFamilyDriver>>> = Object.freeze({
+  evm,
+});
+
+/** The driver of a network's family, or NOT_CONFIGURED naming the families there are. */
+export function chainFamilyOf(network: string): ChainFamilyDriver {
+  const info = networkInfo(network);
+  const driver = info ? CHAIN_FAMILIES[info.family] : undefined;
+  if (!info || !driver) {
+    throw new KytError(
+      "NOT_CONFIGURED",
+      `no node driver for ${network} (${info?.family ?? "unknown"} family); nodes are supported for ${Object.keys(CHAIN_FAMILIES).join(", ")} networks`,
+    );
+  }
+  return driver;
+}
+
+/** Runs `open` for a node, failing with a message that names the network and the redacted URL. */
+async function checked<T>(node: ChainNode, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    const code = error instanceof KytError ? error.code : "CHAIN_ERROR";
+    throw new KytError(
+      code,
+      `${node.network} node at ${redactUrl(node.url)}: ${describeError(error)}; refusing to start`,
+      { cause: error },
+    );
+  }
+}
+
+/** The checked chain sources of `endpoints`, by network (the nodes are asked in parallel). */
+export async function openChainSources(
+  endpoints: ReadonlyArray<ChainEndpoint>,
+  deps: Omit<ChainNode, keyof ChainEndpoint>,
+): Promise<Record<string, ChainSource>> {
+  const opened = await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const node = { ...deps, ...endpoint };
+      const driver = chainFamilyOf(endpoint.network);
+      return [endpoint.network, await checked(node, () => driver.chainSource(node))] as const;
+    }),
+  );
+  return Object.fromEntries(opened);
+}
+
+/** The checked block source of one node. */
+export function openBlockSource(node: ChainNode): Promise<BlockSource> {
+  const driver = chainFamilyOf(node.network);
+  return checked(node, () => driver.blockSource(node));
+}
