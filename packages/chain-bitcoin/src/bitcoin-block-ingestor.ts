@@ -9,8 +9,8 @@
  * the node for the hash at the cursor's height: a different one means a reorg replaced blocks,
  * so it walks back to the last block both agree on, deletes the ledger's blocks above it
  * (`deleteUtxoBlocksFrom`: the coins they spent read as unspent again) and reads the new ones.
- * Writes are idempotent (a stored transaction is left as it is), so a crash between writing a
- * batch and moving the cursor re-reads that batch harmlessly.
+ * A batch's transactions and the cursor are written in one store transaction; the reorg's
+ * deletion and the cursor's move back in another.
  */
 import {
   describeError,
@@ -18,8 +18,8 @@ import {
   KytError,
   type Logger,
   type Store,
+  type StoreOps,
   silentLogger,
-  type UtxoLedgerStore,
   type UtxoTransaction,
 } from "@openkyt/core";
 import { type BitcoinChainSourceOptions, confirmationsOption, nodeOf } from "./bitcoin-chain-source.js";
@@ -29,17 +29,14 @@ import { countAt, hashAt } from "./json-fields.js";
 import { resolvePrevouts, utxoTransactionOfRaw } from "./node-transactions.js";
 import { parseBlock, type RawBlock } from "./raw-block.js";
 import { utxoTransactionProblem } from "./utxo-checks.js";
-import { utxoLedgerOf } from "./utxo-ledger-store.js";
 
 /** Blocks whose hashes the cursor keeps: the deepest reorg the ingestor follows. */
 export const REORG_WINDOW = 100;
 
 /** Options of {@link createBitcoinBlockIngestor}. */
 export interface BitcoinBlockIngestorOptions extends BitcoinChainSourceOptions {
-  /** Where the cursor goes (settings), and the UTXO ledger unless `ledger` is given. */
+  /** Where the UTXO ledger and the cursor (a setting) go, written in one store transaction per batch. */
   readonly store: Store;
-  /** The UTXO ledger to write; default the store's. */
-  readonly ledger?: UtxoLedgerStore;
   /** First block to read when the store has no cursor yet; default the chain's last final block. */
   readonly startBlock?: number;
   /** Most blocks per batch (one ledger write each); default 10. */
@@ -107,7 +104,6 @@ export function createBitcoinBlockIngestor(options: BitcoinBlockIngestorOptions)
   const startBlock =
     options.startBlock === undefined ? null : wholeNumber("startBlock", options.startBlock, 0);
   const { store } = options;
-  const ledger = options.ledger ?? utxoLedgerOf(store);
   const logger = options.logger ?? silentLogger;
   const key = bitcoinCursorKey(network);
   let tail: Promise<unknown> = Promise.resolve();
@@ -133,8 +129,8 @@ export function createBitcoinBlockIngestor(options: BitcoinBlockIngestorOptions)
     }
   }
 
-  const writeCursor = (cursor: BitcoinCursor) =>
-    store.putSetting(
+  const writeCursor = (ops: StoreOps, cursor: BitcoinCursor) =>
+    ops.putSetting(
       key,
       JSON.stringify({ height: cursor.height, hashes: cursor.hashes.slice(0, REORG_WINDOW) }),
     );
@@ -162,9 +158,12 @@ export function createBitcoinBlockIngestor(options: BitcoinBlockIngestorOptions)
     for (let k = 1; k < cursor.hashes.length; k++) {
       const height = cursor.height - k;
       if ((await blockHashAt(height)) !== cursor.hashes[k]) continue;
-      const deleted = await ledger.deleteUtxoBlocksFrom(network, height + 1);
       const back = { height, hashes: cursor.hashes.slice(k) };
-      await writeCursor(back);
+      const deleted = await store.transaction(async (tx) => {
+        const n = await tx.deleteUtxoBlocksFrom(network, height + 1);
+        await writeCursor(tx, back);
+        return n;
+      });
       logger.warn({ network, fromHeight: height + 1, deleted }, "reorg: blocks replaced, ledger rolled back");
       return { cursor: back, fromHeight: height + 1, deleted };
     }
@@ -214,8 +213,12 @@ export function createBitcoinBlockIngestor(options: BitcoinBlockIngestorOptions)
     }
     if (last < fromBlock)
       return { fromBlock, toBlock: fromBlock - 1, transactions: 0, inserted: 0, safeHead, reorg: reorgInfo };
-    const inserted = await ledger.putUtxoTransactions(txs);
-    await writeCursor({ height: last, hashes });
+    // The transactions and the cursor move together: a restart resumes after the last batch.
+    const inserted = await store.transaction(async (tx) => {
+      const n = await tx.putUtxoTransactions(txs);
+      await writeCursor(tx, { height: last, hashes });
+      return n;
+    });
     logger.info({ network, fromBlock, toBlock: last, transactions: txs.length, inserted }, "blocks ingested");
     return { fromBlock, toBlock: last, transactions: txs.length, inserted, safeHead, reorg: reorgInfo };
   }
@@ -225,7 +228,7 @@ export function createBitcoinBlockIngestor(options: BitcoinBlockIngestorOptions)
     const wanted = new Set(ids);
     const fromBatch = batch.filter((t) => wanted.has(t.txid));
     for (const t of fromBatch) wanted.delete(t.txid);
-    return [...fromBatch, ...(wanted.size === 0 ? [] : await ledger.utxoTransactions(n, [...wanted]))];
+    return [...fromBatch, ...(wanted.size === 0 ? [] : await store.utxoTransactions(n, [...wanted]))];
   }
 
   function runOnce(): Promise<BitcoinIngestRun> {

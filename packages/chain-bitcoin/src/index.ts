@@ -87,5 +87,4 @@ export {
   readTransaction,
 } from "./raw-block.js";
 export { MAX_MONEY, outputsWithoutAddress, utxoTransactionProblem } from "./utxo-checks.js";
-export { utxoLedgerOf } from "./utxo-ledger-store.js";
 export { inputAddressOf, transfersOfUtxo } from "./utxo-transfers.js";

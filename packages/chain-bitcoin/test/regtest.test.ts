@@ -7,7 +7,12 @@
  * block's transactions, the coins they spent read as unspent again, and the chain source no
  * longer finds the replaced transaction.
  */
-import type { UtxoTransaction } from "@openkyt/core";
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Store, UtxoTransaction } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BitcoinBlockIngestor,
@@ -16,13 +21,13 @@ import {
   inputAddressOf,
 } from "../src/index.js";
 import { BCOIN_REGTEST, type Coin, type RegtestNode, startRegtest, type Wallet } from "./bcoin-regtest.js";
-import { storeWithUtxoLedger } from "./utxo-test-ledger.js";
 
 const BTC = 100_000_000;
 const FEE = 10_000;
 
 let chain: RegtestNode;
-const store = storeWithUtxoLedger();
+let dir: string;
+let store: Store;
 let ingestor: BitcoinBlockIngestor;
 /** What each transaction signed here must look like in the ledger. */
 const expected = new Map<
@@ -64,6 +69,8 @@ const ledgerTx = async (txid: string): Promise<UtxoTransaction | undefined> =>
   (await store.utxoTransactions("BTC", [txid]))[0];
 
 beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "openkyt-regtest-"));
+  store = await createSqliteStore({ filename: join(dir, "ledger.db") });
   chain = await startRegtest();
   const names = [
     "miner",
@@ -150,6 +157,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chain?.close();
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("the block ingestor on a bcoin regtest node", () => {

@@ -28,7 +28,6 @@ import {
   outputsWithoutAddress,
   paramsOfMagic,
   parseJsonKeepingNumbers,
-  utxoLedgerOf,
   utxoTransactionProblem,
 } from "@openkyt/chain-bitcoin";
 import { describeError, KytError, type UtxoLedgerStore, type UtxoTransaction } from "@openkyt/core";
@@ -216,7 +215,7 @@ function createUtxoWriter(ledger: UtxoLedgerStore, ctx: ImportContext, counts: U
 
 /** Imports a UTXO ledger file of `ctx.format` (see the module comment). */
 export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
-  const ledger = utxoLedgerOf(ctx.store);
+  const ledger = ctx.store;
   const params = paramsOption(ctx);
   const counts: UtxoImportCounts = { blocks: 0, inputs: 0, outputs: 0, outputsWithoutAddress: 0 };
   ctx.tally.utxo = counts;

@@ -9,10 +9,20 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import type { Store, UtxoTransaction } from "@openkyt/core";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { detectFormat, importFile, undoFileOf } from "../src/index.js";
-import { balanced, counts } from "./import-fixtures.js";
-import { ledgerTxs, storeWithUtxoLedger } from "./utxo-test-ledger.js";
+import { balanced, counts, STORES } from "./import-fixtures.js";
+
+/** Every transaction of `network` the ledger holds among `txids`, by txid. */
+async function ledgerTxs(
+  store: Store,
+  network: string,
+  txids: ReadonlyArray<string>,
+): Promise<UtxoTransaction[]> {
+  const found = await store.utxoTransactions(network, txids);
+  return [...found].sort((a, b) => (a.txid < b.txid ? -1 : 1));
+}
 
 const dir = mkdtempSync(join(tmpdir(), "openkyt-utxo-import-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -111,108 +121,122 @@ const ESPLORA = `${[
   ...esploraLines(H("b"), 2, 1_700_000_600, BLOCK_2),
 ].join("\n")}\n`;
 
-describe("bitcoin-core and esplora JSON lines", () => {
-  it("imports good transactions whole, rejects each bad one with its line and reason", async () => {
-    const store = storeWithUtxoLedger();
-    const path = file("blocks.jsonl", CORE);
-    expect((await detectFormat(path, "ledger")).id).toBe("bitcoin-core");
-    const summary = await importFile(store, { kind: "ledger", file: path });
-    expect(summary.format).toBe("bitcoin-core");
-    expect(counts(summary)).toMatchObject({ rowsRead: 7, added: 3, rejected: 4 });
-    expect(balanced(summary)).toBe(true);
-    expect(summary.utxo).toEqual({ blocks: 2, inputs: 3, outputs: 5, outputsWithoutAddress: 1 });
-    expect(summary.rejections.map((r) => [r.line, r.reason])).toEqual([
-      [2, `transaction ${H("4")} pays out 100000001 sat but its inputs bring in 100000000 sat`],
-      [
-        2,
-        `${H("5")}: tx[3].vin[0] spends ${H("9")}:7, an unknown prevout (no "prevout": the answer of getblock <hash> 3 gives it)`,
-      ],
-      [
-        2,
-        `${H("6")}: tx[4].vin[0].prevout.value is not an amount in coins with at most 8 decimals (got "48.999900001")`,
-      ],
-      [3, expect.stringMatching(/^not a getblock <hash> 3 answer: .*JSON/)],
-    ]);
-    const [alicePays] = await ledgerTxs(store, "BTC", [H("3")]);
-    expect(alicePays).toMatchObject({
-      block: 2,
-      blockHash: H("b"),
-      position: 1,
-      occurredAt: 1_700_000_600_000,
-      inputs: [{ prevTxid: H("1"), prevVout: 0, address: ALICE, value: 5_000_000_000, coinbase: false }],
-      outputs: [
-        { vout: 0, address: BOB, value: 100_000_000 },
-        { vout: 1, address: ALICE, value: 4_899_990_000 },
-      ],
+describe.each(STORES)("UTXO ledger import, %s store", (_name, makeStore) => {
+  const opened: Store[] = [];
+  const open = async () => {
+    const store = await makeStore();
+    opened.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+  });
+
+  describe("bitcoin-core and esplora JSON lines", () => {
+    it("imports good transactions whole, rejects each bad one with its line and reason", async () => {
+      const store = await open();
+      const path = file("blocks.jsonl", CORE);
+      expect((await detectFormat(path, "ledger")).id).toBe("bitcoin-core");
+      const summary = await importFile(store, { kind: "ledger", file: path });
+      expect(summary.format).toBe("bitcoin-core");
+      expect(counts(summary)).toMatchObject({ rowsRead: 7, added: 3, rejected: 4 });
+      expect(balanced(summary)).toBe(true);
+      expect(summary.utxo).toEqual({ blocks: 2, inputs: 3, outputs: 5, outputsWithoutAddress: 1 });
+      expect(summary.rejections.map((r) => [r.line, r.reason])).toEqual([
+        [2, `transaction ${H("4")} pays out 100000001 sat but its inputs bring in 100000000 sat`],
+        [
+          2,
+          `${H("5")}: tx[3].vin[0] spends ${H("9")}:7, an unknown prevout (no "prevout": the answer of getblock <hash> 3 gives it)`,
+        ],
+        [
+          2,
+          `${H("6")}: tx[4].vin[0].prevout.value is not an amount in coins with at most 8 decimals (got "48.999900001")`,
+        ],
+        [3, expect.stringMatching(/^not a getblock <hash> 3 answer: .*JSON/)],
+      ]);
+      const [alicePays] = await ledgerTxs(store, "BTC", [H("3")]);
+      expect(alicePays).toMatchObject({
+        block: 2,
+        blockHash: H("b"),
+        position: 1,
+        occurredAt: 1_700_000_600_000,
+        inputs: [{ prevTxid: H("1"), prevVout: 0, address: ALICE, value: 5_000_000_000, coinbase: false }],
+        outputs: [
+          { vout: 0, address: BOB, value: 100_000_000 },
+          { vout: 1, address: ALICE, value: 4_899_990_000 },
+        ],
+      });
+      expect(await ledgerTxs(store, "BTC", [H("4"), H("5"), H("6")])).toEqual([]);
+      const again = await importFile(store, { kind: "ledger", file: path });
+      expect(counts(again)).toMatchObject({ rowsRead: 7, added: 0, unchanged: 3, rejected: 4 });
     });
-    expect(await ledgerTxs(store, "BTC", [H("4"), H("5"), H("6")])).toEqual([]);
-    const again = await importFile(store, { kind: "ledger", file: path });
-    expect(counts(again)).toMatchObject({ rowsRead: 7, added: 0, unchanged: 3, rejected: 4 });
+
+    it("gives the same ledger from Esplora objects", async () => {
+      const fromCore = await open();
+      await importFile(fromCore, { kind: "ledger", file: file("core.jsonl", CORE) });
+      const store = await open();
+      const path = file("esplora.jsonl", ESPLORA);
+      expect((await detectFormat(path, "ledger")).id).toBe("esplora");
+      const summary = await importFile(store, { kind: "ledger", file: path, format: "esplora" });
+      expect(counts(summary)).toMatchObject({ rowsRead: 6, added: 3, rejected: 3 });
+      expect(summary.rejections.map((r) => r.line)).toEqual([4, 5, 6]);
+      expect(summary.rejections[1]?.reason).toBe(
+        `${H("5")}: vin[0] spends ${H("9")}:7, an unknown prevout (no "prevout")`,
+      );
+      const ids = [H("1"), H("2"), H("3")];
+      expect(await ledgerTxs(store, "BTC", ids)).toEqual(await ledgerTxs(fromCore, "BTC", ids));
+    });
+
+    it("refuses a network that is not a UTXO chain, and a store without a UTXO ledger", async () => {
+      const path = file("n.jsonl", CORE);
+      await expect(importFile(await open(), { kind: "ledger", file: path, network: "ETH" })).rejects.toThrow(
+        /network: a UTXO ledger is BTC or LTC, not "ETH"/,
+      );
+      await expect(
+        importFile(await open(), { kind: "ledger", file: path, chain: "mainnet" }),
+      ).rejects.toThrow(/chain: must be one of main, test, regtest/);
+    });
   });
 
-  it("gives the same ledger from Esplora objects", async () => {
-    const fromCore = storeWithUtxoLedger();
-    await importFile(fromCore, { kind: "ledger", file: file("core.jsonl", CORE) });
-    const store = storeWithUtxoLedger();
-    const path = file("esplora.jsonl", ESPLORA);
-    expect((await detectFormat(path, "ledger")).id).toBe("esplora");
-    const summary = await importFile(store, { kind: "ledger", file: path, format: "esplora" });
-    expect(counts(summary)).toMatchObject({ rowsRead: 6, added: 3, rejected: 3 });
-    expect(summary.rejections.map((r) => r.line)).toEqual([4, 5, 6]);
-    expect(summary.rejections[1]?.reason).toBe(
-      `${H("5")}: vin[0] spends ${H("9")}:7, an unknown prevout (no "prevout")`,
-    );
-    const ids = [H("1"), H("2"), H("3")];
-    expect(await ledgerTxs(store, "BTC", ids)).toEqual(await ledgerTxs(fromCore, "BTC", ids));
-  });
+  describe("bitcoin-blocks", () => {
+    it("imports mainnet block 300,025 with its undo found beside it: 461 transactions, every input resolved", async () => {
+      const path = join(dir, "block300025.raw");
+      copyFileSync(blockFixture("block300025.raw"), path);
+      copyFileSync(blockFixture("block300025-undo.raw"), join(dir, "block300025-undo.raw"));
+      const store = await open();
+      const summary = await importFile(store, { kind: "ledger", file: path, format: "bitcoin-blocks" });
+      expect(counts(summary)).toMatchObject({ rowsRead: 461, added: 461, rejected: 0 });
+      expect(summary.utxo).toMatchObject({ blocks: 1, inputs: 1428, outputs: 1226 });
+      expect(summary.utxo?.outputsWithoutAddress).toBeGreaterThanOrEqual(0);
+      const again = await importFile(store, { kind: "ledger", file: path, format: "bitcoin-blocks" });
+      expect(counts(again)).toMatchObject({ rowsRead: 461, unchanged: 461 });
+    });
 
-  it("refuses a network that is not a UTXO chain, and a store without a UTXO ledger", async () => {
-    const path = file("n.jsonl", CORE);
-    await expect(
-      importFile(storeWithUtxoLedger(), { kind: "ledger", file: path, network: "ETH" }),
-    ).rejects.toThrow(/network: a UTXO ledger is BTC or LTC, not "ETH"/);
-    await expect(
-      importFile(storeWithUtxoLedger(), { kind: "ledger", file: path, chain: "mainnet" }),
-    ).rejects.toThrow(/chain: must be one of main, test, regtest/);
+    it("rejects a block whose undo is another block's, naming the block; a missing undo file is NOT_FOUND", async () => {
+      const summary = await importFile(await open(), {
+        kind: "ledger",
+        file: blockFixture("block1087400.raw"),
+        format: "bitcoin-blocks",
+        chain: "test",
+        undoFile: blockFixture("block300025-undo.raw"),
+      });
+      expect(counts(summary)).toMatchObject({ rowsRead: 1, added: 0, rejected: 1 });
+      expect(summary.rejections[0]).toMatchObject({
+        line: 1,
+        reason: expect.stringMatching(/^block at byte 0 \([0-9a-f]{64}\): the undo does not fit block/),
+      });
+      await expect(
+        importFile(await open(), {
+          kind: "ledger",
+          file: file("lonely.raw", "x"),
+          format: "bitcoin-blocks",
+        }),
+      ).rejects.toThrow(/lonely-undo.raw: undo file \(give it with --undo\) not found/);
+    });
   });
 });
 
-describe("bitcoin-blocks", () => {
-  it("imports mainnet block 300,025 with its undo found beside it: 461 transactions, every input resolved", async () => {
-    const path = join(dir, "block300025.raw");
-    copyFileSync(blockFixture("block300025.raw"), path);
-    copyFileSync(blockFixture("block300025-undo.raw"), join(dir, "block300025-undo.raw"));
-    const store = storeWithUtxoLedger();
-    const summary = await importFile(store, { kind: "ledger", file: path, format: "bitcoin-blocks" });
-    expect(counts(summary)).toMatchObject({ rowsRead: 461, added: 461, rejected: 0 });
-    expect(summary.utxo).toMatchObject({ blocks: 1, inputs: 1428, outputs: 1226 });
-    expect(summary.utxo?.outputsWithoutAddress).toBeGreaterThanOrEqual(0);
-    const again = await importFile(store, { kind: "ledger", file: path, format: "bitcoin-blocks" });
-    expect(counts(again)).toMatchObject({ rowsRead: 461, unchanged: 461 });
-  });
-
-  it("rejects a block whose undo is another block's, naming the block; a missing undo file is NOT_FOUND", async () => {
-    const summary = await importFile(storeWithUtxoLedger(), {
-      kind: "ledger",
-      file: blockFixture("block1087400.raw"),
-      format: "bitcoin-blocks",
-      chain: "test",
-      undoFile: blockFixture("block300025-undo.raw"),
-    });
-    expect(counts(summary)).toMatchObject({ rowsRead: 1, added: 0, rejected: 1 });
-    expect(summary.rejections[0]).toMatchObject({
-      line: 1,
-      reason: expect.stringMatching(/^block at byte 0 \([0-9a-f]{64}\): the undo does not fit block/),
-    });
-    await expect(
-      importFile(storeWithUtxoLedger(), {
-        kind: "ledger",
-        file: file("lonely.raw", "x"),
-        format: "bitcoin-blocks",
-      }),
-    ).rejects.toThrow(/lonely-undo.raw: undo file \(give it with --undo\) not found/);
-  });
-
+describe("undoFileOf", () => {
   it("finds rev*.dat beside blk*.dat", () => {
     expect(undoFileOf("/d/blk00042.dat")).toBe("/d/rev00042.dat");
     expect(undoFileOf("/d/b.raw", "/u/x")).toBe("/u/x");
