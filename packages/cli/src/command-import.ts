@@ -31,7 +31,7 @@ export const importCommand: CliCommand = {
   name: "import",
   summary: "import sanctions, labels, a ledger, tokens or prices from a file",
   usage: `usage: openkyt import KIND FILE [--format F] [--network N] [--token T] [--list NAME] [--as-of DATE]
-                           [--dry-run] [--allow-mass-delist] [--no-delist] [--chain C] [--undo FILE]
+                           [--dry-run] [--allow-mass-delist] [--no-delist] [--net N] [--undo FILE]
                            [--db ...] [--json]
 
   KIND        ${IMPORT_KINDS.join(" | ")}
@@ -39,8 +39,8 @@ export const importCommand: CliCommand = {
 ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
   --network   the network of a per-asset address list or price file, when the file name does not say;
               of a UTXO ledger (bitcoin-core, esplora, bitcoin-blocks): BTC (default) or LTC
-  --chain     a UTXO ledger's chain: main (default), test or regtest (address prefixes; a blk*.dat
-              file's magic says it)
+  --net       a UTXO ledger's network: main (default), test or regtest (the address prefixes; a
+              blk*.dat file's magic says it)
   --undo      bitcoin-blocks: the undo data (default revNNNNN.dat beside blkNNNNN.dat, NAME-undo.EXT
               beside NAME.EXT)
   --token     the token of a price file
@@ -74,7 +74,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         "dry-run": { type: "boolean" },
         "allow-mass-delist": { type: "boolean" },
         "no-delist": { type: "boolean" },
-        chain: { type: "string" },
+        net: { type: "string" },
         undo: { type: "string" },
       },
       2,
@@ -86,7 +86,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
     for (const name of ["dry-run", "allow-mass-delist", "no-delist"]) {
       if (flag(name) && kind !== "sanctions") throw new UsageError(`--${name} is for sanctions imports only`);
     }
-    for (const name of ["chain", "undo"]) {
+    for (const name of ["net", "undo"]) {
       if (stringOption(args, name) !== undefined && kind !== "ledger")
         throw new UsageError(`--${name} is for UTXO ledger imports only`);
     }
@@ -122,7 +122,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         ...optional("token", "token"),
         ...optional("list", "listName"),
         ...optional("as-of", "asOf"),
-        ...optional("chain", "chain"),
+        ...optional("net", "chain"),
         ...optional("undo", "undoFile"),
         ...(flag("dry-run") ? { dryRun: true } : {}),
         ...(flag("allow-mass-delist") ? { allowMassDelist: true } : {}),
