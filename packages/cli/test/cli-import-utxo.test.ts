@@ -4,6 +4,7 @@
  * summary counts blocks, inputs, outputs and outputs without an address, and a rejected
  * transaction is listed with its file, line and reason.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,4 +75,62 @@ describe("openkyt import ledger, Bitcoin formats", () => {
     expect(ltc.code).not.toBe(0);
     expect(ltc.err).toContain('a UTXO ledger is BTC or LTC, not "DOGE"');
   });
+});
+
+const BITFINEX = repoFile("packages/cli/demo-data/bitfinex-2016-hack-receivers.csv");
+/** The shared data folder beside the project (or OPENKYT_SHARED_DATA), as the real-data tests find it. */
+const SHARED = process.env.OPENKYT_SHARED_DATA ?? repoFile("../shared/data");
+const BITFINEX_SOURCE = join(SHARED, "bitcoin/bitfinex-2016-hack/bitfinex_tx_dataset.csv");
+
+describe("the Bitfinex 2016 hack receivers", () => {
+  it("import as 2,072 stolen_funds labels on BTC, whose theft amounts sum to 119,756.62 BTC", async () => {
+    const run = await runInProcess(["import", "labels", BITFINEX, "--db", db, "--json"]);
+    expect(JSON.parse(run.out)).toMatchObject({ format: "csv", rowsRead: 2072, added: 2072, rejected: 0 });
+    const { readFile } = await import("node:fs/promises");
+    const rows = (await readFile(BITFINEX, "utf8"))
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(","));
+    const sats = rows.reduce((sum, r) => {
+      const [whole, frac = ""] = (r[6] as string).split(".");
+      return sum + BigInt(whole as string) * 100_000_000n + BigInt(frac.padEnd(8, "0"));
+    }, 0n);
+    expect(sats).toBe(11_975_662_032_288n);
+    const store = await createSqliteStore({ filename: db });
+    try {
+      const first = rows[0]?.[1] as string;
+      const found = await store.getAttributions("BTC", [first]);
+      expect(found).toEqual([
+        expect.objectContaining({
+          address: first,
+          entityName: "Bitfinex hack 2016",
+          entityCategory: "stolen_funds",
+        }),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!existsSync(BITFINEX_SOURCE))(
+    "hold exactly the receivers of the source data set (when ../shared is there)",
+    async () => {
+      const { readFile } = await import("node:fs/promises");
+      const source = (await readFile(BITFINEX_SOURCE, "utf8"))
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((l) => l.split(","));
+      const ours = (await readFile(BITFINEX, "utf8"))
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((l) => l.split(","));
+      const key = (txid: string, to: string, amount: string) => `${txid} ${to} ${amount}`;
+      expect(new Set(ours.map((r) => key(r[5] as string, r[1] as string, r[6] as string)))).toEqual(
+        new Set(source.map((r) => key(r[0] as string, r[2] as string, r[3] as string))),
+      );
+    },
+  );
 });
