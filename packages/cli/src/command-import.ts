@@ -31,12 +31,18 @@ export const importCommand: CliCommand = {
   name: "import",
   summary: "import sanctions, labels, a ledger, tokens or prices from a file",
   usage: `usage: openkyt import KIND FILE [--format F] [--network N] [--token T] [--list NAME] [--as-of DATE]
-                           [--dry-run] [--allow-mass-delist] [--no-delist] [--db ...] [--json]
+                           [--dry-run] [--allow-mass-delist] [--no-delist] [--net N] [--undo FILE]
+                           [--db ...] [--json]
 
   KIND        ${IMPORT_KINDS.join(" | ")}
   --format    the file's format (recognised from its header when left out):
 ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
-  --network   the network of a per-asset address list or price file, when the file name does not say
+  --network   the network of a per-asset address list or price file, when the file name does not say;
+              of a UTXO ledger (bitcoin-core, esplora, bitcoin-blocks): BTC (default) or LTC
+  --net       a UTXO ledger's network: main (default), test or regtest (the address prefixes; a
+              blk*.dat file's magic says it)
+  --undo      bitcoin-blocks: the undo data (default revNNNNN.dat beside blkNNNNN.dat, NAME-undo.EXT
+              beside NAME.EXT)
   --token     the token of a price file
   --list      the sanctions list's name (default "OFAC SDN")
   --as-of     the snapshot date of a sanctions list (YYYY-MM-DD)
@@ -68,6 +74,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         "dry-run": { type: "boolean" },
         "allow-mass-delist": { type: "boolean" },
         "no-delist": { type: "boolean" },
+        net: { type: "string" },
+        undo: { type: "string" },
       },
       2,
     );
@@ -77,6 +85,10 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
     const flag = (name: string) => args.values[name] === true;
     for (const name of ["dry-run", "allow-mass-delist", "no-delist"]) {
       if (flag(name) && kind !== "sanctions") throw new UsageError(`--${name} is for sanctions imports only`);
+    }
+    for (const name of ["net", "undo"]) {
+      if (stringOption(args, name) !== undefined && kind !== "ledger")
+        throw new UsageError(`--${name} is for UTXO ledger imports only`);
     }
     const refuse = (error: unknown): number => {
       if (refusalOf(error) === null) throw error;
@@ -110,6 +122,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         ...optional("token", "token"),
         ...optional("list", "listName"),
         ...optional("as-of", "asOf"),
+        ...optional("net", "chain"),
+        ...optional("undo", "undoFile"),
         ...(flag("dry-run") ? { dryRun: true } : {}),
         ...(flag("allow-mass-delist") ? { allowMassDelist: true } : {}),
         ...(flag("no-delist") ? { delist: false } : {}),

@@ -50,6 +50,10 @@ export function summaryText(kind: string, file: string, s: ImportSummary): strin
   const head = s.dryRun ? "dry run, nothing written: " : "";
   let text = `${head}${kind} ${file}: ${grouped(s.rowsRead)} rows read, ${counters(s)} ${timing}\n`;
   text += skippedLine(s);
+  if (s.utxo !== null) {
+    const u = s.utxo;
+    text += `  ${grouped(u.blocks)} blocks, ${grouped(u.inputs)} inputs, ${grouped(u.outputs)} outputs in the transactions taken; ${grouped(u.outputsWithoutAddress)} outputs pay no address (OP_RETURN, bare multisig, non-standard: kept, address null)\n`;
+  }
   for (const problem of s.rejections)
     text += `  rejected ${problem.file}:${problem.line}: ${problem.reason}\n`;
   if (s.rejected > s.rejections.length)

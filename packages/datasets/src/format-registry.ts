@@ -48,6 +48,9 @@ export const FORMATS: ReadonlyArray<FormatInfo> = Object.freeze([
   format("labels", "csv", "generic labels CSV", ["network", "address", "entity_name", "entity_category"]),
   format("ledger", "csv", "ledger CSV", [...LEDGER_REQUIRED_COLUMNS]),
   format("ledger", "jsonl", "ledger JSON lines", null),
+  format("ledger", "bitcoin-core", "Bitcoin Core getblock <hash> 3 answers, one JSON object a line", null),
+  format("ledger", "esplora", "Esplora transaction objects, one JSON object a line", null),
+  format("ledger", "bitcoin-blocks", "Bitcoin Core blk*.dat (or one raw block) with its undo data", null),
   format("ledger", "tronscan-trc20", "Tronscan-style TRC-20 transfer export", [...TRONSCAN_COLUMNS]),
   format("tokens", "ethereum-lists", "ethereum-lists/tokens derived CSV", [
     "chain",
@@ -102,12 +105,28 @@ export function detectFormatOfHead(
   cut = false,
 ): FormatInfo | null {
   const candidates = FORMATS.filter((f) => kind === undefined || f.kind === kind);
-  if (isBinary(head)) return null;
+  // Binary: a Bitcoin Core block file (blkNNNNN.dat) or one raw block (NAME.raw).
+  if (isBinary(head))
+    return /^blk\d+\.dat$|\.raw$/i.test(fileName)
+      ? (candidates.find((f) => f.kind === "ledger" && f.id === "bitcoin-blocks") ?? null)
+      : null;
   const lines = head.split("\n").map((l) => l.trim());
   const first = lines.find((l) => l !== "") ?? "";
   const extension = extname(fileName).toLowerCase();
   if (extension === ".yaml" || extension === ".yml" || /^tags:/m.test(head))
     return candidates.find((f) => f.id === "tagpack-yaml") ?? null;
+  // A UTXO ledger's JSON lines: a getblock 3 answer (its transactions under "tx", each with
+  // "vin"), or an Esplora transaction ("vin" entries with "is_coinbase"). A block's line is long:
+  // only its start is in the head.
+  if (first.startsWith("{")) {
+    const utxo =
+      /"tx"\s*:\s*\[\s*\{/.test(first) && /"vin"\s*:/.test(first)
+        ? "bitcoin-core"
+        : /"vin"\s*:\s*\[/.test(first) && /"is_coinbase"\s*:/.test(first)
+          ? "esplora"
+          : null;
+    if (utxo !== null) return candidates.find((f) => f.kind === "ledger" && f.id === utxo) ?? null;
+  }
   // JSON lines: an object on each line (a pretty-printed JSON document starts with a lone "{").
   if (first.startsWith("{") && first.endsWith("}"))
     return candidates.find((f) => f.kind === "ledger" && f.id === "jsonl") ?? null;
@@ -166,6 +185,8 @@ export async function detectFormat(file: string, kind?: ImportKind): Promise<For
 export async function checkFormatFits(file: string, format: FormatInfo): Promise<void> {
   const { bytes, cut } = await readHeadBytes(file);
   const head = headText(bytes);
+  // Block files are binary: their records are checked as they are read.
+  if (format.id === "bitcoin-blocks") return;
   const fits = format.id === "address-list" ? looksLikeAddressList(head, cut) : !isBinary(head);
   if (!fits) throw unknownFormat(file, bytes, cut, format.kind);
 }

@@ -2,7 +2,14 @@
  * The running count of one import: a plain object owned by that import, frozen into its
  * {@link ImportSummary} at the end.
  */
-import type { ImportKind, ImportPreview, ImportRefusal, ImportSummary, RowProblem } from "./import-types.js";
+import type {
+  ImportKind,
+  ImportPreview,
+  ImportRefusal,
+  ImportSummary,
+  RowProblem,
+  UtxoImportCounts,
+} from "./import-types.js";
 
 /** Counters and problem lists of one import. */
 export interface ImportTally {
@@ -25,6 +32,8 @@ export interface ImportTally {
   preview: ImportPreview | null;
   /** A dry run that a real run would refuse: why. */
   refusal: { readonly code: ImportRefusal; readonly message: string } | null;
+  /** A UTXO ledger import: what its accepted transactions held. */
+  utxo: UtxoImportCounts | null;
   /** Counts a skipped row under `reason`. */
   skip(reason: string): void;
   /** Counts a rejected row and lists it while fewer than `maxReported` are listed. */
@@ -96,6 +105,7 @@ export function createTally(start: TallyStart): ImportTally & { readonly snapsho
     dryRun: false,
     preview: null,
     refusal: null,
+    utxo: null,
     skip(reason) {
       this.skipped++;
       skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + 1);
@@ -165,6 +175,7 @@ export function summaryOf(
     rejections: Object.freeze([...tally.snapshot.rejections]),
     warnings: Object.freeze([...tally.snapshot.warnings]),
     asOf: tally.asOf,
+    utxo: tally.utxo === null ? null : Object.freeze({ ...tally.utxo }),
     bytesRead: io.bytesRead,
     readingMs: io.readingMs,
     durationMs: io.durationMs,

@@ -98,6 +98,16 @@ export function massDelistLimit(openListings: number): number {
   return Math.floor(openListings * MASS_DELIST_SHARE);
 }
 
+/** What the transactions a UTXO ledger import accepted held. */
+export interface UtxoImportCounts {
+  /** Distinct blocks they belong to. */
+  blocks: number;
+  inputs: number;
+  outputs: number;
+  /** Outputs whose script pays no address (OP_RETURN, bare multisig, non-standard): kept, address null. */
+  outputsWithoutAddress: number;
+}
+
 /** A row the import could not take, or took with a remark. */
 export interface RowProblem {
   readonly file: string;
@@ -126,8 +136,19 @@ export interface ImportOptions {
   readonly file: string;
   /** A format id of the kind (see `FORMATS`); recognised from the header when omitted. */
   readonly format?: string;
-  /** Network of a per-asset address list, or of a Yahoo-style price file. */
+  /** Network of a per-asset address list, of a Yahoo-style price file, or of a UTXO ledger (`BTC`, the default, or `LTC`). */
   readonly network?: string;
+  /**
+   * UTXO ledger: which network of the chain the data comes from, `main` (default), `test` or
+   * `regtest`: the address prefixes output scripts are written with. A blk*.dat file's magic
+   * says it; given as well, it must agree.
+   */
+  readonly chain?: string;
+  /**
+   * `bitcoin-blocks`: the undo data of the blocks. Default: beside the file, `revNNNNN.dat` for
+   * `blkNNNNN.dat`, `NAME-undo.EXT` for `NAME.EXT`.
+   */
+  readonly undoFile?: string;
   /** Token of a Yahoo-style price file: `native` (default), a contract, or a symbol in the token table. */
   readonly token?: string;
   /** Sanctions: the list's name (default "OFAC SDN"). */
@@ -219,6 +240,8 @@ export interface ImportSummary {
   readonly warnings: ReadonlyArray<RowProblem>;
   /** Sanctions: the snapshot date used, epoch ms. */
   readonly asOf: number | null;
+  /** A UTXO ledger import (rows are transactions): what its accepted transactions held; null for other imports. */
+  readonly utxo: UtxoImportCounts | null;
   readonly bytesRead: number;
   /** Milliseconds until every row was read and handed to the writer (the reading phase). */
   readonly readingMs: number;

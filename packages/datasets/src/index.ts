@@ -35,6 +35,7 @@ export {
   PREVIEW_SIZE,
   type RowProblem,
   refusalOf,
+  type UtxoImportCounts,
 } from "./import-types.js";
 export {
   categoryRank,
@@ -53,3 +54,4 @@ export {
 } from "./network-mappings.js";
 export { looksLikeAddressList } from "./sanctions-address-list.js";
 export { DEFAULT_LIST_NAME } from "./sanctions-import.js";
+export { isUtxoLedgerFormat, UTXO_LEDGER_FORMATS, undoFileOf } from "./utxo-import.js";

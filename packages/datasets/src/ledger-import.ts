@@ -10,6 +10,7 @@ import type { LedgerWriter } from "./import-types.js";
 import { readLedger } from "./ledger-read.js";
 import { importLedgerOnThread } from "./ledger-thread-import.js";
 import { storeLedgerWriter } from "./ledger-writer.js";
+import { importUtxoLedger, isUtxoLedgerFormat } from "./utxo-import.js";
 
 /** Size from which a ledger file is read on a parse thread unless told otherwise. */
 export const PARSE_THREAD_MIN_BYTES = 8 * 1024 * 1024;
@@ -28,8 +29,12 @@ function onParseThread(ctx: ImportContext): boolean {
   return ctx.options.parseThread ?? ctx.file.totalBytes >= PARSE_THREAD_MIN_BYTES;
 }
 
-/** Imports a ledger file of `ctx.format`: `csv`, `jsonl` or `tronscan-trc20`. */
+/**
+ * Imports a ledger file of `ctx.format`: `csv`, `jsonl` or `tronscan-trc20` (account-model
+ * transfers), or a UTXO ledger format (see utxo-import.ts).
+ */
 export async function importLedger(ctx: ImportContext): Promise<void> {
+  if (isUtxoLedgerFormat(ctx.format)) return importUtxoLedger(ctx);
   const writerOf = () => ledgerWriterOf(ctx);
   await (onParseThread(ctx) ? importLedgerOnThread(ctx, writerOf) : readLedger(ctx, writerOf));
 }

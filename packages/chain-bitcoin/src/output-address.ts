@@ -1,0 +1,74 @@
+/**
+ * The address an output script pays, written with a network's prefixes, decoded by
+ * `@scure/btc-signer` (its `OutScript` templates and `Address` encoder): P2PKH, P2SH, P2WPKH,
+ * P2WSH, P2TR, and P2PK. A P2PK output (a bare public key, as early coinbases pay) has no
+ * address of its own: it is written as the P2PKH address of that key, as block explorers show
+ * it, so coins paid to the key and to its hash fall into one address. Every other script
+ * (OP_RETURN, bare multisig, a witness version without an address standard, a script that does
+ * not parse) pays no address: null, and the caller counts it as non-standard.
+ */
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { Address, OutScript } from "@scure/btc-signer";
+import type { BitcoinParams } from "./bitcoin-params.js";
+
+/** The kinds of output script with an address. */
+export type OutputKind = "p2pk" | "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr";
+
+/** An output script decoded: its kind and address, or null when it pays no address. */
+export interface DecodedOutput {
+  readonly kind: OutputKind;
+  readonly address: string;
+}
+
+type AddressCoder = ReturnType<typeof Address>;
+const coders = new WeakMap<BitcoinParams, AddressCoder>();
+
+function coderOf(params: BitcoinParams): AddressCoder {
+  let coder = coders.get(params);
+  if (coder === undefined) {
+    coder = Address({
+      bech32: params.bech32,
+      pubKeyHash: params.pubKeyHash,
+      scriptHash: params.scriptHash,
+      wif: 0,
+    });
+    coders.set(params, coder);
+  }
+  return coder;
+}
+
+const KINDS: Readonly<Record<string, OutputKind>> = Object.freeze({
+  pkh: "p2pkh",
+  sh: "p2sh",
+  wpkh: "p2wpkh",
+  wsh: "p2wsh",
+  tr: "p2tr",
+});
+
+/** Decodes an output script; null for a script that pays no address (see the module comment). */
+export function decodeOutputScript(script: Uint8Array, params: BitcoinParams): DecodedOutput | null {
+  let decoded: Parameters<AddressCoder["encode"]>[0];
+  try {
+    // The decoder's and the encoder's types differ only in the buffer type of the bytes.
+    decoded = OutScript.decode(script) as Parameters<AddressCoder["encode"]>[0];
+  } catch {
+    return null;
+  }
+  const coder = coderOf(params);
+  if (decoded.type === "pk") {
+    return { kind: "p2pk", address: coder.encode({ type: "pkh", hash: ripemd160(sha256(decoded.pubkey)) }) };
+  }
+  const kind = KINDS[decoded.type];
+  if (kind === undefined) return null;
+  try {
+    return { kind, address: coder.encode(decoded) };
+  } catch {
+    return null;
+  }
+}
+
+/** The address `script` pays in normal form (segwit lower-case), or null (non-standard). */
+export function addressOfScript(script: Uint8Array, params: BitcoinParams): string | null {
+  return decodeOutputScript(script, params)?.address ?? null;
+}

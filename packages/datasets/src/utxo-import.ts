@@ -1,0 +1,244 @@
+/**
+ * Importing a UTXO ledger (Bitcoin, Litecoin): one row per transaction, each imported whole or
+ * not at all. Three formats:
+ * - `bitcoin-core`: JSON lines, each Bitcoin Core's answer to `getblock <hash> 3` (or the
+ *   JSON-RPC envelope around it); amounts in decimal BTC, read exactly;
+ * - `esplora`: JSON lines, each an Esplora transaction object; values in satoshis;
+ * - `bitcoin-blocks`: a blk*.dat file (or one bare block) with its undo data (see
+ *   `ImportOptions.undoFile`).
+ * Every transaction passes `utxoTransactionProblem` (totals reconcile: a transaction that is not
+ * a coinbase pays out at most what its inputs bring in) or is rejected with its line (for
+ * `bitcoin-blocks`, the block's number in the file) and the reason; an input whose prevout the
+ * data does not give is an unknown prevout and rejects its transaction. Accepted transactions
+ * are written in batches, each batch one store transaction (`putUtxoTransactions`); a
+ * transaction already stored counts as unchanged. Outputs that pay no address are kept (address
+ * null) and counted (`summary.utxo.outputsWithoutAddress`).
+ */
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import {
+  BITCOIN_CHAIN_KINDS,
+  type BitcoinChainKind,
+  type BitcoinParams,
+  bitcoinParams,
+  blocksOfFiles,
+  decodeCoreBlock,
+  esploraTransaction,
+  FieldProblem,
+  outputsWithoutAddress,
+  paramsOfMagic,
+  parseJsonKeepingNumbers,
+  utxoTransactionProblem,
+} from "@openkyt/chain-bitcoin";
+import { describeError, KytError, type UtxoLedgerStore, type UtxoTransaction } from "@openkyt/core";
+import { unreadable } from "./file-text.js";
+import type { ImportContext } from "./import-context.js";
+import type { UtxoImportCounts } from "./import-types.js";
+import { lineBatches } from "./text-lines.js";
+
+/** The UTXO ledger formats of `openkyt import ledger`. */
+export const UTXO_LEDGER_FORMATS = ["bitcoin-core", "esplora", "bitcoin-blocks"] as const;
+
+/** True when `format` is a UTXO ledger format. */
+export function isUtxoLedgerFormat(format: string): boolean {
+  return (UTXO_LEDGER_FORMATS as ReadonlyArray<string>).includes(format);
+}
+
+/** A transaction read from the file, or why one could not be read; `line` locates it. */
+type Item =
+  | { readonly line: number; readonly tx: UtxoTransaction }
+  | { readonly line: number; readonly problem: string };
+
+function badOption(option: string, message: string): KytError {
+  return new KytError("VALIDATION_ERROR", `${option}: ${message}`, { errors: { [option]: [message] } });
+}
+
+/** The chain kind option, checked. */
+function chainOption(value: string | undefined): BitcoinChainKind | undefined {
+  if (value === undefined) return undefined;
+  if (!(BITCOIN_CHAIN_KINDS as ReadonlyArray<string>).includes(value))
+    throw badOption("chain", `must be one of ${BITCOIN_CHAIN_KINDS.join(", ")}`);
+  return value as BitcoinChainKind;
+}
+
+/** The network's parameters from the options (default BTC on main). */
+function paramsOption(ctx: ImportContext): BitcoinParams {
+  const network = ctx.options.network ?? "BTC";
+  try {
+    return bitcoinParams(network, chainOption(ctx.options.chain) ?? "main");
+  } catch (error) {
+    if (error instanceof KytError && error.code === "NOT_CONFIGURED")
+      throw badOption("network", `a UTXO ledger is BTC or LTC, not "${network}"`);
+    throw error;
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The transactions of JSON lines of `bitcoin-core` answers. */
+async function* coreItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+  for await (const batch of lineBatches(ctx.file.chunks())) {
+    const items: Item[] = [];
+    for (const { line, text } of batch) {
+      if (text.trim() === "") continue;
+      try {
+        const block = decodeCoreBlock(parseJsonKeepingNumbers(text), params);
+        for (const t of block.transactions)
+          items.push(
+            "tx" in t ? { line, tx: t.tx } : { line, problem: `${t.txid ?? "transaction"}: ${t.problem}` },
+          );
+      } catch (error) {
+        if (!(error instanceof FieldProblem || error instanceof SyntaxError)) throw error;
+        items.push({ line, problem: `not a getblock <hash> 3 answer: ${messageOf(error)}` });
+      }
+    }
+    yield items;
+  }
+}
+
+/** The transactions of JSON lines of Esplora transaction objects; positions by order in each block. */
+async function* esploraItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+  const nextPosition = new Map<string, number>();
+  for await (const batch of lineBatches(ctx.file.chunks())) {
+    const items: Item[] = [];
+    for (const { line, text } of batch) {
+      if (text.trim() === "") continue;
+      try {
+        const value = parseJsonKeepingNumbers(text);
+        const block = esploraBlockHash(value);
+        const coinbase = isCoinbaseObject(value);
+        const position = coinbase ? 0 : Math.max(1, nextPosition.get(block) ?? 1);
+        const tx = esploraTransaction(value, position, params);
+        nextPosition.set(block, position + 1);
+        items.push({ line, tx });
+      } catch (error) {
+        if (!(error instanceof FieldProblem || error instanceof SyntaxError)) throw error;
+        items.push({ line, problem: `${txidIn(text)}${messageOf(error)}` });
+      }
+    }
+    yield items;
+  }
+}
+
+function esploraBlockHash(value: unknown): string {
+  const status = (value as { status?: { block_hash?: unknown } } | null)?.status;
+  return typeof status?.block_hash === "string" ? status.block_hash : "";
+}
+
+function isCoinbaseObject(value: unknown): boolean {
+  const vin = (value as { vin?: unknown } | null)?.vin;
+  return Array.isArray(vin) && (vin[0] as { is_coinbase?: unknown } | undefined)?.is_coinbase === true;
+}
+
+/** `txid: ` of a line that names one, for a rejection's reason. */
+function txidIn(text: string): string {
+  const m = /"txid"\s*:\s*"([0-9a-fA-F]{64})"/.exec(text);
+  return m ? `${m[1]}: ` : "";
+}
+
+/** The undo file of a block file: the option, else `revNNNNN.dat` for `blkNNNNN.dat`, `NAME-undo.EXT` for `NAME.EXT`. */
+export function undoFileOf(file: string, given?: string): string {
+  if (given !== undefined) return given;
+  const name = basename(file);
+  const blk = /^blk(\d+)\.dat$/i.exec(name);
+  if (blk) return join(dirname(file), `rev${blk[1]}.dat`);
+  const dot = name.lastIndexOf(".");
+  const undo = dot > 0 ? `${name.slice(0, dot)}-undo${name.slice(dot)}` : `${name}-undo`;
+  return join(dirname(file), undo);
+}
+
+async function bytesOf(path: string, what: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT")
+      throw new KytError("NOT_FOUND", `${path}: ${what} not found`, {
+        cause: error,
+        details: { file: path },
+      });
+    throw unreadable(path, `cannot be read (${describeError(error)})`, error);
+  }
+}
+
+/** The transactions of a block file with its undo file; a bad block is one rejected row, numbered by its place. */
+async function* blockItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+  const blocks = await bytesOf(ctx.file.path, "block file");
+  const undoPath = undoFileOf(ctx.file.path, ctx.options.undoFile);
+  const undo = await bytesOf(undoPath, "undo file (give it with --undo)");
+  const magic = Buffer.from(blocks.subarray(0, 4)).toString("hex");
+  const framed = paramsOfMagic(params.network, magic);
+  const chosen = framed !== null && ctx.options.chain === undefined ? framed : params;
+  let n = 0;
+  for (const block of blocksOfFiles(blocks, undo, { params: chosen })) {
+    n++;
+    const at = block.offset >= 0 ? `block at byte ${block.offset}` : "block";
+    if ("problem" in block) {
+      yield [{ line: n, problem: `${at}${block.hash ? ` (${block.hash})` : ""}: ${block.problem}` }];
+      continue;
+    }
+    ctx.progress({ rowsRead: ctx.tally.rowsRead, bytesRead: block.offset });
+    yield block.transactions.map((tx) => ({ line: n, tx }));
+  }
+}
+
+/** Writes accepted transactions in batches; each batch is one store transaction. */
+function createUtxoWriter(ledger: UtxoLedgerStore, ctx: ImportContext, counts: UtxoImportCounts) {
+  let batch: UtxoTransaction[] = [];
+  const inBatch = new Set<string>();
+  const blocks = new Set<string>();
+  return {
+    async take(tx: UtxoTransaction) {
+      if (inBatch.has(tx.txid)) {
+        ctx.tally.duplicates++;
+        return;
+      }
+      inBatch.add(tx.txid);
+      batch.push(tx);
+      counts.inputs += tx.inputs.length;
+      counts.outputs += tx.outputs.length;
+      counts.outputsWithoutAddress += outputsWithoutAddress(tx);
+      blocks.add(tx.blockHash ?? `#${tx.block}`);
+      counts.blocks = blocks.size;
+      if (batch.length >= ctx.batchSize) await this.flush();
+    },
+    async flush() {
+      if (batch.length === 0) return;
+      const added = await ledger.putUtxoTransactions(batch);
+      ctx.tally.added += added;
+      ctx.tally.unchanged += batch.length - added;
+      batch = [];
+      inBatch.clear();
+    },
+  };
+}
+
+/** Imports a UTXO ledger file of `ctx.format` (see the module comment). */
+export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
+  const ledger = ctx.store;
+  const params = paramsOption(ctx);
+  const counts: UtxoImportCounts = { blocks: 0, inputs: 0, outputs: 0, outputsWithoutAddress: 0 };
+  ctx.tally.utxo = counts;
+  const items =
+    ctx.format === "bitcoin-core"
+      ? coreItems(ctx, params)
+      : ctx.format === "esplora"
+        ? esploraItems(ctx, params)
+        : blockItems(ctx, params);
+  const writer = createUtxoWriter(ledger, ctx, counts);
+  for await (const batch of items) {
+    for (const item of batch) {
+      ctx.tally.rowsRead++;
+      if ("problem" in item) {
+        ctx.tally.reject(item.line, item.problem);
+        continue;
+      }
+      const problem = utxoTransactionProblem(item.tx);
+      if (problem !== null) ctx.tally.reject(item.line, problem);
+      else await writer.take(item.tx);
+    }
+    if (ctx.format !== "bitcoin-blocks") ctx.progress();
+  }
+  await writer.flush();
+  ctx.finishing();
+}
