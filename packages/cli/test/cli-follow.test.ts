@@ -133,13 +133,15 @@ describe("openkyt follow on anvil", () => {
       "--db",
       db,
       "--json",
+      "--metrics-port",
+      "0",
     ]);
     let stderr = "";
     follower.stderr?.on("data", (d) => {
       stderr += d;
     });
     try {
-      await firstLine(follower);
+      const { metrics } = JSON.parse(await firstLine(follower)) as { metrics: string };
       const [from, a, b] = [chain.accounts[1], chain.accounts[6], chain.accounts[7]];
       if (!from || !a || !b) throw new Error("anvil has funded accounts");
       const snapshot = await chain.snapshot();
@@ -165,6 +167,14 @@ describe("openkyt follow on anvil", () => {
       const hashes = await withStore(db, async (s) => (await s.followedBlock("ETH", tip))?.hash);
       expect(hashes).toBe((await chain.publicClient.getBlock({ blockNumber: BigInt(tip) })).hash);
       expect(stderr).toMatch(/reorganisation: blocks from \d+ replaced, 1 blocks and 1 rows undone/);
+      // Caught up: ready, and the metrics say what happened.
+      const text = await (await fetch(metrics)).text();
+      expect(text).toMatch(/openkyt_follow_reorgs_total\{network="ETH"\} 1/);
+      expect(text).toMatch(/openkyt_follow_head_lag_blocks\{network="ETH"\} 0/);
+      expect(text).toMatch(/openkyt_follow_cursor_block\{network="ETH"\} \d+/);
+      expect(text).toMatch(/openkyt_follow_rows_total\{network="ETH"\} \d+/);
+      expect(text).toMatch(/openkyt_follow_source_errors_total\{network="ETH"\} 0/);
+      expect((await fetch(metrics.replace(/\/metrics$/, "/readyz"))).status).toBe(200);
       follower.kill("SIGTERM");
       expect(await exited(follower)).toBe(0);
     } finally {
