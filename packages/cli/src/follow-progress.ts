@@ -23,9 +23,11 @@ export function followProgress(
 ): (step: FollowStep) => void {
   const now = options.now ?? Date.now;
   const everyMs = options.everyMs ?? 5_000;
-  let run: { startedAt: number; firstBlock: number; blocks: number; rows: number } | null = null;
+  let run: { startedAt: number; blocks: number; rows: number } | null = null;
   let lastLine = Number.NEGATIVE_INFINITY;
   let caughtUp = false;
+  // A backfill's rates count from when the reporter began or last caught up (the first step's own time included).
+  let since = now();
   return (step) => {
     const at = now();
     if (step.kind === "reorg") {
@@ -42,10 +44,11 @@ export function followProgress(
         write(`${network}: caught up at ${where} (head ${grouped(step.head)})\n`);
       }
       run = null;
+      since = at;
       return;
     }
     caughtUp = false;
-    run ??= { startedAt: at, firstBlock: step.from, blocks: 0, rows: 0 };
+    run ??= { startedAt: since, blocks: 0, rows: 0 };
     run.blocks += step.to - step.from + 1;
     run.rows += step.transfers;
     const left = Math.max(0, step.safeHead - step.to);
