@@ -166,15 +166,26 @@ export function parseOptionalCount(name: string, text: string | undefined): Pars
 }
 
 /**
+ * Longest free-text value of an imported row (an entity name, a source, a sanctions program, a
+ * token name), in UTF-16 code units. Such text ends up in answers and PDF reports, where one
+ * entity name may be shown many times: bounding it here bounds them.
+ */
+export const MAX_FREE_TEXT_CHARS = 512;
+
+/**
  * Why a row's free text (names, labels, programs: text copied from the file without a format
- * check) cannot be stored, naming the first field at fault: a NUL (Postgres text cannot hold
- * it) or an unpaired surrogate (a JSON or YAML escape); null when every value can. Null values
- * are absent fields. The rule is core's `textProblem`, the one the wire schemas use.
+ * check) cannot be stored, naming the first field at fault: longer than
+ * {@link MAX_FREE_TEXT_CHARS}, a NUL (Postgres text cannot hold it) or an unpaired surrogate (a
+ * JSON or YAML escape); null when every value can. Null values are absent fields. The rule of
+ * the characters is core's `textProblem`, the one the wire schemas use.
  */
 export function freeTextProblem(fields: Readonly<Record<string, string | null>>): string | null {
   for (const name in fields) {
     const value = fields[name];
     if (value === null || value === undefined) continue;
+    if (value.length > MAX_FREE_TEXT_CHARS) {
+      return `${name} is ${value.length} characters long, longer than the ${MAX_FREE_TEXT_CHARS} allowed`;
+    }
     const problem = textProblem(value);
     if (problem !== null) return `${name} ${problem}`;
   }
