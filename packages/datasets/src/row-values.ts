@@ -2,7 +2,7 @@
  * Field values of imported rows: amounts, times and days, each parsed to a value or to the
  * reason it is not one (no exceptions on the hot path); and the check of free text.
  */
-import { textProblem } from "@openkyt/core";
+import { MAX_FREE_TEXT_CHARS, textProblem } from "@openkyt/core";
 
 /** A parsed value or why the text is not one. */
 export type Parsed<T> =
@@ -164,13 +164,6 @@ export function parseOptionalAmount(name: string, text: string | undefined): Par
 export function parseOptionalCount(name: string, text: string | undefined): Parsed<number | null> {
   return text === undefined || text === "" || text.trim() === "" ? ok(null) : parseCount(name, text);
 }
-
-/**
- * Longest free-text value of an imported row (an entity name, a source, a sanctions program, a
- * token name), in UTF-16 code units. Such text ends up in answers and PDF reports, where one
- * entity name may be shown many times: bounding it here bounds them.
- */
-export const MAX_FREE_TEXT_CHARS = 512;
 
 /**
  * Why a row's free text (names, labels, programs: text copied from the file without a format

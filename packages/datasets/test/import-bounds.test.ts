@@ -7,11 +7,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAX_FREE_TEXT_CHARS } from "@openkyt/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_REASON_CHARS } from "../src/import-tally.js";
 import { importFile } from "../src/index.js";
-import { MAX_FREE_TEXT_CHARS } from "../src/row-values.js";
 import { lineBatches, MAX_LINE_CHARS } from "../src/text-lines.js";
 import { counts, STORES } from "./import-fixtures.js";
 
