@@ -21,6 +21,7 @@ import { transferPositionMigration } from "./kysely-migration-0014-transfer-posi
 import { jobLeasesMigration } from "./kysely-migration-0015-job-leases.js";
 import { transferStatusIndexMigration } from "./kysely-migration-0018-transfer-status-index.js";
 import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
+import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -41,6 +42,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0015_job_leases": jobLeasesMigration,
   "0018_transfer_status_index": transferStatusIndexMigration,
   "0030_utxo_ledger": utxoLedgerMigration,
+  "0031_utxo_clusters": utxoClustersMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -7,6 +7,7 @@ import type { Store, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
+import { kyselyClusterOps } from "./kysely-clusters.js";
 import type { KyselyContext } from "./kysely-context.js";
 import type { StoreDialect } from "./kysely-dialect.js";
 import { groupCommitter } from "./kysely-group-commit.js";
@@ -37,6 +38,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyKeyModelOps(ctx),
     ...kyselyLedgerOps(ctx),
     ...kyselyUtxoOps(ctx),
+    ...kyselyClusterOps(ctx),
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect } from "vitest";
 import { backtestConformance } from "./store-conformance-backtests.js";
 import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
+import { clusterConformance } from "./store-conformance-clusters.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
@@ -79,6 +80,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     bulkLedgerConformance(context);
     ledgerScanConformance(context);
     utxoConformance(context);
+    clusterConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);
     replayConformance(context);

@@ -50,6 +50,7 @@ import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
+import type { UtxoClusterStore } from "./utxo-clusters.js";
 import type { UtxoLedgerStore } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
@@ -460,6 +461,7 @@ export interface StoreOps
     ApiKeyStore,
     LedgerStore,
     UtxoLedgerStore,
+    UtxoClusterStore,
     ReferenceStore,
     SettingsStore {}
 

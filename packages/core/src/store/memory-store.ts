@@ -5,6 +5,7 @@
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
 import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
+import { memoryClusterOps } from "./memory-clusters.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
@@ -38,6 +39,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
     ...memoryUtxoOps(tables, journal),
+    ...memoryClusterOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
