@@ -65,9 +65,36 @@ const evm: ChainFamilyDriver = {
   },
 };
 
+const tron: ChainFamilyDriver = {
+  async chainSource(node) {
+    const { createTronChainSource } = await import("@openkyt/chain-tron");
+    const source = createTronChainSource({
+      url: node.url,
+      confirmations: node.confirmations,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await source.node.check();
+    return source;
+  },
+  async blockSource(node) {
+    const { createTronBlockSource } = await import("@openkyt/chain-tron");
+    const source = createTronBlockSource({
+      url: node.url,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await source.node.check();
+    return source;
+  },
+};
+
 /** Every family the CLI has a driver for (Bitcoin and Litecoin join as rows of their own). */
 export const CHAIN_FAMILIES: Readonly<Partial<Record<AddressFamily, ChainFamilyDriver>>> = Object.freeze({
   evm,
+  tron,
 });
 
 /** The driver of a network's family, or NOT_CONFIGURED naming the families there are. */
