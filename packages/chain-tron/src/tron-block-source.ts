@@ -27,11 +27,7 @@ export function createTronBlockSource(options: TronBlockSourceOptions): TronBloc
   const unknown = (contract: string) =>
     node.logger.warn({ network: "TRX", contract }, "TRC-20 token of unknown decimals left out");
 
-  async function rowsOf(
-    height: number,
-    time: number,
-    txs: ReadonlyArray<import("./tron-answers.js").TronTransaction>,
-  ) {
+  async function rowsOf(height: number, time: number, txs: ReadonlyArray<TronTransaction>) {
     const rows: LedgerTransfer[] = [];
     const calls = [];
     for (const tx of txs) {
