@@ -104,9 +104,36 @@ const utxo: ChainFamilyDriver = {
   },
 };
 
+const tron: ChainFamilyDriver = {
+  async chainSource(node) {
+    const { createTronChainSource } = await import("@openkyt/chain-tron");
+    const source = createTronChainSource({
+      url: node.url,
+      confirmations: node.confirmations,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await source.node.check();
+    return source;
+  },
+  async blockSource(node) {
+    const { createTronBlockSource } = await import("@openkyt/chain-tron");
+    const source = createTronBlockSource({
+      url: node.url,
+      timeoutMs: NODE_TIMEOUT_MS,
+      logger: node.logger,
+      ...(node.tokens ? { tokens: node.tokens } : {}),
+    });
+    await source.node.check();
+    return source;
+  },
+};
+
 /** Every family the CLI has a driver for. */
 export const CHAIN_FAMILIES: Readonly<Partial<Record<AddressFamily, ChainFamilyDriver>>> = Object.freeze({
   evm,
+  tron,
   bitcoin: utxo,
   litecoin: utxo,
 });

@@ -24,9 +24,9 @@ export const CHAIN_OPTIONS = {
 } as const;
 
 /** The usage lines of {@link CHAIN_OPTIONS}. */
-export const CHAIN_USAGE = `  --chain       NETWORK=URL: bind transfers of NETWORK by asking its node (EVM JSON-RPC; BTC, LTC:
-                Bitcoin Core JSON-RPC with -txindex), checked
-                at start (a node of another chain refuses to start); repeatable; also
+export const CHAIN_USAGE = `  --chain       NETWORK=URL: bind transfers of NETWORK by asking its node (EVM JSON-RPC; for TRX a
+                full node's HTTP API; BTC, LTC: Bitcoin Core JSON-RPC with -txindex), checked at
+                start (a node of another chain refuses to start); repeatable; also
                 $OPENKYT_CHAINS="ETH=URL,...". Other networks bind against the ledger
   --confirmations  confirmations a transaction needs before a live node's answer binds it; default 1
   --bind-poll-ms  how often a registered hash that is not found yet (not mined, or its block not

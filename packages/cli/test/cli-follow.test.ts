@@ -13,6 +13,7 @@ import type { LedgerTransfer, Store } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "../../chain-evm/test/anvil-chain.js";
+import { startTronFixture } from "../../chain-tron/test/tron-node-fixture.js";
 import { createKytClient } from "../../client/src/index.js";
 import { exited, firstLine, runInProcess, start } from "./cli-process.js";
 
@@ -267,6 +268,45 @@ describe("openkyt follow on anvil", () => {
       expect(follow.err + follow.out + serve.err + serve.out).not.toContain("do-not-print-me");
     } finally {
       await other.stop();
+    }
+  }, 60_000);
+
+  it("follows TRX from a Tron full node's HTTP API: TRX and USDT-TRC20 rows, not the reverted transfer", async () => {
+    const tron = await startTronFixture();
+    const db = join(dir, "tron.db");
+    const follower = start([
+      "follow",
+      "TRX",
+      "--rpc",
+      tron.url,
+      "--from-block",
+      "98",
+      "--confirmations",
+      "2",
+      "--db",
+      db,
+    ]);
+    let stderr = "";
+    follower.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    try {
+      expect(await firstLine(follower)).toMatch(
+        /^openkyt following TRX at http:\/\/127\.0\.0\.1:\d+ into .*tron\.db \(2 confirmations\)$/,
+      );
+      await until("the follower to catch up", async () =>
+        stderr.includes("TRX: caught up at block 99 (head 100)"),
+      );
+      follower.kill("SIGTERM");
+      expect(await exited(follower)).toBe(0);
+      const rows = await withStore(db, async (s) => (await s.scanLedger?.(0, 100))?.rows ?? []);
+      expect(rows.map((r) => [r.tokenId, r.amount, r.block])).toEqual([
+        ["native", 12.5, 98],
+        ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", 1500.25, 98],
+      ]);
+    } finally {
+      follower.kill("SIGKILL");
+      await tron.close();
     }
   }, 60_000);
 });
