@@ -7,6 +7,7 @@
  *   npm run bench -- --only tracing,rules
  *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
+ *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ const ledgerSize = quick ? 20_000 : 1_000_000;
  * allocates fast, so a larger young generation spares it most promotions to the old one
  * (about a fifth of its CPU on the 1M ledger); docs/deployment.md gives the same advice.
  */
-const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
+const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownData?: boolean }> = [
   { name: "rules", args: [join(here, "bench-one.ts"), "rules", String(ledgerSize)] },
   { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
@@ -55,6 +56,8 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
+  // Generates its own Bitcoin ledger: no need of the transfer ledger.
+  { name: "bitcoin-import", args: [join(here, "import", "bitcoin-import-bench.ts")], ownData: true },
 ];
 
 function format(n: number): string {
@@ -64,10 +67,12 @@ function format(n: number): string {
 }
 
 const started = Date.now();
-console.error(
-  `building the ${ledgerSize.toLocaleString("en-US")}-transfer ledger (cached under bench/.data)...`,
-);
-await ledgerDatabase(ledgerSize);
+if (RUNS.some((run) => (!only || only.includes(run.name)) && !run.ownData)) {
+  console.error(
+    `building the ${ledgerSize.toLocaleString("en-US")}-transfer ledger (cached under bench/.data)...`,
+  );
+  await ledgerDatabase(ledgerSize);
+}
 const figures: Figure[] = [];
 const failures: string[] = [];
 for (const run of RUNS) {
