@@ -9,6 +9,7 @@
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
  *   npm run bench -- --only follow-evm       follow rate on anvil, CPU per 1,000 rows, final block -> checked
+ *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,7 +31,7 @@ const ledgerSize = quick ? 20_000 : 1_000_000;
  * allocates fast, so a larger young generation spares it most promotions to the old one
  * (about a fifth of its CPU on the 1M ledger); docs/deployment.md gives the same advice.
  */
-const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
+const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownData?: boolean }> = [
   { name: "rules", args: [join(here, "bench-one.ts"), "rules", String(ledgerSize)] },
   { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
@@ -57,8 +58,10 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
-  { name: "follow-bitcoin", args: [join(here, "follow", "follow-bitcoin-bench.ts")] },
-  { name: "follow-evm", args: [join(here, "follow", "follow-evm-bench.ts")] },
+  { name: "follow-bitcoin", args: [join(here, "follow", "follow-bitcoin-bench.ts")], ownData: true },
+  { name: "follow-evm", args: [join(here, "follow", "follow-evm-bench.ts")], ownData: true },
+  // Generates its own Bitcoin ledger: no need of the transfer ledger.
+  { name: "bitcoin-import", args: [join(here, "import", "bitcoin-import-bench.ts")], ownData: true },
 ];
 
 function format(n: number): string {
@@ -68,10 +71,12 @@ function format(n: number): string {
 }
 
 const started = Date.now();
-console.error(
-  `building the ${ledgerSize.toLocaleString("en-US")}-transfer ledger (cached under bench/.data)...`,
-);
-await ledgerDatabase(ledgerSize);
+if (RUNS.some((run) => (!only || only.includes(run.name)) && !run.ownData)) {
+  console.error(
+    `building the ${ledgerSize.toLocaleString("en-US")}-transfer ledger (cached under bench/.data)...`,
+  );
+  await ledgerDatabase(ledgerSize);
+}
 const figures: Figure[] = [];
 const failures: string[] = [];
 for (const run of RUNS) {

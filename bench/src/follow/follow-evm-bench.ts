@@ -123,20 +123,20 @@ try {
         while ((await follower.step()).kind !== "idle") {
           // the block is final: the follower writes it
         }
-        const { transfer } = await engine
-          .forAccount("bench")
-          .registerTransfer(
-            {
-              direction: "incoming",
-              network: "ETH",
-              tx_hash: hash,
-              token_id: "native",
-              output_address: funder,
-            },
-            { wait: 10 },
-          );
+        const { transfer } = await engine.forAccount("bench").registerTransfer(
+          {
+            direction: "incoming",
+            network: "ETH",
+            tx_hash: hash,
+            token_id: "native",
+            output_address: funder,
+          },
+          { wait: 10 },
+        );
         if (transfer.check_state.exposure !== "checked")
-          throw new Error(`deposit ${hash} ended ${transfer.tx_status}, exposure ${transfer.check_state.exposure}, not checked`);
+          throw new Error(
+            `deposit ${hash} ended ${transfer.tx_status}, exposure ${transfer.check_state.exposure}, not checked`,
+          );
         latencies.push(performance.now() - final);
       }
     } finally {

@@ -4,7 +4,7 @@
  * the double SHA-256 of the transaction without its witness data, the block hash that of the
  * 80-byte header; both are shown byte-reversed, as explorers and Bitcoin Core show them.
  */
-import { sha256 } from "@noble/hashes/sha2.js";
+import { createHash } from "node:crypto";
 import { ByteReader, hexOf } from "./byte-reader.js";
 
 /** An input as the wire carries it. */
@@ -58,9 +58,10 @@ export interface RawBlock {
 const NULL_TXID = "0".repeat(64);
 const COINBASE_INDEX = 0xffffffff;
 
-/** Double SHA-256, as Bitcoin hashes headers and transactions. */
+/** Double SHA-256, as Bitcoin hashes headers and transactions (node:crypto: native, fast). */
 export function hash256(bytes: Uint8Array): Uint8Array {
-  return sha256(sha256(bytes));
+  const once = createHash("sha256").update(bytes).digest();
+  return createHash("sha256").update(once).digest();
 }
 
 /** Reads one transaction at the reader's position (`label` names it in errors). */

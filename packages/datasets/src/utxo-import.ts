@@ -177,8 +177,8 @@ async function* blockItems(ctx: ImportContext, params: BitcoinParams): AsyncGene
       yield [{ line: n, problem: `${at}${block.hash ? ` (${block.hash})` : ""}: ${block.problem}` }];
       continue;
     }
-    ctx.progress({ rowsRead: ctx.tally.rowsRead, bytesRead: block.offset });
     yield block.transactions.map((tx) => ({ line: n, tx }));
+    ctx.progress({ rowsRead: ctx.tally.rowsRead, bytesRead: block.offset });
   }
 }
 
