@@ -5,7 +5,14 @@
  * that show each kind of risk.
  */
 import { fileURLToPath } from "node:url";
-import type { AccountApi, LedgerTransfer, RegisterTransferRequest, Store } from "@openkyt/core";
+import type {
+  AccountApi,
+  LedgerTransfer,
+  RegisterTransferRequest,
+  Store,
+  UtxoInput,
+  UtxoTransaction,
+} from "@openkyt/core";
 import { importFile } from "@openkyt/datasets";
 import { generatedTxHash, ledgerRows } from "@openkyt/ledger-generator";
 
@@ -22,6 +29,21 @@ export const DEMO_ADDRESSES = Object.freeze({
   client: `0x${"c1".repeat(20)}`,
   hop1: `0x${"e1".repeat(20)}`,
   hop2: `0x${"e2".repeat(20)}`,
+});
+
+/**
+ * Bitcoin addresses of the BTC stories: a sanctioned address of the OFAC extract (HYDRA MARKET),
+ * two ransomware payment addresses of `btc-labels-extract.csv`, and unlabelled P2WPKH addresses
+ * (made of repeated bytes) for the client, a clean payer and the launderer's hops.
+ */
+export const DEMO_BTC_ADDRESSES = Object.freeze({
+  sanctioned: "123WBUDmSJv4GctdVEz6Qq6z8nXSKrJ4KX",
+  wannacry: "115p7UMMngoj1pMvkpHijcRdfJNXj6LrLn",
+  cryptolocker: "1KP72fBmh3XBRfuJDMn53APaqM6iMRspCh",
+  client: "bc1qc8qurswpc8qurswpc8qurswpc8qurswpee0dfr",
+  clean: "bc1q68gar5w368gar5w368gar5w368gar5w32he3ks",
+  hop1: "bc1q6tfd95kj6tfd95kj6tfd95kj6tfd95kjmnl5ax",
+  hop2: "bc1q60fa857n60fa857n60fa857n60fa857n6r74h8",
 });
 
 const DAY = 86_400_000;
@@ -57,6 +79,83 @@ export const DEMO_STORIES: ReadonlyArray<LedgerTransfer> = Object.freeze([
   story(8, A.client, A.hacker, 1, 8),
 ]);
 
+const SAT = 100_000_000;
+const FEE = 10_000;
+/** The txid of the demo's BTC transaction `n` (64 hex characters). */
+export const demoBtcTxid = (n: number): string => `b7c0${n.toString(16).padStart(60, "0")}`;
+
+const B = DEMO_BTC_ADDRESSES;
+const btcTx = (
+  n: number,
+  hours: number,
+  inputs: ReadonlyArray<UtxoInput> | "coinbase",
+  outputs: ReadonlyArray<readonly [string, number]>,
+): UtxoTransaction => ({
+  network: "BTC",
+  txid: demoBtcTxid(n),
+  block: 900_000 + n,
+  blockHash: null,
+  occurredAt: STORY + hours * 3_600_000,
+  position: inputs === "coinbase" ? 0 : 1,
+  coinbase: inputs === "coinbase",
+  inputs:
+    inputs === "coinbase"
+      ? [{ prevTxid: null, prevVout: null, address: null, value: 0, coinbase: true }]
+      : inputs,
+  outputs: outputs.map(([address, value], vout) => ({ vout, address, value, spentBy: null })),
+});
+const spend = (n: number, vout: number, address: string, value: number): UtxoInput => ({
+  prevTxid: demoBtcTxid(n),
+  prevVout: vout,
+  address,
+  value,
+  coinbase: false,
+});
+
+/**
+ * The BTC stories, in the UTXO ledger: (2) the sanctioned address pays the client 0.5 BTC from a
+ * 3 BTC coin, change back to itself; (4) a launderer consolidates two ransom payments (0.3 BTC to
+ * WannaCry, 0.2 BTC to CryptoLocker) with 0.5 BTC of clean coins, then (5) peels 0.4 BTC off to
+ * the client. By the haircut rule the consolidation's output is 50% ransomware (0.5 of the 1 BTC
+ * spent), and so is the peeled deposit (docs/risk-model.md, "Bitcoin").
+ */
+export const DEMO_BTC_STORIES: ReadonlyArray<UtxoTransaction> = Object.freeze([
+  btcTx(1, 0, "coinbase", [
+    [B.sanctioned, 3 * SAT],
+    [B.wannacry, 0.3 * SAT],
+    [B.cryptolocker, 0.2 * SAT],
+    [B.clean, 0.5 * SAT],
+  ]),
+  btcTx(
+    2,
+    10,
+    [spend(1, 0, B.sanctioned, 3 * SAT)],
+    [
+      [B.client, 0.5 * SAT],
+      [B.sanctioned, 2.5 * SAT - FEE],
+    ],
+  ),
+  btcTx(
+    4,
+    11,
+    [
+      spend(1, 1, B.wannacry, 0.3 * SAT),
+      spend(1, 2, B.cryptolocker, 0.2 * SAT),
+      spend(1, 3, B.clean, 0.5 * SAT),
+    ],
+    [[B.hop1, SAT - FEE]],
+  ),
+  btcTx(
+    5,
+    12,
+    [spend(4, 0, B.hop1, SAT - FEE)],
+    [
+      [B.client, 0.4 * SAT],
+      [B.hop2, 0.6 * SAT - 2 * FEE],
+    ],
+  ),
+]);
+
 /**
  * A deposit of the demo ledger that the demo leaves unregistered, for the printed `curl`: story
  * 4, 50 ETH to `hop2` from `hop1`, whose funds are 40% from a sanctioned address (one hop).
@@ -76,6 +175,8 @@ export async function loadDemoWorld(store: Store, transfers = 50_000): Promise<n
     asOf: "2026-08-20",
   });
   await importFile(store, { kind: "labels", file: demoDataFile("eth-labels-extract.csv") });
+  await importFile(store, { kind: "labels", file: demoDataFile("btc-labels-extract.csv") });
+  await store.putUtxoTransactions(DEMO_BTC_STORIES);
   let added = 0;
   let chunk: LedgerTransfer[] = [];
   for (const row of ledgerRows({ transfers, start: START, days: 30, seed: 42 })) {
@@ -88,6 +189,7 @@ export async function loadDemoWorld(store: Store, transfers = 50_000): Promise<n
   added += await store.putLedgerTransfers([...chunk, ...DEMO_STORIES]);
   const days = Array.from({ length: 90 }, (_, d) => new Date(START + d * DAY).toISOString().slice(0, 10));
   await store.putPrices(days.map((day) => ({ network: "ETH", tokenId: "native", day, usd: 2_500 })));
+  await store.putPrices(days.map((day) => ({ network: "BTC", tokenId: "native", day, usd: 60_000 })));
   return added;
 }
 
@@ -115,6 +217,14 @@ export async function screenDemo(api: AccountApi): Promise<DemoItem[]> {
   await register("Deposit whose funds came two hops from a sanctioned address", incoming(5));
   await register("Deposit from Tornado Cash", incoming(6));
   await register("Deposit from a Coinbase wallet", incoming(7));
+  const btcDeposit = (n: number): RegisterTransferRequest => ({
+    direction: "incoming",
+    network: "BTC",
+    tx_hash: demoBtcTxid(n),
+    output_address: B.client,
+  });
+  await register("BTC deposit from a sanctioned wallet (HYDRA MARKET, OFAC SDN)", btcDeposit(2));
+  await register("BTC deposit funded by ransomware payments (a consolidation, then a peel)", btcDeposit(5));
   await register("Withdrawal to a hacker's address", {
     direction: "outgoing",
     network: "ETH",
