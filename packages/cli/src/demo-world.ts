@@ -1,8 +1,9 @@
 /**
  * The demo's world: a credited extract of real data shipped with the package (60 OFAC SDN
- * addresses, 43 labelled Ethereum addresses) imported through the real importers, a generated
- * background ledger of realistic shape, and a few transfers between real labelled addresses
- * that show each kind of risk.
+ * addresses, 43 labelled Ethereum addresses, 2 Bitcoin ransomware addresses) imported through
+ * the real importers, a generated background ledger of realistic shape, a few transfers between
+ * real labelled addresses that show each kind of risk, and a few Bitcoin transactions in the
+ * UTXO ledger that fund two BTC deposits.
  */
 import { fileURLToPath } from "node:url";
 import type {
