@@ -7,6 +7,7 @@
  *   npm run bench -- --only tracing,rules
  *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
+ *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -55,6 +56,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   },
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
+  { name: "follow-bitcoin", args: [join(here, "follow", "follow-bitcoin-bench.ts")] },
 ];
 
 function format(n: number): string {

@@ -5,20 +5,18 @@
  * ingestor that follows a node into the UTXO ledger. See the package README.
  */
 
+export { type BitcoinBlockIngestorOptions, createBitcoinBlockIngestor } from "./bitcoin-block-ingestor.js";
 export {
-  type BitcoinBlockIngestor,
-  type BitcoinBlockIngestorOptions,
-  type BitcoinCursor,
-  type BitcoinIngestRun,
-  bitcoinCursorKey,
-  createBitcoinBlockIngestor,
-  REORG_WINDOW,
-} from "./bitcoin-block-ingestor.js";
+  type BitcoinBlockSource,
+  type BitcoinBlockSourceOptions,
+  createBitcoinBlockSource,
+} from "./bitcoin-block-source.js";
 export {
   type BitcoinChainSource,
   type BitcoinChainSourceOptions,
   createBitcoinChainSource,
 } from "./bitcoin-chain-source.js";
+export { checkBitcoinNode, GENESIS_HASHES, kindOfGenesis } from "./bitcoin-node-check.js";
 export {
   BITCOIN_CHAIN_KINDS,
   BITCOIN_PARAMS,

@@ -5,17 +5,18 @@
  * inputs and outputs to the satoshi, with each spent output's `spentBy`. Then a reorg replaces
  * the last block with one where a coin is spent differently: the ingestor deletes the replaced
  * block's transactions, the coins they spent read as unspent again, and the chain source no
- * longer finds the replaced transaction.
+ * longer finds the replaced transaction. The ingestor is core's chain follower over the
+ * package's block source: what `openkyt follow BTC` runs.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Store, UtxoTransaction } from "@openkyt/core";
+import type { ChainFollower, FollowStep, Store, UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type BitcoinBlockIngestor,
+  checkBitcoinNode,
   createBitcoinBlockIngestor,
   createBitcoinChainSource,
   inputAddressOf,
@@ -28,7 +29,7 @@ const FEE = 10_000;
 let chain: RegtestNode;
 let dir: string;
 let store: Store;
-let ingestor: BitcoinBlockIngestor;
+let ingestor: ChainFollower;
 /** What each transaction signed here must look like in the ledger. */
 const expected = new Map<
   string,
@@ -49,12 +50,12 @@ async function send(name: string, inputs: Coin[], outputs: Array<readonly [Walle
 }
 
 /** Runs the ingestor until it has read every final block. */
-async function ingestAll() {
-  const runs = [];
+async function ingestAll(): Promise<FollowStep[]> {
+  const steps: FollowStep[] = [];
   for (;;) {
-    const run = await ingestor.runOnce();
-    runs.push(run);
-    if (run.toBlock >= run.safeHead) return runs;
+    const step = await ingestor.step();
+    steps.push(step);
+    if (step.kind === "idle") return steps;
   }
 }
 
@@ -150,7 +151,7 @@ beforeAll(async () => {
     store,
     rpc: chain.rpc,
     params: BCOIN_REGTEST,
-    startBlock: 0,
+    fromBlock: 0,
     batchBlocks: 40,
   });
 }, 120_000);
@@ -162,10 +163,18 @@ afterAll(async () => {
 });
 
 describe("the block ingestor on a bcoin regtest node", () => {
+  it("checks the node's genesis block against the network named", async () => {
+    expect(await checkBitcoinNode(chain.rpc, "BTC")).toBe("regtest");
+    await expect(checkBitcoinNode(chain.rpc, "LTC")).rejects.toThrow(
+      /genesis block 0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206 is not LTC's .*: it is a BTC node/,
+    );
+  });
+
   it("writes every block's transactions exactly as they were signed", async () => {
     const runs = await ingestAll();
-    expect(runs.at(-1)).toMatchObject({ toBlock: 104, safeHead: 104, reorg: null });
-    expect(await ingestor.cursor()).toMatchObject({ height: 104 });
+    expect(runs.map((r) => r.kind)).toEqual(["blocks", "blocks", "blocks", "idle"]);
+    expect(runs.at(-1)).toMatchObject({ cursor: 104, safeHead: 104 });
+    expect(await store.followedHead("BTC")).toMatchObject({ height: 104 });
     for (const [txid, want] of expected) {
       const tx = await ledgerTx(txid);
       expect(tx, txid).toMatchObject({ network: "BTC", txid, block: want.block, coinbase: false });
@@ -240,8 +249,9 @@ describe("the block ingestor on a bcoin regtest node", () => {
     const { txid: doubleSpend } = await chain.send([coins.r1 as Coin], [[w.x, 3 * BTC - FEE]]);
     await chain.mine(2, w.x);
     const runs = await ingestAll();
-    expect(runs[0]?.reorg).toEqual({ fromHeight: 104, deleted: 3 }); // block 104's coinbase, consolidation, coinjoin
-    expect(await ingestor.cursor()).toMatchObject({ height: 105 });
+    // block 104's coinbase, consolidation, coinjoin
+    expect(runs[0]).toMatchObject({ kind: "reorg", from: 104, removedBlocks: 1, removedTransfers: 3 });
+    expect(await store.followedHead("BTC")).toMatchObject({ height: 105 });
     expect(await ledgerTx(txids.consolidation as string)).toBeUndefined();
     expect(await ledgerTx(txids.coinjoin as string)).toBeUndefined();
     expect((await ledgerTx(doubleSpend))?.block).toBe(104);

@@ -45,10 +45,38 @@ export function createEvmClient(options: EvmConnectionOptions): PublicClient {
   const timeout = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   if (!Number.isFinite(timeout) || timeout <= 0) throw fieldError("timeoutMs", "must be a positive number");
   const retry = { ...DEFAULT_RPC_RETRY, ...options.retry };
-  const transport = http(options.rpcUrl, {
+  const { url, authorization } = splitCredentials(options.rpcUrl ?? "");
+  const transport = http(url, {
     timeout,
     retryCount: retry.count,
     retryDelay: retry.delayMs,
+    ...(authorization === null ? {} : { fetchOptions: { headers: { authorization } } }),
   });
   return createPublicClient({ transport, cacheTime: 0 });
+}
+
+/**
+ * `user:password@` in an RPC URL becomes HTTP Basic authentication: fetch refuses URLs that carry
+ * credentials, and nodes behind a proxy (or Core-style RPC) take them this way.
+ */
+export function splitCredentials(rpcUrl: string): { url: string; authorization: string | null } {
+  let parsed: URL;
+  try {
+    parsed = new URL(rpcUrl);
+  } catch {
+    throw fieldError("rpcUrl", "must be an absolute http(s) URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw fieldError(
+      "rpcUrl",
+      `must be an http(s) URL, not ${parsed.protocol} (give a viem transport for others)`,
+    );
+  if (parsed.username === "" && parsed.password === "") return { url: rpcUrl, authorization: null };
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  parsed.username = "";
+  parsed.password = "";
+  const bytes = new TextEncoder().encode(`${user}:${password}`);
+  const authorization = `Basic ${btoa(String.fromCharCode(...bytes))}`;
+  return { url: parsed.toString(), authorization };
 }

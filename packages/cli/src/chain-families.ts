@@ -14,6 +14,7 @@ import {
   type Logger,
   networkInfo,
   type TokenCatalog,
+  type UtxoLedgerReader,
 } from "@openkyt/core";
 import { type ChainEndpoint, redactUrl } from "./chain-endpoints.js";
 
@@ -24,6 +25,8 @@ export interface ChainNode extends ChainEndpoint {
   readonly logger: Logger;
   /** Token decimals the store knows (others are asked of the chain). */
   readonly tokens?: TokenCatalog;
+  /** The UTXO ledger a block source writes into, read first for the outputs inputs spend. */
+  readonly ledger?: Pick<UtxoLedgerReader, "utxoTransactions">;
 }
 
 /** The sources of one family, each resolved only after the node answered as the network. */
@@ -65,9 +68,47 @@ const evm: ChainFamilyDriver = {
   },
 };
 
-/** Every family the CLI has a driver for (Bitcoin and Litecoin join as rows of their own). */
+/**
+ * Bitcoin and Litecoin over Bitcoin Core JSON-RPC (bcoin answers the same methods). The node's
+ * genesis block must be one of the network's: main, test or regtest, whichever it is, since the
+ * ledger's network is BTC (LTC) on all three. Addresses are written in the network's mainnet
+ * form (the same script; the only form the API accepts), so a deposit on a test or regtest node
+ * registers as it would on mainnet and bcoin's `rb` and Core's `bcrt` regtest prefixes agree.
+ */
+const utxo: ChainFamilyDriver = {
+  async chainSource(node) {
+    const { createBitcoinChainSource, bitcoinParams, checkBitcoinNode, createBitcoinRpc } = await import(
+      "@openkyt/chain-bitcoin"
+    );
+    const rpc = createBitcoinRpc({ url: node.url, network: node.network, timeoutMs: NODE_TIMEOUT_MS });
+    const kind = await checkBitcoinNode(rpc, node.network);
+    node.logger.info({ network: node.network, chain: kind }, "UTXO node checked");
+    return createBitcoinChainSource({
+      rpc,
+      params: bitcoinParams(node.network, "main"),
+      confirmations: node.confirmations,
+    });
+  },
+  async blockSource(node) {
+    const { createBitcoinBlockSource, bitcoinParams, checkBitcoinNode, createBitcoinRpc } = await import(
+      "@openkyt/chain-bitcoin"
+    );
+    const rpc = createBitcoinRpc({ url: node.url, network: node.network, timeoutMs: NODE_TIMEOUT_MS });
+    const kind = await checkBitcoinNode(rpc, node.network);
+    node.logger.info({ network: node.network, chain: kind }, "UTXO node checked");
+    return createBitcoinBlockSource({
+      rpc,
+      params: bitcoinParams(node.network, "main"),
+      ...(node.ledger ? { ledger: node.ledger } : {}),
+    });
+  },
+};
+
+/** Every family the CLI has a driver for. */
 export const CHAIN_FAMILIES: Readonly<Partial<Record<AddressFamily, ChainFamilyDriver>>> = Object.freeze({
   evm,
+  bitcoin: utxo,
+  litecoin: utxo,
 });
 
 /** The driver of a network's family, or NOT_CONFIGURED naming the families there are. */

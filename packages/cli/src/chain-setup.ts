@@ -24,7 +24,8 @@ export const CHAIN_OPTIONS = {
 } as const;
 
 /** The usage lines of {@link CHAIN_OPTIONS}. */
-export const CHAIN_USAGE = `  --chain       NETWORK=URL: bind transfers of NETWORK by asking its node (EVM JSON-RPC), checked
+export const CHAIN_USAGE = `  --chain       NETWORK=URL: bind transfers of NETWORK by asking its node (EVM JSON-RPC; BTC, LTC:
+                Bitcoin Core JSON-RPC with -txindex), checked
                 at start (a node of another chain refuses to start); repeatable; also
                 $OPENKYT_CHAINS="ETH=URL,...". Other networks bind against the ledger
   --confirmations  confirmations a transaction needs before a live node's answer binds it; default 1

@@ -46,9 +46,10 @@ export const followCommand: CliCommand = {
                       [--batch-blocks 100] [--poll-ms 2000] [--max-lag-blocks 100] [--progress-ms 5000]
                       [--log-level info] [--json] [--metrics-host 127.0.0.1 --metrics-port N]
 
-  NETWORK       the network to follow (ETH, BSC, POLYGON, ARB, OP, BASE, AVAX, ...)
-  --rpc         the node's URL (EVM: JSON-RPC); default the NETWORK entry of $OPENKYT_CHAINS.
-                Credentials in it are never printed
+  NETWORK       the network to follow (ETH, BSC, POLYGON, ARB, OP, BASE, AVAX, ..., BTC, LTC)
+  --rpc         the node's URL (EVM: JSON-RPC; BTC, LTC: Bitcoin Core JSON-RPC with -txindex, its
+                main, test or regtest chain, user and password in the URL); default the NETWORK
+                entry of $OPENKYT_CHAINS. Credentials in it are never printed
   --from-block  first block to write when the store has no cursor for NETWORK yet; default the
                 last final block. With a cursor, the follower resumes after it
   --confirmations  confirmations a block needs before it is written (1: once mined); default 1
@@ -99,6 +100,7 @@ export const followCommand: CliCommand = {
           confirmations,
           logger,
           tokens: storeTokenCatalog(store),
+          ledger: store,
         });
         ops.readiness.done("source");
         const observer = followMetrics(ops.metrics, network);

@@ -5,6 +5,7 @@
 
 export * from "./domain/addresses.js";
 export * from "./domain/backtests.js";
+export * from "./domain/coinjoin.js";
 export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
 export * from "./domain/money.js";
@@ -32,6 +33,7 @@ export * from "./ports/store-contract.js";
 export * from "./ports/store-operations.js";
 export * from "./ports/store-users.js";
 export * from "./ports/tracer.js";
+export * from "./ports/utxo-clusters.js";
 export * from "./ports/utxo-ledger.js";
 export * from "./ports/webhook-transport.js";
 export * from "./risk/index.js";

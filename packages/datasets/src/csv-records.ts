@@ -74,7 +74,14 @@ export async function* csvRecordBatches(
   for await (const batch of lines) {
     const out: CsvRecord[] = [];
     const quoted: Array<{ at: number; line: number; text: string }> = [];
-    for (const { line, text } of batch) {
+    for (const { line, text, problem } of batch) {
+      if (problem !== undefined) {
+        // A line too long to keep: its row is rejected, and a quoted record it was part of too.
+        if (pending !== null) out.push({ line: pending.line, fields: [], problem });
+        else out.push({ line, fields: [], problem });
+        pending = null;
+        continue;
+      }
       if (pending !== null) {
         pending.text += `\n${text}`;
         pending.lines++;

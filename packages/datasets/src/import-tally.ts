@@ -81,13 +81,23 @@ export interface TallyStart {
   readonly maxReported: number;
 }
 
+/** Longest reason listed: a reason may quote a row's value, which can be a megabyte long. */
+export const MAX_REASON_CHARS = 300;
+
+/** `reason`, cut to {@link MAX_REASON_CHARS} with the length it had. */
+function shortReason(reason: string): string {
+  return reason.length <= MAX_REASON_CHARS
+    ? reason
+    : `${reason.slice(0, MAX_REASON_CHARS)}... (${reason.length} characters)`;
+}
+
 /** A fresh tally. */
 export function createTally(start: TallyStart): ImportTally & { readonly snapshot: TallySnapshot } {
   const skippedBy = new Map<string, number>();
   const rejections: RowProblem[] = [];
   const warnings: RowProblem[] = [];
   const problem = (line: number, reason: string): RowProblem =>
-    Object.freeze({ file: start.file, line, reason });
+    Object.freeze({ file: start.file, line, reason: shortReason(reason) });
   return {
     kind: start.kind,
     format: start.format,

@@ -57,10 +57,10 @@ function ledgerSink(
   };
 }
 
-/** Non-blank lines of a JSONL file. */
+/** Non-blank lines of a JSONL file (a line too long to keep is kept, with its problem). */
 async function* jsonLines(reading: LedgerReading): AsyncGenerator<TextLine[]> {
   for await (const batch of lineBatches(reading.file.chunks()))
-    yield batch.filter((l) => l.text.trim() !== "");
+    yield batch.filter((l) => l.problem !== undefined || l.text.trim() !== "");
 }
 
 /**

@@ -2,7 +2,7 @@
  * Field values of imported rows: amounts, times and days, each parsed to a value or to the
  * reason it is not one (no exceptions on the hot path); and the check of free text.
  */
-import { textProblem } from "@openkyt/core";
+import { MAX_FREE_TEXT_CHARS, textProblem } from "@openkyt/core";
 
 /** A parsed value or why the text is not one. */
 export type Parsed<T> =
@@ -167,14 +167,18 @@ export function parseOptionalCount(name: string, text: string | undefined): Pars
 
 /**
  * Why a row's free text (names, labels, programs: text copied from the file without a format
- * check) cannot be stored, naming the first field at fault: a NUL (Postgres text cannot hold
- * it) or an unpaired surrogate (a JSON or YAML escape); null when every value can. Null values
- * are absent fields. The rule is core's `textProblem`, the one the wire schemas use.
+ * check) cannot be stored, naming the first field at fault: longer than
+ * {@link MAX_FREE_TEXT_CHARS}, a NUL (Postgres text cannot hold it) or an unpaired surrogate (a
+ * JSON or YAML escape); null when every value can. Null values are absent fields. The rule of
+ * the characters is core's `textProblem`, the one the wire schemas use.
  */
 export function freeTextProblem(fields: Readonly<Record<string, string | null>>): string | null {
   for (const name in fields) {
     const value = fields[name];
     if (value === null || value === undefined) continue;
+    if (value.length > MAX_FREE_TEXT_CHARS) {
+      return `${name} is ${value.length} characters long, longer than the ${MAX_FREE_TEXT_CHARS} allowed`;
+    }
     const problem = textProblem(value);
     if (problem !== null) return `${name} ${problem}`;
   }

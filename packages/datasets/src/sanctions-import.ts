@@ -77,7 +77,8 @@ async function* addressLines(file: TextFile, onComment: (text: string) => void):
     const kept: TextLine[] = [];
     for (const line of batch) {
       const text = line.text.trim();
-      if (text.startsWith("#")) onComment(text);
+      if (line.problem !== undefined) kept.push(line);
+      else if (text.startsWith("#")) onComment(text);
       else if (text !== "") kept.push(line);
     }
     yield kept;

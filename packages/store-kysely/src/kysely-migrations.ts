@@ -22,6 +22,7 @@ import { jobLeasesMigration } from "./kysely-migration-0015-job-leases.js";
 import { transferStatusIndexMigration } from "./kysely-migration-0018-transfer-status-index.js";
 import { followedBlocksMigration } from "./kysely-migration-0020-followed-blocks.js";
 import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
+import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -43,6 +44,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0018_transfer_status_index": transferStatusIndexMigration,
   "0020_followed_blocks": followedBlocksMigration,
   "0030_utxo_ledger": utxoLedgerMigration,
+  "0031_utxo_clusters": utxoClustersMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

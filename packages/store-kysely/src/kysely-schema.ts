@@ -226,6 +226,20 @@ export interface UtxoInputsTable {
   occurred_at: Int8;
 }
 
+/** `utxo_clusters`: an address's cluster (migration 0031). */
+export interface UtxoClustersTable {
+  address: string;
+  network: string;
+  cluster_id: string;
+}
+
+/** `utxo_cluster_sizes`: how many addresses each cluster holds. */
+export interface UtxoClusterSizesTable {
+  cluster_id: string;
+  network: string;
+  size: Int8;
+}
+
 /** `attributions`: address to entity, one per (network, address). */
 export interface AttributionsTable {
   network: string;
@@ -388,6 +402,8 @@ export interface Database {
   utxo_transactions: UtxoTransactionsTable;
   utxo_outputs: UtxoOutputsTable;
   utxo_inputs: UtxoInputsTable;
+  utxo_clusters: UtxoClustersTable;
+  utxo_cluster_sizes: UtxoClusterSizesTable;
   attributions: AttributionsTable;
   sanctions_listings: SanctionsListingsTable;
   tokens: TokensTable;

@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
 import { kyselyChainFollowOps } from "./kysely-chain-follow.js";
+import { kyselyClusterOps } from "./kysely-clusters.js";
 import type { KyselyContext } from "./kysely-context.js";
 import type { StoreDialect } from "./kysely-dialect.js";
 import { groupCommitter } from "./kysely-group-commit.js";
@@ -38,6 +39,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyKeyModelOps(ctx),
     ...kyselyLedgerOps(ctx),
     ...kyselyUtxoOps(ctx),
+    ...kyselyClusterOps(ctx),
     ...kyselyReferenceOps(ctx),
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),

@@ -37,13 +37,19 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
+      // The last migration (0031) adds the address clusters' two tables and the members index.
+      const clusters = (entry: string) => / utxo_cluster/.test(entry);
+      expect(latest.filter(clusters)).toHaveLength(3);
+      const withoutClusters = latest.filter((e) => !clusters(e));
+      expect(await schema()).toEqual(withoutClusters);
+      // The one before (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
+      await migrateDown(db);
       const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
       expect(latest.filter(utxo)).toHaveLength(6);
       expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
         /\("prev_txid", "network", "prev_vout"\)/,
       );
-      const withoutUtxo = latest.filter((e) => !utxo(e));
+      const withoutUtxo = withoutClusters.filter((e) => !utxo(e));
       expect(await schema()).toEqual(withoutUtxo);
       // The one before (0020) adds the followed blocks of chain followers and the ledger's
       // (network, block) index, nothing else.

@@ -54,6 +54,10 @@ export const BTX = Object.freeze({
   payeeToMixer: txid(11),
   ltcMint: txid(12),
   ltcDeposit: txid(13),
+  /** The sanctioned address and fresh spend together: fresh joins the sanctioned wallet's cluster. */
+  coSpend: txid(14),
+  /** fresh (1.75 BTC) -> client: a deposit from the sanctioned wallet's cluster. */
+  clusterDeposit: txid(15),
 });
 
 const at = (hours: number) => T0 + hours * HOUR;
@@ -155,6 +159,13 @@ export const BITCOIN_LEDGER: ReadonlyArray<UtxoTransaction> = Object.freeze([
       [B.fresh, 0.75],
     ],
   ),
+  tx(
+    BTX.coSpend,
+    7,
+    [spend(BTX.sanctionedToA, 1, B.sanctioned, 1), spend(BTX.payeeToMixer, 1, B.fresh, 0.75)],
+    [[B.fresh, 1.75]],
+  ),
+  tx(BTX.clusterDeposit, 8, [spend(BTX.coSpend, 0, B.fresh, 1.75)], [[B.client, 1.75]]),
   tx(BTX.ltcMint, 1, [COINBASE], [[L.thief, 50]], "LTC"),
   tx(BTX.ltcDeposit, 2, [spend(BTX.ltcMint, 0, L.thief, 50)], [[L.user, 49.9]], "LTC"),
 ]);
@@ -167,7 +178,8 @@ export function runBitcoinScenarios(factory: StoreFactory): void {
     /** Loads the Bitcoin world into the running harness's engine. */
     async function loadBitcoin(): Promise<void> {
       const { reference } = h.engine;
-      expect(await reference.loadUtxoTransactions(BITCOIN_LEDGER)).toBe(BITCOIN_LEDGER.length);
+      const loaded = await reference.loadUtxoTransactions(BITCOIN_LEDGER);
+      expect(loaded.added).toBe(BITCOIN_LEDGER.length);
       await reference.loadAttributions([
         {
           network: "BTC",
@@ -303,9 +315,48 @@ export function runBitcoinScenarios(factory: StoreFactory): void {
       const shares = Object.fromEntries(
         (exposure.indirect_interaction ?? []).map((s) => [s.entity_category, s.value_share]),
       );
-      expect(shares).toEqual({ mixer: 0.75, undefined: 0.25 });
+      // The rest went to fresh, which later spent with the sanctioned address: its cluster.
+      expect(shares).toEqual({ mixer: 0.75, sanctions: 0.25 });
       const mixer = exposure.indirect_interaction?.find((s) => s.entity_category === "mixer");
       expect(mixer?.strongest_path?.tx_hashes).toEqual([`${BTX.withdrawal}:0`, `${BTX.payeeToMixer}:0`]);
+    });
+
+    it("a deposit from a sanctioned wallet's cluster: the label extends to the cluster, and says so", async () => {
+      await loadBitcoin();
+      const done = await deposit(BTX.clusterDeposit, B.client);
+      expect(done).toMatchObject({ tx_status: "bound", amount: 1.75, input_address: B.fresh });
+      const exposure = await h.acme.getTransferExposure(done.id);
+      expect(exposure.direct_interaction).toMatchObject({
+        entity_category: "sanctions",
+        entity_name: "Bad Actor",
+        attribution: "cluster",
+        defining_address: B.sanctioned,
+        cluster_size: 2,
+        cluster_conflict: false,
+      });
+      const counterparty = await h.acme.getTransferCounterparty(done.id);
+      expect(counterparty).toMatchObject({
+        address: B.fresh,
+        entity_category: "sanctions",
+        attribution: "cluster",
+        defining_address: B.sanctioned,
+        cluster_size: 2,
+      });
+      const risks = await h.acme.getTransferRisks(done.id);
+      expect(risks.some((r) => r.entity_category === "sanctions" && r.risk_level === "severe")).toBe(true);
+    });
+
+    it("with clustering off, labels stay on their addresses", async () => {
+      await h.reopen({ clustering: false });
+      await loadBitcoin();
+      const done = await deposit(BTX.clusterDeposit, B.client);
+      const exposure = await h.acme.getTransferExposure(done.id);
+      expect(exposure.direct_interaction).toBeNull();
+      const sanctions = exposure.indirect_interaction?.find((s) => s.entity_category === "sanctions");
+      // By haircut, 1 of coSpend's 1.75 BTC came from the sanctioned address itself.
+      expect(sanctions?.value_share).toBeGreaterThanOrEqual(1 / 1.75 - 1e-9);
+      expect(sanctions?.value_share).toBeLessThan(1);
+      expect(sanctions?.strongest_path).not.toHaveProperty("attribution");
     });
 
     it("a deposit to an address the transaction does not pay is not bound, with the reason", async () => {

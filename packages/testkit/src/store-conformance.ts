@@ -8,6 +8,7 @@ import { backtestConformance } from "./store-conformance-backtests.js";
 import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { chainFollowConformance } from "./store-conformance-chain-follow.js";
+import { clusterConformance } from "./store-conformance-clusters.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
@@ -81,6 +82,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerScanConformance(context);
     utxoConformance(context);
     chainFollowConformance(context);
+    clusterConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);
     replayConformance(context);

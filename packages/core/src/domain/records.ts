@@ -36,6 +36,22 @@ export type CheckStates = Readonly<Record<CheckKind, CheckStatus>>;
 export interface Entity {
   readonly name: string;
   readonly category: string;
+  /** Set when the entity was found through the address's cluster, not on the address itself (UTXO chains). */
+  readonly cluster?: ClusterAttribution;
+}
+
+/**
+ * How an entity was found through a cluster (common-input ownership, docs/risk-model.md,
+ * "Bitcoin"): the labelled address that defines it and the cluster's size.
+ */
+export interface ClusterAttribution {
+  readonly clusterId: string;
+  /** The cluster's labelled address whose label was taken. */
+  readonly definingAddress: string;
+  /** Addresses in the cluster. */
+  readonly size: number;
+  /** True when the cluster holds labels of two or more entities (the riskiest was taken). */
+  readonly conflict: boolean;
 }
 
 /** The interface's RISK_RULE plus the level it raises. */
@@ -156,9 +172,12 @@ export interface ExposureShare {
   readonly path: ReadonlyArray<string>;
   /**
    * Hashes of the transfers of that contribution, one per hop between the addresses of `path`
-   * (so one fewer than `path`). Absent on results stored before it was recorded.
+   * (so one fewer than `path`); on a UTXO chain, the `txid:vout` of each coin of `path` (as many
+   * as `path`). Absent on results stored before it was recorded.
    */
   readonly pathTxHashes?: ReadonlyArray<string>;
+  /** Set when that contribution's entity was found through a cluster (UTXO chains). */
+  readonly cluster?: ClusterAttribution;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { JobKind, JobOrigin, JobRecord } from "../domain/records.js";
 import { fieldError, KytError } from "../errors.js";
 import {
   checkTraceLimits,
+  clusterResolver,
   createEntityResolver,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MAX_HOPS,
@@ -179,6 +180,8 @@ export function createEngine(config: EngineConfig): Engine {
   if (!isUtxoTaintRule(tracing.utxoRule)) {
     throw fieldError("tracing.utxoRule", `must be one of ${UTXO_TAINT_RULES.join(", ")}`);
   }
+  const clustering = config.clustering ?? true;
+  const resolver = createEntityResolver({ attributions, sanctions });
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(
@@ -189,7 +192,7 @@ export function createEngine(config: EngineConfig): Engine {
     ),
     ledger: config.ledger ?? store,
     utxoLedger: config.utxoLedger ?? store,
-    resolver: createEntityResolver({ attributions, sanctions }),
+    resolver: clustering ? clusterResolver(resolver, store) : resolver,
     sanctions,
     prices: config.prices ?? storePriceSource(store),
     tokens: config.tokens ?? storeTokenCatalog(store),
@@ -264,7 +267,7 @@ export function createEngine(config: EngineConfig): Engine {
   return Object.freeze({
     events,
     store,
-    reference: referenceData(store),
+    reference: referenceData(store, { clustering, resolver: ctx.resolver, logger: ctx.logger }),
     apiKeys: apiKeyService(store, vault, ctx.clock),
     forAccount: (accountId: string, options?: AccountOptions) =>
       accountApi(callContext(ctx, options), accountId),

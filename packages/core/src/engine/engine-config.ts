@@ -117,6 +117,12 @@ export interface EngineConfig {
   readonly ledger?: LedgerReader;
   /** The UTXO ledger (BTC, LTC) for binding and tracing; default: the store. */
   readonly utxoLedger?: UtxoLedgerReader;
+  /**
+   * Address clustering on UTXO chains (common-input ownership): labels extend to the clusters
+   * the store keeps, and `reference.loadUtxoTransactions` merges the clusters of what it loads.
+   * Default true; false traces and loads with address labels only.
+   */
+  readonly clustering?: boolean;
   readonly attributions?: AttributionSource;
   readonly sanctions?: SanctionsSource;
   readonly prices?: PriceSource;

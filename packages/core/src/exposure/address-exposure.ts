@@ -54,7 +54,11 @@ export async function traceAddressExposure(input: AddressExposureInput): Promise
   if (self) {
     return Object.freeze({
       address,
-      entity: Object.freeze({ name: self.name, category: self.category }),
+      entity: Object.freeze({
+        name: self.name,
+        category: self.category,
+        ...(self.cluster ? { cluster: self.cluster } : {}),
+      }),
       exposure: null,
     });
   }

@@ -3,7 +3,7 @@
  * category `sanctions`, whatever it is attributed to; otherwise its attribution, if any.
  */
 import { entityCategoryInfo } from "../domain/entity-categories.js";
-import type { Attribution } from "../domain/records.js";
+import type { Attribution, ClusterAttribution } from "../domain/records.js";
 import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
 import { compareListings, listingEntityName, listingOverlaps, type TimeSpan } from "./sanctions-as-of.js";
 
@@ -13,6 +13,8 @@ export interface ResolvedEntity {
   readonly category: string;
   /** Where the fact comes from: the attribution's source, or the sanctions list's name. */
   readonly source: string | null;
+  /** Set when the entity was found through the address's cluster (`cluster-resolver.ts`). */
+  readonly cluster?: ClusterAttribution;
 }
 
 /** Resolves many addresses at once; one call per hop of a trace. */
@@ -35,6 +37,12 @@ export interface EntityResolverSources {
 }
 
 const GROUP_RANK = { severe: 0, high: 1, medium: 2, low: 3, system: 4 } as const;
+
+/** How risky a category is, for picking among entities: 0 the riskiest (sanctions count as severe). */
+export function categoryRiskRank(category: string): number {
+  if (category === "sanctions") return -1;
+  return GROUP_RANK[entityCategoryInfo(category)?.group ?? "system"] ?? 5;
+}
 
 /** Riskiest group first (an unknown category ranks as system), then entity name, then source. */
 function compareAttributions(a: Attribution, b: Attribution): number {

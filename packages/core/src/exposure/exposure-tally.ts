@@ -5,7 +5,7 @@
 
 import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import type { Proximity } from "../domain/enums.js";
-import type { ExposureShare } from "../domain/records.js";
+import type { ClusterAttribution, ExposureShare } from "../domain/records.js";
 
 /** Entity names kept per category. */
 const MAX_ENTITY_NAMES = 3;
@@ -18,12 +18,15 @@ interface CategoryTally {
   bestWeight: number;
   bestPath: ReadonlyArray<string>;
   bestTxPath: ReadonlyArray<string>;
+  bestCluster: ClusterAttribution | null;
 }
 
 /** How a contribution was reached: the addresses from the start and the transfers between them. */
 export interface TracePath {
   readonly addresses: ReadonlyArray<string>;
   readonly txHashes: ReadonlyArray<string>;
+  /** When the credited entity was found through a cluster. */
+  readonly cluster?: ClusterAttribution;
 }
 
 /** Per-category weights of one trace. */
@@ -53,6 +56,7 @@ export class ExposureTally {
         bestWeight: 0,
         bestPath: [],
         bestTxPath: [],
+        bestCluster: null,
       };
       this.#categories.set(category, t);
     }
@@ -65,6 +69,7 @@ export class ExposureTally {
       const p = path();
       t.bestPath = Object.freeze([...p.addresses]);
       t.bestTxPath = Object.freeze([...p.txHashes]);
+      t.bestCluster = p.cluster ?? null;
     }
   }
 
@@ -98,6 +103,7 @@ export class ExposureTally {
             minHops: t.minHops,
             path: t.bestPath,
             pathTxHashes: t.bestTxPath,
+            ...(t.bestCluster ? { cluster: t.bestCluster } : {}),
           }),
         ),
     );

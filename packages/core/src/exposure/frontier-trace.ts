@@ -114,7 +114,12 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     frontier = frontier.filter((n) => {
       const entity = known.get(n.address);
       if (!entity) return true;
-      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), explain(n));
+      const path = explain(n);
+      const how = entity.cluster;
+      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => ({
+        ...path(),
+        ...(how ? { cluster: how } : {}),
+      }));
       return false;
     });
   }

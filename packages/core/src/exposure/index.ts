@@ -5,7 +5,9 @@ export {
   BEGINNING_OF_TIME,
   traceAddressExposure,
 } from "./address-exposure.js";
+export { CLUSTER_LABEL_LIMIT, clusterResolver } from "./cluster-resolver.js";
 export {
+  categoryRiskRank,
   createEntityResolver,
   type EntityResolver,
   type EntityResolverSources,
@@ -31,6 +33,14 @@ export {
   traceLimitsOf,
   traceTransferExposure,
 } from "./transfer-exposure.js";
+export {
+  type ClusterConflict,
+  type ClusteringSummary,
+  CONFLICT_MEMBER_LIMIT,
+  clusterConflicts,
+  clusterUtxoTransactions,
+  commonInputGroups,
+} from "./utxo-clustering.js";
 export {
   traceUtxoAddressExposure,
   traceUtxoTransferExposure,

@@ -46,6 +46,7 @@ export interface UtxoTransferExposureInput extends UtxoTraceOptions {
 
 /** A frozen exposure of one direct interaction. */
 function directExposure(entity: ResolvedEntity, path: string, value: number | null): ExposureResult {
+  const cluster = entity.cluster ? { cluster: entity.cluster } : {};
   const share = Object.freeze({
     category: entity.category,
     proximity: "direct" as const,
@@ -55,9 +56,10 @@ function directExposure(entity: ResolvedEntity, path: string, value: number | nu
     minHops: 1,
     path: Object.freeze([path]),
     pathTxHashes: Object.freeze([]),
+    ...cluster,
   });
   return Object.freeze({
-    direct: Object.freeze({ name: entity.name, category: entity.category, valueInFiat: value }),
+    direct: Object.freeze({ name: entity.name, category: entity.category, valueInFiat: value, ...cluster }),
     shares: Object.freeze([share]),
     truncated: false,
     edgesRead: 0,
@@ -150,7 +152,11 @@ export async function traceUtxoAddressExposure(input: UtxoAddressExposureInput):
   if (self) {
     return Object.freeze({
       address,
-      entity: Object.freeze({ name: self.name, category: self.category }),
+      entity: Object.freeze({
+        name: self.name,
+        category: self.category,
+        ...(self.cluster ? { cluster: self.cluster } : {}),
+      }),
       exposure: null,
     });
   }

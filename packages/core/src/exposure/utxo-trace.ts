@@ -171,7 +171,10 @@ export async function runUtxoTrace(input: UtxoTraceInput): Promise<FrontierTrace
     frontier = frontier.filter((n) => {
       const entity = n.address === null ? null : known.get(n.address);
       if (!entity) return true;
-      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => explain(n));
+      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => ({
+        ...explain(n),
+        ...(entity.cluster ? { cluster: entity.cluster } : {}),
+      }));
       return false;
     });
   }

@@ -42,7 +42,7 @@ export type FollowStep =
       readonly kind: "blocks";
       readonly from: number;
       readonly to: number;
-      /** Ledger rows the blocks hold, and how many of them were new to the store. */
+      /** Ledger rows (or UTXO transactions) the blocks hold, and how many of them were new to the store. */
       readonly transfers: number;
       readonly inserted: number;
       /** The node's head, and the last block with enough confirmations. */
@@ -111,7 +111,12 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   async function undo(cursor: number, head: number): Promise<FollowStep> {
     const common = await commonAncestor(cursor - 1);
     const from = common + 1;
-    const removed = await store.rewindFollowedChain(network, from);
+    // The ledger rows and the UTXO transactions of the replaced blocks go in one transaction.
+    const removed = await store.transaction(async (tx) => {
+      const rewound = await tx.rewindFollowedChain(network, from);
+      const utxo = await tx.deleteUtxoBlocksFrom(network, from);
+      return { blocks: rewound.blocks, transfers: rewound.transfers + utxo };
+    });
     logger.warn(
       { network, from, to: cursor, removedBlocks: removed.blocks, removedTransfers: removed.transfers },
       "reorganisation: replaced blocks undone",
@@ -128,7 +133,10 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   async function write(batch: BlockBatch, expectedParent: string | null, from: number, to: number) {
     checkBatch(network, batch, expectedParent, from, to);
     return store.transaction(async (tx) => {
-      const inserted = await tx.putLedgerTransfers(batch.transfers);
+      const utxo = batch.utxoTransactions ?? [];
+      const inserted =
+        (await tx.putLedgerTransfers(batch.transfers)) +
+        (utxo.length > 0 ? await tx.putUtxoTransactions(utxo) : 0);
       await tx.recordFollowedBlocks(batch.blocks.map((b) => ({ network, height: b.height, hash: b.hash })));
       if (to - keepBlocks + 1 > 0) await tx.pruneFollowedBlocks(network, to - keepBlocks + 1);
       return inserted;
@@ -150,13 +158,14 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     if (to < from) return { kind: "idle", cursor: cursor?.height ?? null, head, safeHead };
     const batch = await source.readBlocks(from, to);
     const inserted = await write(batch, cursor?.hash ?? null, from, to);
+    const rows = batch.transfers.length + (batch.utxoTransactions?.length ?? 0);
     const last = batch.blocks[batch.blocks.length - 1];
-    logger.debug({ network, from, to, transfers: batch.transfers.length, inserted, head }, "blocks followed");
+    logger.debug({ network, from, to, transfers: rows, inserted, head }, "blocks followed");
     return {
       kind: "blocks",
       from,
       to,
-      transfers: batch.transfers.length,
+      transfers: rows,
       inserted,
       head,
       safeHead,
@@ -244,6 +253,10 @@ function checkBatch(
   for (const row of batch.transfers) {
     if (row.network !== network || row.block === null || row.block < from || row.block > to)
       throw broken(`a row of ${row.network} block ${row.block}`);
+  }
+  for (const tx of batch.utxoTransactions ?? []) {
+    if (tx.network !== network || tx.block === null || tx.block < from || tx.block > to)
+      throw broken(`transaction ${tx.txid} of ${tx.network} block ${tx.block}`);
   }
 }
 

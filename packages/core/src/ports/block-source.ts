@@ -1,9 +1,10 @@
 /**
  * Where a chain follower reads blocks from: one network's node, presented as numbered, hashed
- * blocks with their ledger rows. `@openkyt/chain-evm` and `@openkyt/chain-tron` offer one; a
- * source for another family plugs in the same way.
+ * blocks with their ledger rows (or UTXO transactions). `@openkyt/chain-evm`, `@openkyt/chain-tron`
+ * and `@openkyt/chain-bitcoin` offer one; a source for another family plugs in the same way.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
+import type { UtxoTransaction } from "../domain/utxo.js";
 
 /** One block as the source sees it. */
 export interface SourceBlock {
@@ -21,6 +22,11 @@ export interface BlockBatch {
   readonly blocks: ReadonlyArray<SourceBlock>;
   /** The ledger rows of those blocks (each row's `block` is one of their heights). */
   readonly transfers: ReadonlyArray<LedgerTransfer>;
+  /**
+   * The UTXO ledger's transactions of those blocks (Bitcoin, Litecoin: each one's `block` is
+   * one of their heights); written with the rows, and undone with them after a reorganisation.
+   */
+  readonly utxoTransactions?: ReadonlyArray<UtxoTransaction>;
 }
 
 /** A source of blocks for one network. Every member throws `KytError("CHAIN_ERROR")` when the node fails. */

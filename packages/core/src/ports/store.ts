@@ -51,6 +51,7 @@ import type { BacktestStoreOps } from "./store-backtests.js";
 import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
+import type { UtxoClusterStore } from "./utxo-clusters.js";
 import type { UtxoLedgerStore } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
@@ -462,6 +463,7 @@ export interface StoreOps
     ApiKeyStore,
     LedgerStore,
     UtxoLedgerStore,
+    UtxoClusterStore,
     ReferenceStore,
     SettingsStore {}
 

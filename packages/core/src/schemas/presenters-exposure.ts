@@ -7,6 +7,7 @@ import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import { FIAT_CURRENCY } from "../domain/enums.js";
 import type {
   CheckStatus,
+  ClusterAttribution,
   CounterpartyResult,
   ExposureResult,
   ExposureShare,
@@ -60,6 +61,18 @@ function strongestPath(s: ExposureShare, startHop: number) {
     hops: startHop + s.path.length - 1,
     addresses: [...s.path],
     tx_hashes: [...(s.pathTxHashes ?? [])],
+    ...clusterWire(s.cluster),
+  };
+}
+
+/** The wire's attribution fields of an entity found through a cluster (none otherwise). */
+function clusterWire(cluster: ClusterAttribution | undefined) {
+  if (!cluster) return {};
+  return {
+    attribution: "cluster" as const,
+    defining_address: cluster.definingAddress,
+    cluster_size: cluster.size,
+    cluster_conflict: cluster.conflict,
   };
 }
 
@@ -86,7 +99,12 @@ function transferExposure(
   }));
   return {
     direct_interaction: d
-      ? { entity_category: d.category, entity_name: d.name, value_in_fiat: roundFiat(d.valueInFiat ?? value) }
+      ? {
+          entity_category: d.category,
+          entity_name: d.name,
+          value_in_fiat: roundFiat(d.valueInFiat ?? value),
+          ...clusterWire(d.cluster),
+        }
       : null,
     indirect_interaction: indirect.length > 0 ? indirect : null,
     fiat_currency: FIAT_CURRENCY,
@@ -131,6 +149,7 @@ function addressExposure(
     address: counterparty?.address ?? address,
     entity_category: entity?.category ?? null,
     entity_name: entity?.name ?? null,
+    ...clusterWire(entity?.cluster),
     exposure:
       shares === undefined
         ? null

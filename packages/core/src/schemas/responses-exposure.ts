@@ -7,12 +7,42 @@ import { CHECK_STATES } from "../domain/enums.js";
 import { fiatCurrency, fiatValue, share, utcTimestamp } from "./response-fields.js";
 import { riskModelVersionField, sanctionsDetailsSchema } from "./sanctions-details.js";
 
+/**
+ * How an entity was found on a UTXO chain (OpenKYT's addition): on the address itself, or
+ * through its cluster (common-input ownership) with the defining labelled address and the
+ * cluster's size. Absent on account-model chains.
+ */
+const clusterFields = {
+  attribution: z
+    .enum(["address", "cluster"])
+    .optional()
+    .describe(
+      "UTXO chains: the entity's label is on the address itself, or on another address of its cluster.",
+    ),
+  defining_address: z
+    .string()
+    .optional()
+    .describe("attribution cluster: the labelled address of the cluster whose label was taken."),
+  cluster_size: z
+    .number()
+    .int()
+    .optional()
+    .describe("attribution cluster: how many addresses the cluster holds."),
+  cluster_conflict: z
+    .boolean()
+    .optional()
+    .describe(
+      "attribution cluster: true when the cluster holds two or more labelled entities (the riskiest is named).",
+    ),
+};
+
 /** A direct interaction: the counterparty itself is an identified entity. */
 export const directInteractionSchema = z
   .strictObject({
     entity_category: z.string().describe("Entity category code."),
     entity_name: z.string().describe("Entity name."),
     value_in_fiat: fiatValue.nullable(),
+    ...clusterFields,
   })
   .describe("Direct interaction with an identified entity.");
 
@@ -31,8 +61,9 @@ const strongestPathSchema = z
     tx_hashes: z
       .array(z.string())
       .describe(
-        "The transfers between those addresses, one per hop, in the same order; empty when not recorded.",
+        "The transfers between those addresses, one per hop, in the same order (UTXO chains: the txid:vout of each address's coin); empty when not recorded.",
       ),
+    ...clusterFields,
   })
   .nullable()
   .describe("The strongest path of the share (docs/risk-model.md); null when the result did not record one.");
@@ -87,6 +118,7 @@ export const addressExposureResponseSchema = z
       .nullable()
       .describe("Category of the address's entity; null if not identified."),
     entity_name: z.string().nullable().describe("Name of the address's entity; null if not identified."),
+    ...clusterFields,
     exposure: z
       .array(
         z

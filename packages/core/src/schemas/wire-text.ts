@@ -21,6 +21,13 @@ export function textProblem(text: string): string | null {
     : "must not contain an unpaired UTF-16 surrogate (not well-formed Unicode)";
 }
 
+/**
+ * Longest free text an import accepts in a row (an entity name, a source, a sanctions entity or
+ * program, a token name), in UTF-16 code units. Such text ends up in answers and PDF reports,
+ * where one entity name may be shown many times: bounding it at the import bounds them.
+ */
+export const MAX_FREE_TEXT_CHARS = 512;
+
 /** True when `text` holds no NUL and no unpaired surrogate (see {@link textProblem}). */
 export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);

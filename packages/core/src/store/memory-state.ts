@@ -47,6 +47,10 @@ export interface MemoryTables {
   readonly ledger: LedgerSlot;
   /** The UTXO ledger (Bitcoin, Litecoin). */
   readonly utxo: UtxoIndex;
+  /** (network, address) key to the id of its cluster. */
+  readonly clusterOf: Map<string, string>;
+  /** (network, cluster id) key to the cluster's addresses. */
+  readonly clusterMembers: Map<string, ReadonlyArray<string>>;
   /** (network, address) key to its attribution. */
   readonly attributions: Map<string, Attribution>;
   /** Address to its listings. */
@@ -94,6 +98,8 @@ export function createMemoryTables(): MemoryTables {
     apiKeys: new Map(),
     ledger: { index: new LedgerIndex(), rows: [] },
     utxo: new UtxoIndex(),
+    clusterOf: new Map(),
+    clusterMembers: new Map(),
     attributions: new Map(),
     sanctions: new Map(),
     tokens: new Map(),

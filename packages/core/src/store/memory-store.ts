@@ -7,6 +7,7 @@ import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
 import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
 import { memoryChainFollowOps } from "./memory-chain-follow.js";
+import { memoryClusterOps } from "./memory-clusters.js";
 import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
@@ -40,6 +41,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryKeyModelOps(tables, journal),
     ...memoryReferenceOps(tables, journal),
     ...memoryUtxoOps(tables, journal),
+    ...memoryClusterOps(tables, journal),
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),

@@ -267,3 +267,82 @@ describe("chain follower", () => {
     );
   });
 });
+
+describe("chain follower of a UTXO network", () => {
+  const hashOf = (height: number, fork: number) =>
+    height < 0 ? "0".repeat(64) : `${String(height).padStart(8, "0")}${String(fork).padStart(56, "0")}`;
+  const txidOf = (height: number, fork: number) => `${hashOf(height, fork).slice(0, 63)}f`;
+
+  /**
+   * A BTC chain of `length` blocks, each holding one coinbase transaction; blocks from `forkAt`
+   * on are of fork `fork` (a reorganisation replaced them). `rowsOf` names the rows' network.
+   */
+  function utxoChain(state: { length: number; forkAt: number; fork: number }, rowsOf = "BTC"): BlockSource {
+    const hash = (h: number) => hashOf(h, h >= state.forkAt ? state.fork : 0);
+    return {
+      network: "BTC",
+      head: async () => state.length - 1,
+      blockHash: async (height) => (height < state.length ? hash(height) : null),
+      readBlocks: async (from, to) => {
+        const blocks = Array.from({ length: to - from + 1 }, (_, i) => {
+          const height = from + i;
+          return {
+            height,
+            hash: hash(height),
+            parentHash: hash(height - 1),
+            time: 1_700_000_000_000 + height,
+          };
+        });
+        const utxoTransactions = blocks.map((b) => ({
+          network: rowsOf,
+          txid: `${b.hash.slice(0, 63)}f`,
+          block: b.height,
+          blockHash: b.hash,
+          occurredAt: b.time,
+          position: 0,
+          coinbase: true,
+          inputs: [{ prevTxid: null, prevVout: null, address: null, value: 0, coinbase: true }],
+          outputs: [
+            { vout: 0, address: "1BoatSLRHtKNngkdXEeobR76b53LETtpyT", value: 5_000_000_000, spentBy: null },
+          ],
+        }));
+        return { blocks, transfers: [], utxoTransactions };
+      },
+    };
+  }
+
+  it("writes the UTXO transactions of its blocks and deletes those of blocks a reorganisation replaced", async () => {
+    const store = createMemoryStore();
+    const state = { length: 6, forkAt: 6, fork: 0 };
+    const follower = createChainFollower({ store, source: utxoChain(state), fromBlock: 0 });
+    expect(await follower.step()).toMatchObject({
+      kind: "blocks",
+      from: 0,
+      to: 5,
+      transfers: 6,
+      inserted: 6,
+    });
+    expect(await store.utxoTransactions("BTC", [txidOf(5, 0)])).toHaveLength(1);
+    // Blocks 4 and 5 replaced by three others.
+    Object.assign(state, { length: 7, forkAt: 4, fork: 1 });
+    expect(await follower.step()).toMatchObject({
+      kind: "reorg",
+      from: 4,
+      removedBlocks: 2,
+      removedTransfers: 2,
+    });
+    expect(await store.utxoTransactions("BTC", [txidOf(4, 0), txidOf(5, 0)])).toEqual([]);
+    expect(await store.utxoTransactions("BTC", [txidOf(3, 0)])).toHaveLength(1);
+    expect(await follower.step()).toMatchObject({ kind: "blocks", from: 4, to: 6, inserted: 3 });
+    const kept = await store.utxoTransactions("BTC", [txidOf(4, 1), txidOf(5, 1), txidOf(6, 1)]);
+    expect(kept).toHaveLength(3);
+  });
+
+  it("refuses a batch whose UTXO transactions are of another network", async () => {
+    const store = createMemoryStore();
+    const source = utxoChain({ length: 3, forkAt: 3, fork: 0 }, "LTC");
+    const follower = createChainFollower({ store, source, fromBlock: 0 });
+    await expect(follower.step()).rejects.toThrow(/transaction \w+ of LTC block 0/);
+    expect(await store.followedHead("BTC")).toBeNull();
+  });
+});

@@ -16,6 +16,9 @@ import type {
 import { type UtxoTransaction, utxoTransactionProblem } from "../../domain/utxo.js";
 import { isUtxoNetwork } from "../../domain/utxo-binding.js";
 import { describeError, KytError } from "../../errors.js";
+import type { EntityResolver } from "../../exposure/entity-resolver.js";
+import { type ClusteringSummary, clusterUtxoTransactions } from "../../exposure/utxo-clustering.js";
+import type { Logger } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 
 /** Runs `normalize` on each row; a failure names the row index and reason. */
@@ -70,8 +73,25 @@ function normalizeUtxoTransaction(tx: UtxoTransaction): UtxoTransaction {
   return clean;
 }
 
+/** What {@link referenceData} needs beyond the store. */
+export interface ReferenceDataOptions {
+  /** Merge the address clusters of loaded UTXO transactions (the engine's `clustering`). */
+  readonly clustering: boolean;
+  /** Resolves the labels of a cluster when looking for conflicts. */
+  readonly resolver: EntityResolver;
+  readonly logger: Logger;
+}
+
+/** What loading UTXO transactions did. */
+export interface UtxoLoadSummary {
+  /** Transactions new to the store. */
+  readonly added: number;
+  /** The clustering of the loaded transactions; null when clustering is off. */
+  readonly clustering: ClusteringSummary | null;
+}
+
 /** The reference-data loaders of an engine. */
-export function referenceData(store: Store) {
+export function referenceData(store: Store, options: ReferenceDataOptions) {
   return Object.freeze({
     /** Adds ledger transfers; returns how many were new (re-loading the same rows adds none). */
     async loadLedger(rows: ReadonlyArray<LedgerTransfer>): Promise<number> {
@@ -95,9 +115,18 @@ export function referenceData(store: Store) {
      * are normalised; a transaction whose outputs exceed its inputs (other than a coinbase), or
      * whose values are not whole satoshis, refuses the batch.
      */
-    async loadUtxoTransactions(txs: ReadonlyArray<UtxoTransaction>): Promise<number> {
+    async loadUtxoTransactions(txs: ReadonlyArray<UtxoTransaction>): Promise<UtxoLoadSummary> {
       const clean = normalizeAll("utxo", txs, normalizeUtxoTransaction);
-      return store.putUtxoTransactions(clean);
+      const added = await store.putUtxoTransactions(clean);
+      if (!options.clustering) return { added, clustering: null };
+      const clustering = await clusterUtxoTransactions(store, clean, options.resolver);
+      for (const c of clustering.conflicts) {
+        options.logger.warn(
+          { network: c.network, clusterId: c.clusterId, entities: c.entities },
+          "two labelled entities fell into one address cluster; the riskiest label extends to it, flagged as a conflict",
+        );
+      }
+      return { added, clustering };
     },
     /** Adds or replaces attributions (address -> entity). */
     async loadAttributions(rows: ReadonlyArray<Attribution>): Promise<number> {
