@@ -14,6 +14,7 @@ import type {
   UtxoInput,
   UtxoTransaction,
 } from "@openkyt/core";
+import { clusterUtxoTransactions } from "@openkyt/core";
 import { importFile } from "@openkyt/datasets";
 import { generatedTxHash, ledgerRows } from "@openkyt/ledger-generator";
 
@@ -34,13 +35,15 @@ export const DEMO_ADDRESSES = Object.freeze({
 
 /**
  * Bitcoin addresses of the BTC stories: a sanctioned address of the OFAC extract (HYDRA MARKET),
- * two ransomware payment addresses of `btc-labels-extract.csv`, and unlabelled P2WPKH addresses
- * (made of repeated bytes) for the client, a clean payer and the launderer's hops.
+ * two WannaCry ransom payment addresses of `btc-labels-extract.csv`, and unlabelled P2WPKH
+ * addresses (made of repeated bytes) for the sanctioned wallet's other address, the client, a
+ * clean payer and the launderer's hops.
  */
 export const DEMO_BTC_ADDRESSES = Object.freeze({
   sanctioned: "123WBUDmSJv4GctdVEz6Qq6z8nXSKrJ4KX",
+  sanctionedWallet: "bc1qk2et9v4jk2et9v4jk2et9v4jk2et9v4jhzxjr8",
   wannacry: "115p7UMMngoj1pMvkpHijcRdfJNXj6LrLn",
-  cryptolocker: "1KP72fBmh3XBRfuJDMn53APaqM6iMRspCh",
+  wannacry2: "12t9YDPgwueZ9NyMgw519p7AA8isjr6SMw",
   client: "bc1qc8qurswpc8qurswpc8qurswpc8qurswpee0dfr",
   clean: "bc1q68gar5w368gar5w368gar5w368gar5w32he3ks",
   hop1: "bc1q6tfd95kj6tfd95kj6tfd95kj6tfd95kjmnl5ax",
@@ -114,45 +117,50 @@ const spend = (n: number, vout: number, address: string, value: number): UtxoInp
 });
 
 /**
- * The BTC stories, in the UTXO ledger: (2) the sanctioned address pays the client 0.5 BTC from a
- * 3 BTC coin, change back to itself; (4) a launderer consolidates two ransom payments (0.3 BTC to
- * WannaCry, 0.2 BTC to CryptoLocker) with 0.5 BTC of clean coins, then (5) peels 0.4 BTC off to
- * the client. By the haircut rule the consolidation's output is 50% ransomware (0.5 of the 1 BTC
- * spent), and so is the peeled deposit (docs/risk-model.md, "Bitcoin").
+ * The BTC stories, in the UTXO ledger. The sanctioned wallet: (2) sweeps its coins at the
+ * sanctioned address (3 BTC) and at another address of its own (1 BTC) into that other address,
+ * which common-input clustering puts in the sanctioned address's cluster; (3) pays the client
+ * 0.5 BTC from it. The ransomware: (4) the operator consolidates two ransom payments (0.3 and
+ * 0.2001 BTC to WannaCry addresses) into a fresh address; (5) a payment spends that 0.5 BTC coin
+ * with 0.5 BTC of clean coins and peels 0.4 BTC off to the client: by the haircut rule 50%
+ * ransomware, two hops back (docs/risk-model.md, "Bitcoin and Litecoin").
  */
 export const DEMO_BTC_STORIES: ReadonlyArray<UtxoTransaction> = Object.freeze([
   btcTx(1, 0, "coinbase", [
     [B.sanctioned, 3 * SAT],
+    [B.sanctionedWallet, SAT],
     [B.wannacry, 0.3 * SAT],
-    [B.cryptolocker, 0.2 * SAT],
+    [B.wannacry2, 0.2 * SAT + FEE],
     [B.clean, 0.5 * SAT],
   ]),
   btcTx(
     2,
+    9,
+    [spend(1, 0, B.sanctioned, 3 * SAT), spend(1, 1, B.sanctionedWallet, SAT)],
+    [[B.sanctionedWallet, 4 * SAT - FEE]],
+  ),
+  btcTx(
+    3,
     10,
-    [spend(1, 0, B.sanctioned, 3 * SAT)],
+    [spend(2, 0, B.sanctionedWallet, 4 * SAT - FEE)],
     [
       [B.client, 0.5 * SAT],
-      [B.sanctioned, 2.5 * SAT - FEE],
+      [B.sanctionedWallet, 3.5 * SAT - 2 * FEE],
     ],
   ),
   btcTx(
     4,
     11,
-    [
-      spend(1, 1, B.wannacry, 0.3 * SAT),
-      spend(1, 2, B.cryptolocker, 0.2 * SAT),
-      spend(1, 3, B.clean, 0.5 * SAT),
-    ],
-    [[B.hop1, SAT - FEE]],
+    [spend(1, 2, B.wannacry, 0.3 * SAT), spend(1, 3, B.wannacry2, 0.2 * SAT + FEE)],
+    [[B.hop1, 0.5 * SAT]],
   ),
   btcTx(
     5,
     12,
-    [spend(4, 0, B.hop1, SAT - FEE)],
+    [spend(4, 0, B.hop1, 0.5 * SAT), spend(1, 4, B.clean, 0.5 * SAT)],
     [
       [B.client, 0.4 * SAT],
-      [B.hop2, 0.6 * SAT - 2 * FEE],
+      [B.hop2, 0.6 * SAT - FEE],
     ],
   ),
 ]);
@@ -178,6 +186,9 @@ export async function loadDemoWorld(store: Store, transfers = 50_000): Promise<n
   await importFile(store, { kind: "labels", file: demoDataFile("eth-labels-extract.csv") });
   await importFile(store, { kind: "labels", file: demoDataFile("btc-labels-extract.csv") });
   await store.putUtxoTransactions(DEMO_BTC_STORIES);
+  // Common-input ownership, as `engine.reference.loadUtxoTransactions` merges it: the sanctioned
+  // wallet's cluster.
+  await clusterUtxoTransactions(store, DEMO_BTC_STORIES, null);
   let added = 0;
   let chunk: LedgerTransfer[] = [];
   for (const row of ledgerRows({ transfers, start: START, days: 30, seed: 42 })) {
@@ -224,7 +235,7 @@ export async function screenDemo(api: AccountApi): Promise<DemoItem[]> {
     tx_hash: demoBtcTxid(n),
     output_address: B.client,
   });
-  await register("BTC deposit from a sanctioned wallet (HYDRA MARKET, OFAC SDN)", btcDeposit(2));
+  await register("BTC deposit from a sanctioned wallet's cluster (HYDRA MARKET, OFAC SDN)", btcDeposit(3));
   await register("BTC deposit funded by ransomware payments (a consolidation, then a peel)", btcDeposit(5));
   await register("Withdrawal to a hacker's address", {
     direction: "outgoing",
