@@ -5,6 +5,8 @@
  * change onward, into a second deposit one hop later). By the haircut rule (docs/risk-model.md,
  * "Bitcoin") every output of a transaction carries its inputs' composition pro rata, so the
  * stolen share is the receivers' satoshis over all satoshis spent, computed here from the CSV.
+ * With common-input clustering the clean address, co-signed with the receivers, joins their
+ * cluster, and the deposits are wholly stolen.
  */
 import { readFile } from "node:fs/promises";
 import { createEngine, createMemoryStore, type UtxoInput, type UtxoTransaction } from "@openkyt/core";
@@ -14,6 +16,7 @@ import { demoDataFile } from "../src/index.js";
 
 const CSV = demoDataFile("bitfinex-2016-hack-receivers.csv");
 const AT = Date.UTC(2016, 7, 3);
+const client = "bc1qc8qurswpc8qurswpc8qurswpc8qurswpee0dfr";
 
 /** Exact satoshis of a BTC amount written with at most 8 decimals. */
 const sats = (text: string) => {
@@ -23,7 +26,7 @@ const sats = (text: string) => {
 const txidOf = (n: number) => `bf${n.toString(16).padStart(62, "0")}`;
 
 describe("a deposit funded by Bitfinex hack receivers", () => {
-  it("is flagged stolen_funds at the haircut share of the receivers' coins", async () => {
+  it("is flagged stolen_funds at the haircut share of the receivers' coins (all of it once clustered)", async () => {
     const rows = (await readFile(CSV, "utf8"))
       .trim()
       .split(/\r?\n/)
@@ -36,7 +39,6 @@ describe("a deposit funded by Bitfinex hack receivers", () => {
       value: sats(r?.[6] as string),
     }));
     const clean = "bc1q5xs6rgdp5xs6rgdp5xs6rgdp5xs6rgdp4gkthz";
-    const client = "bc1qc8qurswpc8qurswpc8qurswpc8qurswpee0dfr";
     const second = "bc1q60fa857n60fa857n60fa857n60fa857n6r74h8";
     const cleanValue = 25 * 100_000_000;
     const fee = 20_000;
@@ -96,37 +98,51 @@ describe("a deposit funded by Bitfinex hack receivers", () => {
     expect(expected).toBeGreaterThan(0);
     expect(expected).toBeLessThan(1);
 
-    const store = createMemoryStore();
-    const imported = await importFile(store, { kind: "labels", file: CSV });
-    expect(imported).toMatchObject({ added: 2072, rejected: 0 });
-    await store.putUtxoTransactions([...funding, mixing, onward]);
-    const engine = createEngine({ store });
-    engine.start();
-    try {
-      const api = engine.forAccount("exchange");
-      const deposit = async (txid: string) => {
-        const { transfer } = await api.registerTransfer({
-          direction: "incoming",
-          network: "BTC",
-          tx_hash: txid,
-          output_address: client,
-        });
-        await engine.drain();
-        const risks = await api.getTransferRisks(transfer.id);
-        return { view: await api.getTransfer(transfer.id), risks };
-      };
-      for (const [txid, amount] of [
-        [txidOf(2), 10],
-        [txidOf(3), 2],
-      ] as const) {
-        const { view, risks } = await deposit(txid);
-        expect(view).toMatchObject({ tx_status: "bound", amount, risk_level: "high" });
-        const origin = risks.filter((r) => r.risk_type === "origin_of_funds");
-        expect(origin.map((r) => r.entity_category)).toEqual(["stolen_funds"]);
-        expect(origin[0]?.value_share).toBeCloseTo(expected, 12);
-      }
-    } finally {
-      await engine.stop();
-    }
+    // Haircut alone: the ledger written without clustering (the clean coin keeps its own owner).
+    const haircut = await screen([...funding, mixing, onward], false);
+    expect(haircut).toHaveLength(2);
+    for (const share of haircut) expect(share).toBeCloseTo(expected, 12);
+    // With common-input clustering (the engine's default as it loads transactions): the clean
+    // address signed beside the receivers, so it joins their cluster and the coins are all stolen.
+    expect(await screen([...funding, mixing, onward], true)).toEqual([1, 1]);
   });
 });
+
+/** The stolen_funds origin shares of the two deposits to `client`, screened by a fresh engine. */
+async function screen(txs: ReadonlyArray<UtxoTransaction>, clustering: boolean): Promise<number[]> {
+  const store = createMemoryStore();
+  const imported = await importFile(store, { kind: "labels", file: CSV });
+  expect(imported).toMatchObject({ added: 2072, rejected: 0 });
+  const engine = createEngine({ store, clustering });
+  if (clustering) await engine.reference.loadUtxoTransactions(txs);
+  else await store.putUtxoTransactions(txs);
+  engine.start();
+  const shares: number[] = [];
+  try {
+    const api = engine.forAccount("exchange");
+    const deposit = async (txid: string) => {
+      const { transfer } = await api.registerTransfer({
+        direction: "incoming",
+        network: "BTC",
+        tx_hash: txid,
+        output_address: client,
+      });
+      await engine.drain();
+      const risks = await api.getTransferRisks(transfer.id);
+      return { view: await api.getTransfer(transfer.id), risks };
+    };
+    for (const [txid, amount] of [
+      [txidOf(2), 10],
+      [txidOf(3), 2],
+    ] as const) {
+      const { view, risks } = await deposit(txid);
+      expect(view).toMatchObject({ tx_status: "bound", amount, risk_level: "high" });
+      const origin = risks.filter((r) => r.risk_type === "origin_of_funds");
+      expect(origin.map((r) => r.entity_category)).toEqual(["stolen_funds"]);
+      shares.push(origin[0]?.value_share ?? Number.NaN);
+    }
+  } finally {
+    await engine.stop();
+  }
+  return shares;
+}
