@@ -1,7 +1,8 @@
 /**
  * Embedding OpenKYT: an engine in this process on a SQLite file. It loads the demo world (a
- * credited extract of real OFAC sanctions and Ethereum labels plus a generated ledger), screens
- * transfers that show each kind of risk, and prints what the engine found.
+ * credited extract of real OFAC sanctions, Ethereum and Bitcoin labels, a generated ledger and a
+ * few Bitcoin transactions), screens transfers that show each kind of risk (two BTC deposits
+ * among them), and prints what the engine found.
  *
  *   npx -y pnpm@10.34.8 --filter @openkyt/example-screening start [FILE]
  */

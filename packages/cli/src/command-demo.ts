@@ -22,6 +22,7 @@ import { consoleAssetsDir } from "./console-dir.js";
 import { openStore } from "./db-target.js";
 import {
   DEMO_ADDRESSES,
+  DEMO_BTC_STORIES,
   DEMO_REGISTER_EXAMPLE,
   describeDemo,
   loadDemoWorld,
@@ -125,7 +126,7 @@ export const demoCommand: CliCommand = {
     const store = await openStore({ kind: "sqlite", filename: file }, { migrateSqlite: true });
     try {
       io.stderr(
-        `building ${file}: 60 OFAC SDN addresses, 43 labelled addresses, a ${transfers.toLocaleString("en-US")}-transfer ledger...\n`,
+        `building ${file}: 60 OFAC SDN addresses, 45 labelled addresses, a ${transfers.toLocaleString("en-US")}-transfer ledger, ${DEMO_BTC_STORIES.length} Bitcoin transactions...\n`,
       );
       const loaded = await loadDemoWorld(store, transfers);
       const engine = createCliEngine(store, io.env);

@@ -26,9 +26,12 @@ export {
 } from "./db-target.js";
 export {
   DEMO_ADDRESSES,
+  DEMO_BTC_ADDRESSES,
+  DEMO_BTC_STORIES,
   DEMO_REGISTER_EXAMPLE,
   DEMO_STORIES,
   type DemoItem,
+  demoBtcTxid,
   demoDataFile,
   describeDemo,
   loadDemoWorld,

@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CliIo, COMMANDS, DEMO_ADDRESSES, runCli } from "../src/index.js";
+import {
+  type CliIo,
+  COMMANDS,
+  createCliEngine,
+  DEMO_ADDRESSES,
+  DEMO_BTC_ADDRESSES,
+  DEMO_BTC_STORIES,
+  demoBtcTxid,
+  runCli,
+} from "../src/index.js";
 
 function capture(): CliIo & { out: string; err: string } {
   const io = {
@@ -78,5 +87,48 @@ describe("openkyt demo", () => {
     const store = await createSqliteStore({ filename: db });
     expect((await store.getSanctions([DEMO_ADDRESSES.lazarus])).length).toBe(1);
     await store.close();
+  });
+
+  it("screens two BTC deposits through the UTXO ledger at the shares the haircut rule gives", async () => {
+    const io = capture();
+    const db = join(dir, "demo.db");
+    expect(await runCli(["demo", "--no-serve", "--db", db, "--transfers", "0"], io, COMMANDS)).toBe(0);
+    const sanctionedLabel = "BTC deposit from a sanctioned wallet's cluster (HYDRA MARKET, OFAC SDN)";
+    const ransomLabel = "BTC deposit funded by ransomware payments (a consolidation, then a peel)";
+    expect(io.out).toContain(`${sanctionedLabel}\n  risk SEVERE`);
+    expect(io.out).toContain(`${ransomLabel}\n  risk HIGH`);
+    const idOf = (label: string) =>
+      new RegExp(`${label.replace(/[()]/g, "\\$&")}\\n.*, id (\\S+)`).exec(io.out)?.[1];
+    // Independently of the tracer, by the haircut rule: a coin carries its transaction's inputs
+    // pro rata; a coin at a ransomware address is wholly ransomware, a coinbase's is none.
+    const ransom = new Set<string>([DEMO_BTC_ADDRESSES.wannacry, DEMO_BTC_ADDRESSES.wannacry2]);
+    const byTxid = new Map(DEMO_BTC_STORIES.map((t) => [t.txid, t]));
+    const txShare = (txid: string): number => {
+      const tx = byTxid.get(txid);
+      if (!tx || tx.coinbase) return 0;
+      const total = tx.inputs.reduce((s, i) => s + i.value, 0);
+      return tx.inputs.reduce((s, i) => s + i.value * coinShare(i.address, i.prevTxid), 0) / total;
+    };
+    const coinShare = (address: string | null, createdBy: string | null): number =>
+      ransom.has(address ?? "") ? 1 : createdBy === null ? 0 : txShare(createdBy);
+    const ransomShare = txShare(demoBtcTxid(5));
+    expect(ransomShare).toBeCloseTo(0.5, 12);
+    const store = await createSqliteStore({ filename: db });
+    try {
+      const api = createCliEngine(store, {}).forAccount("demo");
+      const origin = async (label: string) =>
+        (await api.getTransferRisks(idOf(label) as string))
+          .filter((r) => r.risk_type === "origin_of_funds")
+          .map((r) => [r.entity_category, r.value_share]);
+      expect(await origin(sanctionedLabel)).toEqual([["sanctions", 1]]);
+      const [ransomOrigin] = await origin(ransomLabel);
+      expect(ransomOrigin?.[0]).toBe("ransomware");
+      expect(ransomOrigin?.[1]).toBeCloseTo(ransomShare, 12);
+      const ransomDeposit = await api.getTransfer(idOf(ransomLabel) as string);
+      expect(ransomDeposit).toMatchObject({ amount: 0.4, output_address: DEMO_BTC_ADDRESSES.client });
+    } finally {
+      await store.close();
+    }
+    expect(io.out).toContain("- high: origin_of_funds ransomware (indirect) 50.0% of $24,000 = $12,000");
   });
 });

@@ -98,8 +98,8 @@ describe("openkyt demo, then openkyt serve on its database", () => {
         intervalMs: 50,
       });
       expect(done).toMatchObject({ tx_status: "bound", amount: 50, risk_level: "severe" });
-      // The account is the demo's: its five transfers and one attempt, and the one just registered.
-      expect((await client.listTransfers()).total_items).toBe(7);
+      // The account is the demo's: its seven transfers (two BTC) and one attempt, and the one just registered.
+      expect((await client.listTransfers()).total_items).toBe(9);
       const check = runShell(printedShell("check an address", url));
       expect(check).toMatchObject({ check_type: "single_address" });
       const screened = runShell(printedShell("read a transfer", url));
