@@ -8,6 +8,7 @@
  *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
+ *   npm run bench -- --only bitcoin-import   a generated UTXO ledger into SQLite (tx/s, CPU per 1,000 tx)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -57,6 +58,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[] }> = [
   { name: "http", args: [join(here, "http", "http-bench.ts")] },
   { name: "cli", args: [join(here, "cli", "cli-bench.ts")] },
   { name: "follow-bitcoin", args: [join(here, "follow", "follow-bitcoin-bench.ts")] },
+  { name: "bitcoin-import", args: [join(here, "import", "bitcoin-import-bench.ts")] },
 ];
 
 function format(n: number): string {
