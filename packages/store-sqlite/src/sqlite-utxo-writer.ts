@@ -43,7 +43,10 @@ export function sqliteUtxoWriter(
     statements ??= prepare();
     const { tx: insertTx, output: insertOutput, input: insertInput } = statements;
     let added = 0;
-    for (const tx of txs) {
+    // In txid order (stable: the first of a repeated txid still wins): every table's key starts
+    // with the txid, so each key index is walked once, in order, instead of at random.
+    const ordered = [...txs].sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
+    for (const tx of ordered) {
       const { txid, network, block, occurredAt, position } = tx;
       // A transaction whose row was there already (stored before, or earlier in this call)
       // keeps its rows: its outputs and inputs are not written again.
