@@ -10,6 +10,7 @@
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
  *   npm run bench -- --only follow-evm       follow rate on anvil, CPU per 1,000 rows, final block -> checked
  *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
+ *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -62,6 +63,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
   { name: "follow-evm", args: [join(here, "follow", "follow-evm-bench.ts")], ownData: true },
   // Generates its own Bitcoin ledger: no need of the transfer ledger.
   { name: "bitcoin-import", args: [join(here, "import", "bitcoin-import-bench.ts")], ownData: true },
+  { name: "bitcoin-write", args: [join(here, "import", "bitcoin-write-bench.ts")], ownData: true },
 ];
 
 function format(n: number): string {

@@ -14,3 +14,9 @@ export {
   ledgerRows,
   seededRandom,
 } from "./ledger-generator.js";
+export {
+  generatedHotWallet,
+  generatedUtxoAddress,
+  generateUtxoLedger,
+  type UtxoLedgerShapeOptions,
+} from "./utxo-ledger-generator.js";

@@ -6,6 +6,7 @@ import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.
 import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 import { sqliteTransferScan } from "./sqlite-transfer-scan.js";
+import { sqliteUtxoWriter } from "./sqlite-utxo-writer.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -23,6 +24,7 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
  * IMMEDIATE, so everything a transaction reads stays as it read it until it ends, also against
  * another process on the same file (no row locks needed). Transactions that arrive while one
  * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
+ * `putUtxoTransactions` binds prepared statements directly (`sqlite-utxo-writer.ts`).
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const { db, sqlite } = openSqliteConnection(options.filename, options);
@@ -37,5 +39,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     ...store,
     bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
     scanTransfers: sqliteTransferScan(db, sqlite, SQLITE_STORE_DIALECT),
+    putUtxoTransactions: sqliteUtxoWriter(db, sqlite),
   };
 }
