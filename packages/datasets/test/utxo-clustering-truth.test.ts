@@ -4,14 +4,15 @@
  * partition an independent union-find, written here, draws over the same transactions: the input
  * addresses of every transaction that is not a coinbase and not CoinJoin-shaped (the documented
  * rule, `coinJoinKind`, docs/risk-model.md) belong to one wallet. Also: importing the block a
- * second time changes no cluster, and `clustering: false` merges none.
+ * second time changes no cluster, `clustering: false` merges none, and a batch whose clustering
+ * fails is not written either (one store transaction).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bitcoinParams, blocksOfFiles } from "@openkyt/chain-bitcoin";
-import { coinJoinKind, type Store, type UtxoTransaction } from "@openkyt/core";
+import { coinJoinKind, createMemoryStore, type Store, type UtxoTransaction } from "@openkyt/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { importFile } from "../src/index.js";
 import { STORES } from "./import-fixtures.js";
@@ -152,6 +153,41 @@ describe("clustering of mainnet block 300,025 against an independent union-find"
       }
     });
   }
+});
+
+/** `store` whose transactions fail when they merge clusters. */
+function failingMerges(store: Store): Store {
+  const bound = <T extends object>(target: T, p: string | symbol) => {
+    const v = Reflect.get(target, p);
+    return typeof v === "function" ? v.bind(target) : v;
+  };
+  return new Proxy(store, {
+    get(target, p) {
+      if (p !== "transaction") return bound(target, p);
+      return (fn: Parameters<Store["transaction"]>[0]) =>
+        target.transaction((tx) =>
+          fn(
+            new Proxy(tx, {
+              get(view, q) {
+                if (q === "mergeAddressClusters") return async () => Promise.reject(new Error("disk full"));
+                return bound(view, q);
+              },
+            }),
+          ),
+        );
+    },
+  });
+}
+
+describe("a batch and its clustering land together", () => {
+  it("a failed merge leaves the batch unwritten", async () => {
+    const store = createMemoryStore();
+    await expect(
+      importFile(failingMerges(store), { kind: "ledger", file: block, format: "bitcoin-blocks" }),
+    ).rejects.toThrow(/disk full/);
+    expect(await store.utxoTransactions("BTC", [txs[1]?.txid as string])).toEqual([]);
+    expect(await store.addressClusters("BTC", everyInputAddress)).toEqual([]);
+  });
 });
 
 /** Counted by the union-find above over the block (pinned so that a change of the rule shows). */
