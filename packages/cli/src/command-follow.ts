@@ -35,6 +35,7 @@ const OPTIONS = {
   "progress-ms": { type: "string" },
   db: { type: "string" },
   "log-level": { type: "string" },
+  "no-clustering": { type: "boolean" },
   ...METRICS_OPTIONS,
 } as const;
 
@@ -44,7 +45,7 @@ export const followCommand: CliCommand = {
   summary: "keep the ledger current with a chain: write its final blocks' transfers as they come",
   usage: `usage: openkyt follow NETWORK --rpc URL [--from-block N] [--confirmations K] [--db FILE|postgres://URL]
                       [--batch-blocks 100] [--poll-ms 2000] [--max-lag-blocks 100] [--progress-ms 5000]
-                      [--log-level info] [--json] [--metrics-host 127.0.0.1 --metrics-port N]
+                      [--log-level info] [--no-clustering] [--json] [--metrics-host 127.0.0.1 --metrics-port N]
 
   NETWORK       the network to follow (ETH, BSC, POLYGON, ARB, OP, BASE, AVAX, ..., TRX, BTC, LTC)
   --rpc         the node's URL (EVM: JSON-RPC; TRX: a full node's HTTP API; BTC, LTC: Bitcoin Core
@@ -59,6 +60,9 @@ export const followCommand: CliCommand = {
   --max-lag-blocks  /readyz answers 503 (lagging) while the follower is more than this many
                 blocks behind the node's head; default 100
   --progress-ms  backfill progress lines at most this often (0: every step); default 5000
+  --no-clustering  BTC, LTC: do not merge address clusters (common-input ownership) as blocks are
+                written; by default each step merges them in its own transaction, and a cluster
+                holding two labelled entities is logged and counted (openkyt_follow_cluster_conflicts_total)
   --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
   --metrics-host  interface of --metrics-port; default 127.0.0.1
 
@@ -113,6 +117,7 @@ export const followCommand: CliCommand = {
           batchBlocks,
           pollMs,
           logger,
+          clustering: args.values["no-clustering"] !== true,
           ...(fromBlock === undefined ? {} : { fromBlock }),
           onStep(step: FollowStep) {
             lag =

@@ -19,7 +19,7 @@ import { parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
 import { progressReporter } from "./import-progress.js";
-import { summaryText } from "./import-summary-text.js";
+import { conflictText, summaryText } from "./import-summary-text.js";
 
 const formatsOf = (kind: string) =>
   FORMATS.filter((f) => f.kind === kind)
@@ -31,7 +31,7 @@ export const importCommand: CliCommand = {
   name: "import",
   summary: "import sanctions, labels, a ledger, tokens or prices from a file",
   usage: `usage: openkyt import KIND FILE [--format F] [--network N] [--token T] [--list NAME] [--as-of DATE]
-                           [--dry-run] [--allow-mass-delist] [--no-delist] [--net N] [--undo FILE]
+                           [--dry-run] [--allow-mass-delist] [--no-delist] [--net N] [--undo FILE] [--no-clustering]
                            [--db ...] [--json]
 
   KIND        ${IMPORT_KINDS.join(" | ")}
@@ -43,6 +43,10 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
               blk*.dat file's magic says it)
   --undo      bitcoin-blocks: the undo data (default revNNNNN.dat beside blkNNNNN.dat, NAME-undo.EXT
               beside NAME.EXT)
+  --no-clustering
+              UTXO ledger: do not merge address clusters (common-input ownership); by default each
+              batch merges its clusters in its own transaction, and the summary counts them and
+              lists every cluster holding two labelled entities (a conflict, also a warning line)
   --token     the token of a price file
   --list      the sanctions list's name (default "OFAC SDN")
   --as-of     the snapshot date of a sanctions list (YYYY-MM-DD)
@@ -76,6 +80,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         "no-delist": { type: "boolean" },
         net: { type: "string" },
         undo: { type: "string" },
+        "no-clustering": { type: "boolean" },
       },
       2,
     );
@@ -90,6 +95,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
       if (stringOption(args, name) !== undefined && kind !== "ledger")
         throw new UsageError(`--${name} is for UTXO ledger imports only`);
     }
+    if (flag("no-clustering") && kind !== "ledger")
+      throw new UsageError("--no-clustering is for UTXO ledger imports only");
     const refuse = (error: unknown): number => {
       if (refusalOf(error) === null) throw error;
       // Refused before anything was written: bad input, as a usage error is.
@@ -127,6 +134,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         ...(flag("dry-run") ? { dryRun: true } : {}),
         ...(flag("allow-mass-delist") ? { allowMassDelist: true } : {}),
         ...(flag("no-delist") ? { delist: false } : {}),
+        ...(flag("no-clustering") ? { clustering: false } : {}),
         onProgress: (p) => progress.update(p),
         // The command opened the store for this import alone.
         exclusiveStore: true,
@@ -137,6 +145,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
         })
         .finally(() => progress.done()); // an error starts on a line of its own
       if (summary instanceof Error) return refuse(summary);
+      for (const c of summary.utxo?.clustering?.conflicts ?? [])
+        io.stderr(`openkyt import: warning: ${conflictText(c)}\n`);
       if (args.values.json) io.stdout(`${JSON.stringify(summary)}\n`);
       else io.stdout(summaryText(kind, file, summary));
       return summary.refusal === null ? EXIT.OK : EXIT.USAGE;

@@ -3,6 +3,7 @@
  * counters that are not zero, why rows were skipped (by count), the rejected rows, and for a
  * sanctions dry run what it would add, change and delist.
  */
+import type { ClusterConflict } from "@openkyt/core";
 import type { ImportSummary } from "@openkyt/datasets";
 
 /** `n` with thousands separators. */
@@ -44,6 +45,27 @@ function counters(s: ImportSummary): string {
   return shown.length === 0 ? "nothing to import" : shown.join(", ");
 }
 
+/** One cluster conflict: the cluster and its entities, each with a labelled address. */
+export function conflictText(c: ClusterConflict): string {
+  const who = c.entities.map((e) => `${e.name} (${e.category}, ${e.address})`).join(", ");
+  return `${c.network} address cluster ${c.clusterId} holds ${c.entities.length} labelled entities: ${who}; not merged under one name (the riskiest label extends to it, flagged as a conflict)`;
+}
+
+/** The clustering line of a UTXO ledger import, and a line per conflict. */
+function clusteringText(s: ImportSummary): string {
+  const c = s.utxo?.clustering;
+  if (c === undefined) return "";
+  if (c === null) return "  clustering off (--no-clustering): no address cluster merged\n";
+  const coinJoins = Object.values(c.coinJoins).reduce((a, b) => a + b, 0);
+  const kinds = Object.entries(c.coinJoins)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${grouped(n)} ${k}`)
+    .join(", ");
+  let text = `  clusters: ${grouped(c.joined)} transactions joined their input addresses, ${grouped(c.unions)} unions, ${grouped(coinJoins)} CoinJoins left out${kinds ? ` (${kinds})` : ""}, ${grouped(c.conflicts.length)} conflicts\n`;
+  for (const conflict of c.conflicts) text += `  conflict: ${conflictText(conflict)}\n`;
+  return text;
+}
+
 /** The whole plain-text summary of `s`, imported from `file` as `kind`. */
 export function summaryText(kind: string, file: string, s: ImportSummary): string {
   const timing = `in ${Math.round(s.durationMs)} ms (reading ${Math.round(s.readingMs)} ms, finishing ${Math.round(s.durationMs - s.readingMs)} ms)`;
@@ -53,6 +75,7 @@ export function summaryText(kind: string, file: string, s: ImportSummary): strin
   if (s.utxo !== null) {
     const u = s.utxo;
     text += `  ${grouped(u.blocks)} blocks, ${grouped(u.inputs)} inputs, ${grouped(u.outputs)} outputs in the transactions taken; ${grouped(u.outputsWithoutAddress)} outputs pay no address (OP_RETURN, bare multisig, non-standard: kept, address null)\n`;
+    text += clusteringText(s);
   }
   for (const problem of s.rejections)
     text += `  rejected ${problem.file}:${problem.line}: ${problem.reason}\n`;

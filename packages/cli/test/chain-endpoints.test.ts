@@ -52,6 +52,7 @@ describe("follow progress", () => {
         head: 1000,
         safeHead: 1000,
         blockTime: 0,
+        clustering: null,
       }) as const;
     now = 1000;
     report(blocks(1, 100));

@@ -2,13 +2,17 @@
  * `openkyt import ledger` of Bitcoin data: a getblock 3 answer and Esplora objects (recognised
  * from their first line), and a raw block with its undo file (--undo), into a SQLite file; the
  * summary counts blocks, inputs, outputs and outputs without an address, and a rejected
- * transaction is listed with its file, line and reason.
+ * transaction is listed with its file, line and reason. The summary counts the clustering and
+ * lists a cluster holding two labelled entities (a conflict, also a warning line on stderr);
+ * --no-clustering merges nothing.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bitcoinParams, blocksOfFiles } from "@openkyt/chain-bitcoin";
+import { inputAddressesOf } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runInProcess } from "./cli-process.js";
@@ -67,6 +71,64 @@ describe("openkyt import ledger, Bitcoin formats", () => {
     expect(run.out).toMatch(
       /rejected .*bad\.jsonl:1: 2{64}: tx\[1\]\.vout\[0\]\.value is not an amount in coins/,
     );
+  });
+
+  it("prints the clustering and a conflict; --no-clustering merges nothing, a re-run merges the same clusters", async () => {
+    const off = await runInProcess([
+      "import",
+      "ledger",
+      BLOCK,
+      "--undo",
+      UNDO,
+      "--db",
+      db,
+      "--no-clustering",
+    ]);
+    expect(off.code).toBe(0);
+    expect(off.out).toContain("clustering off (--no-clustering): no address cluster merged");
+    // Two input addresses of one transaction of the block, labelled as two different entities.
+    const [block] = [
+      ...blocksOfFiles(new Uint8Array(readFileSync(BLOCK)), new Uint8Array(readFileSync(UNDO)), {
+        params: bitcoinParams("BTC", "main"),
+      }),
+    ];
+    if (!block || "problem" in block) throw new Error("the fixture block did not decode");
+    const joint = block.transactions.map(inputAddressesOf).find((a) => a.length >= 2) ?? [];
+    const [first, second] = joint as [string, string];
+    const store = await createSqliteStore({ filename: db });
+    try {
+      expect(await store.addressClusters("BTC", [first, second])).toEqual([]);
+      await store.putAttributions([
+        {
+          network: "BTC",
+          address: first,
+          entityName: "Exchange A",
+          entityCategory: "exchange",
+          source: "test",
+        },
+        {
+          network: "BTC",
+          address: second,
+          entityName: "Market B",
+          entityCategory: "darknet_market",
+          source: "test",
+        },
+      ]);
+    } finally {
+      await store.close();
+    }
+    const on = await runInProcess(["import", "ledger", BLOCK, "--undo", UNDO, "--db", db]);
+    expect(on.code).toBe(0);
+    expect(on.out).toMatch(
+      /clusters: [\d,]+ transactions joined their input addresses, [1-9][\d,]* unions, \d+ CoinJoins left out( \([^)]*\))?, 1 conflicts/,
+    );
+    expect(on.out).toMatch(
+      /conflict: BTC address cluster \w+ holds 2 labelled entities: Exchange A \(exchange, \w+\), Market B \(darknet_market, \w+\)/,
+    );
+    expect(on.err).toContain("openkyt import: warning: BTC address cluster");
+    const again = await runInProcess(["import", "ledger", BLOCK, "--undo", UNDO, "--db", db, "--json"]);
+    expect(JSON.parse(again.out)).toMatchObject({ unchanged: 461, utxo: { clustering: { unions: 0 } } });
+    expect(JSON.parse(again.out).utxo.clustering.conflicts).toHaveLength(1);
   });
 
   it("refuses --net outside ledger imports and an unknown network", async () => {

@@ -2,7 +2,7 @@
  * What an import is asked to do and what it answers: the options of {@link importFile}, its
  * progress reports and its summary.
  */
-import { type Clock, KytError, type LedgerTransfer } from "@openkyt/core";
+import { type Clock, type ClusteringSummary, KytError, type LedgerTransfer } from "@openkyt/core";
 
 /** The kinds of data an import loads. */
 export const IMPORT_KINDS = ["sanctions", "labels", "ledger", "tokens", "prices"] as const;
@@ -106,6 +106,12 @@ export interface UtxoImportCounts {
   outputs: number;
   /** Outputs whose script pays no address (OP_RETURN, bare multisig, non-standard): kept, address null. */
   outputsWithoutAddress: number;
+  /**
+   * The common-input clustering of the transactions taken, summed over the batches (each batch
+   * merged in its own store transaction); conflicts listed once per cluster, as last seen. Null
+   * when `ImportOptions.clustering` is false.
+   */
+  clustering: ClusteringSummary | null;
 }
 
 /** A row the import could not take, or took with a remark. */
@@ -171,6 +177,11 @@ export interface ImportOptions {
    * {@link ImportSummary.refusal} instead of throwing). Other kinds refuse the option.
    */
   readonly dryRun?: boolean;
+  /**
+   * UTXO ledger: merge the address clusters (common-input ownership) of each batch in the batch's
+   * own store transaction, so a batch and its clustering land together. Default true.
+   */
+  readonly clustering?: boolean;
   /** Rows per store transaction (default 5,000). */
   readonly batchSize?: number;
   /** How many rejections and warnings the summary lists (default 20; all are counted). */

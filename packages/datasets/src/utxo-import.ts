@@ -10,8 +10,11 @@
  * a coinbase pays out at most what its inputs bring in) or is rejected with its line (for
  * `bitcoin-blocks`, the block's number in the file) and the reason; an input whose prevout the
  * data does not give is an unknown prevout and rejects its transaction. Accepted transactions
- * are written in batches, each batch one store transaction (`putUtxoTransactions`); a
- * transaction already stored counts as unchanged. Outputs that pay no address are kept (address
+ * are written in batches, each batch one store transaction (`putUtxoTransactions`, then, unless
+ * `clustering` is false, the merge of the batch's address clusters in the same transaction: a
+ * batch and its clustering land together or not at all); a transaction already stored counts as
+ * unchanged and is merged again, which changes nothing (merging is idempotent), so a re-run or a
+ * retry after a failed batch leaves the clusters as one clean run does. Outputs that pay no address are kept (address
  * null) and counted (`summary.utxo.outputsWithoutAddress`).
  */
 import { readFile } from "node:fs/promises";
@@ -30,7 +33,16 @@ import {
   parseJsonKeepingNumbers,
   utxoTransactionProblem,
 } from "@openkyt/chain-bitcoin";
-import { describeError, KytError, type UtxoLedgerStore, type UtxoTransaction } from "@openkyt/core";
+import {
+  addClustering,
+  type ClusteringSummary,
+  clusterInStore,
+  describeError,
+  KytError,
+  noClustering,
+  type Store,
+  type UtxoTransaction,
+} from "@openkyt/core";
 import { unreadable } from "./file-text.js";
 import type { ImportContext } from "./import-context.js";
 import type { UtxoImportCounts } from "./import-types.js";
@@ -182,8 +194,16 @@ async function* blockItems(ctx: ImportContext, params: BitcoinParams): AsyncGene
   }
 }
 
-/** Writes accepted transactions in batches; each batch is one store transaction. */
-function createUtxoWriter(ledger: UtxoLedgerStore, ctx: ImportContext, counts: UtxoImportCounts) {
+/** `sum` plus `batch`, a cluster's conflict kept once (as last seen). */
+function withBatch(sum: ClusteringSummary, batch: ClusteringSummary): ClusteringSummary {
+  const added = addClustering(sum, batch);
+  const byCluster = new Map(added.conflicts.map((c) => [`${c.network}:${c.clusterId}`, c]));
+  return { ...added, conflicts: [...byCluster.values()] };
+}
+
+/** Writes accepted transactions in batches; each batch (and its clustering) is one store transaction. */
+function createUtxoWriter(store: Store, ctx: ImportContext, counts: UtxoImportCounts) {
+  const clustering = ctx.options.clustering ?? true;
   let batch: UtxoTransaction[] = [];
   const inBatch = new Set<string>();
   const blocks = new Set<string>();
@@ -204,7 +224,12 @@ function createUtxoWriter(ledger: UtxoLedgerStore, ctx: ImportContext, counts: U
     },
     async flush() {
       if (batch.length === 0) return;
-      const added = await ledger.putUtxoTransactions(batch);
+      const written = batch;
+      const { added, clusters } = await store.transaction(async (tx) => ({
+        added: await tx.putUtxoTransactions(written),
+        clusters: clustering ? await clusterInStore(tx, written) : null,
+      }));
+      if (clusters !== null) counts.clustering = withBatch(counts.clustering ?? noClustering(), clusters);
       ctx.tally.added += added;
       ctx.tally.unchanged += batch.length - added;
       batch = [];
@@ -215,9 +240,14 @@ function createUtxoWriter(ledger: UtxoLedgerStore, ctx: ImportContext, counts: U
 
 /** Imports a UTXO ledger file of `ctx.format` (see the module comment). */
 export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
-  const ledger = ctx.store;
   const params = paramsOption(ctx);
-  const counts: UtxoImportCounts = { blocks: 0, inputs: 0, outputs: 0, outputsWithoutAddress: 0 };
+  const counts: UtxoImportCounts = {
+    blocks: 0,
+    inputs: 0,
+    outputs: 0,
+    outputsWithoutAddress: 0,
+    clustering: (ctx.options.clustering ?? true) ? noClustering() : null,
+  };
   ctx.tally.utxo = counts;
   const items =
     ctx.format === "bitcoin-core"
@@ -225,7 +255,7 @@ export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
       : ctx.format === "esplora"
         ? esploraItems(ctx, params)
         : blockItems(ctx, params);
-  const writer = createUtxoWriter(ledger, ctx, counts);
+  const writer = createUtxoWriter(ctx.store, ctx, counts);
   for await (const batch of items) {
     for (const item of batch) {
       ctx.tally.rowsRead++;

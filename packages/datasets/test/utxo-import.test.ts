@@ -141,7 +141,7 @@ describe.each(STORES)("UTXO ledger import, %s store", (_name, makeStore) => {
       expect(summary.format).toBe("bitcoin-core");
       expect(counts(summary)).toMatchObject({ rowsRead: 7, added: 3, rejected: 4 });
       expect(balanced(summary)).toBe(true);
-      expect(summary.utxo).toEqual({ blocks: 2, inputs: 3, outputs: 5, outputsWithoutAddress: 1 });
+      expect(summary.utxo).toMatchObject({ blocks: 2, inputs: 3, outputs: 5, outputsWithoutAddress: 1 });
       expect(summary.rejections.map((r) => [r.line, r.reason])).toEqual([
         [2, `transaction ${H("4")} pays out 100000001 sat but its inputs bring in 100000000 sat`],
         [

@@ -1,7 +1,7 @@
 /**
  * The chain follower's side of the metrics (`openkyt follow`): its cursor, how far it is behind
  * the node's head in blocks and in seconds, blocks and rows written, reorganisations undone and
- * failed steps, each labelled by network. A process that follows nothing has none of them.
+ * failed steps, and address-cluster conflicts met (UTXO chains), each labelled by network. A process that follows nothing has none of them.
  */
 import type { FollowStep, KytError } from "@openkyt/core";
 import type { OpenKytMetrics } from "./metrics-registry.js";
@@ -30,6 +30,7 @@ export function followMetrics(
     ["openkyt_follow_rows_total", metrics.followRows],
     ["openkyt_follow_reorgs_total", metrics.followReorgs],
     ["openkyt_follow_source_errors_total", metrics.followSourceErrors],
+    ["openkyt_follow_cluster_conflicts_total", metrics.followClusterConflicts],
   ] as const;
   // Registered once per process, however many networks it follows.
   for (const [name, metric] of all) {
@@ -38,6 +39,7 @@ export function followMetrics(
   const labels = { network };
   metrics.followReorgs.inc(labels, 0);
   metrics.followSourceErrors.inc(labels, 0);
+  metrics.followClusterConflicts.inc(labels, 0);
   let lastBlockTime: number | null = null;
   let caughtUp = false;
   return {
@@ -47,6 +49,7 @@ export function followMetrics(
         metrics.followLagBlocks.set(labels, Math.max(0, step.head - step.to));
         metrics.followBlocks.inc(labels, step.to - step.from + 1);
         metrics.followRows.inc(labels, step.transfers);
+        metrics.followClusterConflicts.inc(labels, step.clustering?.conflicts.length ?? 0);
         lastBlockTime = step.blockTime;
         caughtUp = step.to >= step.safeHead;
       } else if (step.kind === "reorg") {

@@ -199,6 +199,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ["network"] as const,
       registers: [],
     }),
+    followClusterConflicts: new Counter({
+      name: "openkyt_follow_cluster_conflicts_total",
+      help: "Address clusters found holding two or more labelled entities as the follower merged them (a conflict, never merged under one name), by network.",
+      labelNames: ["network"] as const,
+      registers: [],
+    }),
     storeErrors: new Counter({
       name: "openkyt_store_errors_total",
       help: "Store calls that failed for a reason other than an expected outcome (conflict, not found), by operation.",

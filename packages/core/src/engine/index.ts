@@ -24,6 +24,7 @@ export {
   type SourceCacheOptions,
 } from "./sources/cached-sources.js";
 export type { ReferenceData } from "./sources/reference-data.js";
+export * from "./sources/store-clustering.js";
 export * from "./sources/store-sources.js";
 export {
   createWarmLedger,

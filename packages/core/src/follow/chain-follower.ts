@@ -6,7 +6,9 @@
  * block with the node's; when they differ a reorganisation replaced blocks it wrote, and it walks
  * back to the last block both agree on and undoes everything above it.
  */
+import { clusterInStore } from "../engine/sources/store-clustering.js";
 import { describeError, fieldError, KytError } from "../errors.js";
+import type { ClusteringSummary } from "../exposure/utxo-clustering.js";
 import type { BlockBatch, BlockSource } from "../ports/block-source.js";
 import { type Logger, silentLogger, systemTimer, type Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
@@ -27,6 +29,12 @@ export interface ChainFollowerOptions {
   readonly pollMs?: number;
   /** Hashes of recent blocks kept for reorganisation checks (the deepest undo); default 1,000. */
   readonly keepBlocks?: number;
+  /**
+   * Merge the common-input clusters of the UTXO transactions written, in the step's own
+   * transaction (the engine's `clustering`); default true. A reorganisation never splits a
+   * cluster: see docs/risk-model.md, "When clustering happens".
+   */
+  readonly clustering?: boolean;
   readonly timer?: Timer;
   readonly logger?: Logger;
   /** Told of each step that did something or found nothing to do. */
@@ -50,6 +58,8 @@ export type FollowStep =
       readonly safeHead: number;
       /** The time of block `to`, epoch ms. */
       readonly blockTime: number;
+      /** The clustering of the UTXO transactions written; null when off or the blocks hold none. */
+      readonly clustering: ClusteringSummary | null;
     }
   /** A reorganisation replaced blocks from `from` on: their followed blocks and rows were removed. */
   | {
@@ -91,6 +101,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const fromBlock = options.fromBlock === undefined ? null : whole("fromBlock", options.fromBlock, 0);
   const timer = options.timer ?? systemTimer;
   const logger = options.logger ?? silentLogger;
+  const clustering = options.clustering ?? true;
   let tail: Promise<unknown> = Promise.resolve();
   let running = false;
   let loop: Promise<void> | null = null;
@@ -112,6 +123,9 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     const common = await commonAncestor(cursor - 1);
     const from = common + 1;
     // The ledger rows and the UTXO transactions of the replaced blocks go in one transaction.
+    // Address clusters stay as they are: a union-find cannot be split, and the replaced
+    // transactions' inputs were signed together all the same (they usually return in the new
+    // branch); docs/risk-model.md, "When clustering happens".
     const removed = await store.transaction(async (tx) => {
       const rewound = await tx.rewindFollowedChain(network, from);
       const utxo = await tx.deleteUtxoBlocksFrom(network, from);
@@ -137,9 +151,14 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       const inserted =
         (await tx.putLedgerTransfers(batch.transfers)) +
         (utxo.length > 0 ? await tx.putUtxoTransactions(utxo) : 0);
+      // Every transaction of the batch, new or not: merging is idempotent (a retried step merges the same groups).
+      let clusters: ClusteringSummary | null = null;
+      if (clustering && utxo.length > 0) {
+        clusters = await clusterInStore(tx, utxo);
+      }
       await tx.recordFollowedBlocks(batch.blocks.map((b) => ({ network, height: b.height, hash: b.hash })));
       if (to - keepBlocks + 1 > 0) await tx.pruneFollowedBlocks(network, to - keepBlocks + 1);
-      return inserted;
+      return { inserted, clusters };
     });
   }
 
@@ -157,7 +176,13 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     const to = Math.min(from + batchBlocks - 1, safeHead);
     if (to < from) return { kind: "idle", cursor: cursor?.height ?? null, head, safeHead };
     const batch = await source.readBlocks(from, to);
-    const inserted = await write(batch, cursor?.hash ?? null, from, to);
+    const { inserted, clusters } = await write(batch, cursor?.hash ?? null, from, to);
+    for (const c of clusters?.conflicts ?? []) {
+      logger.warn(
+        { network: c.network, clusterId: c.clusterId, entities: c.entities, from, to },
+        "two labelled entities fell into one address cluster; the riskiest label extends to it, flagged as a conflict",
+      );
+    }
     const rows = batch.transfers.length + (batch.utxoTransactions?.length ?? 0);
     const last = batch.blocks[batch.blocks.length - 1];
     logger.debug({ network, from, to, transfers: rows, inserted, head }, "blocks followed");
@@ -170,6 +195,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       head,
       safeHead,
       blockTime: last?.time ?? 0,
+      clustering: clusters,
     };
   }
 

@@ -14,6 +14,7 @@ import {
   type LedgerTransfer,
   type SourceBlock,
   type Store,
+  silentLogger,
 } from "../../src/index.js";
 
 /** A simulated node: its current chain, each block with its rows. */
@@ -344,5 +345,125 @@ describe("chain follower of a UTXO network", () => {
     const follower = createChainFollower({ store, source, fromBlock: 0 });
     await expect(follower.step()).rejects.toThrow(/transaction \w+ of LTC block 0/);
     expect(await store.followedHead("BTC")).toBeNull();
+  });
+});
+
+describe("chain follower clustering", () => {
+  const hashOf = (height: number, fork: number) =>
+    height < 0 ? "0".repeat(64) : `${String(height).padStart(8, "0")}${String(fork).padStart(56, "0")}`;
+
+  /**
+   * A BTC chain whose block `h` holds one transaction spending from the addresses `joins(h, fork)`
+   * (two or more: they join one cluster); blocks from `forkAt` on are of fork `fork`.
+   */
+  function joiningChain(
+    state: { length: number; forkAt: number; fork: number },
+    joins: (height: number, fork: number) => ReadonlyArray<string>,
+  ): BlockSource {
+    const forkOf = (h: number) => (h >= state.forkAt ? state.fork : 0);
+    const hash = (h: number) => hashOf(h, forkOf(h));
+    return {
+      network: "BTC",
+      head: async () => state.length - 1,
+      blockHash: async (height) => (height < state.length ? hash(height) : null),
+      readBlocks: async (from, to) => {
+        const blocks = Array.from({ length: to - from + 1 }, (_, i) => ({
+          height: from + i,
+          hash: hash(from + i),
+          parentHash: hash(from + i - 1),
+          time: 1_700_000_000_000 + from + i,
+        }));
+        const utxoTransactions = blocks.map((b) => {
+          const from = joins(b.height, forkOf(b.height));
+          return {
+            network: "BTC",
+            txid: `${b.hash.slice(0, 63)}e`,
+            block: b.height,
+            blockHash: b.hash,
+            occurredAt: b.time,
+            position: 1,
+            coinbase: false,
+            inputs: from.map((address, i) => ({
+              prevTxid: `${String(i).padStart(2, "0")}${b.hash.slice(2)}`,
+              prevVout: 0,
+              address,
+              value: 1_000,
+              coinbase: false,
+            })),
+            outputs: [{ vout: 0, address: "payee", value: 900 * from.length, spentBy: null }],
+          };
+        });
+        return { blocks, transfers: [], utxoTransactions };
+      },
+    };
+  }
+
+  const mainJoins: Record<number, string[]> = {
+    0: ["a", "b"],
+    1: ["b", "c"],
+    2: ["c", "d"],
+    3: ["d", "e"],
+    4: ["x", "y"],
+  };
+  const forkJoins: Record<number, string[]> = { 3: ["p", "q"], 4: ["q", "r"], 5: ["s"] };
+  const joins = (h: number, fork: number) => (fork === 0 ? mainJoins[h] : forkJoins[h]) ?? ["z"];
+
+  it("merges clusters in each step, reports conflicts, and keeps clusters whole across a reorganisation", async () => {
+    const store = createMemoryStore();
+    await store.putAttributions([
+      { network: "BTC", address: "a", entityName: "Alpha", entityCategory: "exchange", source: "test" },
+      {
+        network: "BTC",
+        address: "e",
+        entityName: "Market",
+        entityCategory: "darknet_market",
+        source: "test",
+      },
+    ]);
+    const warnings: string[] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (_fields: unknown, message: string) => void warnings.push(message),
+    };
+    const state = { length: 3, forkAt: 99, fork: 0 };
+    const follower = createChainFollower({ store, source: joiningChain(state, joins), fromBlock: 0, logger });
+    const first = await follower.step();
+    expect(first).toMatchObject({ kind: "blocks", from: 0, to: 2, clustering: { joined: 3, conflicts: [] } });
+    expect((await store.addressClusters("BTC", ["a", "d"])).map((c) => c.size)).toEqual([4, 4]);
+    // Block 3 joins "e" (Market) to the cluster of "a" (Alpha): a conflict, reported, logged.
+    Object.assign(state, { length: 5 });
+    const second = await follower.step();
+    if (second.kind !== "blocks") throw new Error(`expected blocks, got ${second.kind}`);
+    expect(second.clustering?.conflicts.map((c) => c.entities.map((e) => e.name))).toEqual([
+      ["Alpha", "Market"],
+    ]);
+    expect(warnings.filter((w) => w.includes("one address cluster"))).toHaveLength(1);
+    // Blocks 3 and 4 replaced: their transactions go, the clusters they formed stay (no split).
+    Object.assign(state, { length: 6, forkAt: 3, fork: 1 });
+    expect(await follower.step()).toMatchObject({ kind: "reorg", from: 3, removedTransfers: 2 });
+    expect(await follower.step()).toMatchObject({
+      kind: "blocks",
+      from: 3,
+      to: 5,
+      clustering: { joined: 2 },
+    });
+    const clusters = await store.addressClusters("BTC", ["a", "e", "x", "p", "r", "s"]);
+    const size = (address: string) => clusters.find((c) => c.address === address)?.size;
+    expect([size("a"), size("e"), size("x"), size("p"), size("r"), size("s")]).toEqual([
+      5,
+      5,
+      2,
+      3,
+      3,
+      undefined,
+    ]);
+  });
+
+  it("merges nothing with clustering off", async () => {
+    const store = createMemoryStore();
+    const source = joiningChain({ length: 3, forkAt: 99, fork: 0 }, joins);
+    const follower = createChainFollower({ store, source, fromBlock: 0, clustering: false });
+    expect(await follower.step()).toMatchObject({ kind: "blocks", clustering: null });
+    expect(await store.addressClusters("BTC", ["a", "b"])).toEqual([]);
   });
 });
