@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createWarmLedger } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
-import { createMetrics, warmLedgerGauges } from "../src/index.js";
+import { createMetrics, followMetrics, warmLedgerGauges } from "../src/index.js";
 
 const DOC = readFileSync(fileURLToPath(new URL("../../../docs/operations.md", import.meta.url)), "utf8");
 
@@ -28,6 +28,8 @@ async function exposedNames(): Promise<{ names: Set<string>; openkyt: Set<string
   const store = await createSqliteStore({ filename: ":memory:" });
   warmLedgerGauges(metrics, await createWarmLedger(store));
   await store.close();
+  // A follower's metrics are registered by `openkyt follow` only: the docs list them too.
+  followMetrics(metrics, "ETH");
   const names = new Set<string>();
   const openkyt = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
