@@ -5,6 +5,7 @@
  *   node --conditions=source --import tsx bench/src/bench-one.ts <name> <ledgerSize> [--quick]
  */
 import { benchBacktest } from "./bench-backtest.js";
+import { benchBitcoinTrace } from "./bench-bitcoin-trace.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
 import { benchRules } from "./bench-rules.js";
@@ -22,6 +23,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   postgres: benchPostgres,
   recall: () => benchRecall(),
   backtest: benchBacktest,
+  "bitcoin-trace": benchBitcoinTrace,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

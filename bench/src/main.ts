@@ -10,6 +10,7 @@
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
  *   npm run bench -- --only follow-evm       follow rate on anvil, CPU per 1,000 rows, final block -> checked
  *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
+ *   npm run bench -- --only bitcoin-trace    warm BTC vs ETH traces at 20 hops (p50, p99, CPU ratio), memory per tx
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
  */
 import { spawnSync } from "node:child_process";
@@ -35,6 +36,11 @@ const ledgerSize = quick ? 20_000 : 1_000_000;
 const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownData?: boolean }> = [
   { name: "rules", args: [join(here, "bench-one.ts"), "rules", String(ledgerSize)] },
   { name: "tracing", args: [join(here, "bench-one.ts"), "tracing", String(ledgerSize)] },
+  {
+    name: "bitcoin-trace",
+    args: [join(here, "bench-one.ts"), "bitcoin-trace", String(ledgerSize)],
+    node: ["--expose-gc"],
+  },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
   {
     name: "screening",
