@@ -79,7 +79,10 @@ describe("openkyt users", () => {
     expect(await signIn("boss@acme.test", password)).toBe(200);
   });
 
-  it("refuses a short password, an unknown role and a taken e-mail, naming what is wrong", () => {
+  // Three CLI runs in a row, each starting a process: 18 s alone, over 30 s on a loaded machine.
+  it("refuses a short password, an unknown role and a taken e-mail, naming what is wrong", {
+    timeout: 90_000,
+  }, () => {
     const short = users(
       ["create", "--account", "acme", "--email", "c@acme.test", "--role", "analyst", "--password-stdin"],
       "short\n",
