@@ -223,6 +223,9 @@ describe("openkyt follow on anvil", () => {
     // Whatever was left, a last run finishes the backfill.
     const follower = start([...args, "--poll-ms", "50", "--db", db, "--json"]);
     try {
+      // Its first line says it is running (signal handlers set): a SIGTERM before that would
+      // meet Node's default handler when the killed runs already finished the backfill.
+      await firstLine(follower);
       await until("the backfill to finish", () =>
         withStore(db, async (s) => (await s.followedHead("ETH"))?.height === last),
       );
