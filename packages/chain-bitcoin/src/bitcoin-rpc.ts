@@ -5,7 +5,7 @@
  * {@link RpcError} with Core's code (-5: no such transaction or block); a node that cannot be
  * reached, answers late or answers nonsense is a CHAIN_ERROR naming the method.
  */
-import { describeError, KytError } from "@openkyt/core";
+import { basicAuthorization, describeError, KytError, nodeUrl } from "@openkyt/core";
 import { isObject } from "./json-fields.js";
 import { parseJsonKeepingNumbers } from "./lossless-json.js";
 
@@ -49,14 +49,14 @@ export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
 /** Creates the client. */
 export function createBitcoinRpc(options: BitcoinRpcOptions): BitcoinRpc {
-  const url = new URL(options.url);
-  const user = options.user ?? decodeURIComponent(url.username);
-  const password = options.password ?? decodeURIComponent(url.password);
-  url.username = "";
-  url.password = "";
+  const split = nodeUrl(options.url);
+  const url = split.url;
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (user !== "" || password !== "")
-    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+  const given = options.user !== undefined || options.password !== undefined;
+  const authorization = given
+    ? basicAuthorization(options.user ?? "", options.password ?? "")
+    : split.authorization;
+  if (authorization !== null) headers.authorization = authorization;
   const network = options.network ?? "BTC";
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   let id = 0;

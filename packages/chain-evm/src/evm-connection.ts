@@ -2,7 +2,7 @@
  * How a chain source or ingestor reaches its node: an RPC URL (HTTP JSON-RPC with a timeout and
  * a small retry), any viem transport, or a ready viem public client.
  */
-import { fieldError } from "@openkyt/core";
+import { fieldError, nodeUrl } from "@openkyt/core";
 import { createPublicClient, http, type PublicClient, type Transport } from "viem";
 
 /** Retries of one RPC request inside the transport (the engine adds its own backoff on top). */
@@ -45,7 +45,7 @@ export function createEvmClient(options: EvmConnectionOptions): PublicClient {
   const timeout = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   if (!Number.isFinite(timeout) || timeout <= 0) throw fieldError("timeoutMs", "must be a positive number");
   const retry = { ...DEFAULT_RPC_RETRY, ...options.retry };
-  const { url, authorization } = splitCredentials(options.rpcUrl ?? "");
+  const { url, authorization } = nodeUrl(options.rpcUrl ?? "", "rpcUrl");
   const transport = http(url, {
     timeout,
     retryCount: retry.count,
@@ -53,30 +53,4 @@ export function createEvmClient(options: EvmConnectionOptions): PublicClient {
     ...(authorization === null ? {} : { fetchOptions: { headers: { authorization } } }),
   });
   return createPublicClient({ transport, cacheTime: 0 });
-}
-
-/**
- * `user:password@` in an RPC URL becomes HTTP Basic authentication: fetch refuses URLs that carry
- * credentials, and nodes behind a proxy (or Core-style RPC) take them this way.
- */
-export function splitCredentials(rpcUrl: string): { url: string; authorization: string | null } {
-  let parsed: URL;
-  try {
-    parsed = new URL(rpcUrl);
-  } catch {
-    throw fieldError("rpcUrl", "must be an absolute http(s) URL");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw fieldError(
-      "rpcUrl",
-      `must be an http(s) URL, not ${parsed.protocol} (give a viem transport for others)`,
-    );
-  if (parsed.username === "" && parsed.password === "") return { url: rpcUrl, authorization: null };
-  const user = decodeURIComponent(parsed.username);
-  const password = decodeURIComponent(parsed.password);
-  parsed.username = "";
-  parsed.password = "";
-  const bytes = new TextEncoder().encode(`${user}:${password}`);
-  const authorization = `Basic ${btoa(String.fromCharCode(...bytes))}`;
-  return { url: parsed.toString(), authorization };
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeUrl } from "@openkyt/core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createEvmClient, splitCredentials } from "../src/evm-connection.js";
+import { createEvmClient } from "../src/evm-connection.js";
 
 // A loopback JSON-RPC node that answers eth_chainId and keeps the headers of each request.
 const seen: IncomingHttpHeaders[] = [];
@@ -39,11 +40,14 @@ it("a URL without credentials sends no authorization header", async () => {
   expect(seen[0]?.authorization).toBeUndefined();
 });
 
-it("splitCredentials leaves the rest of the URL and refuses what is not a URL", () => {
-  expect(splitCredentials("https://u:k@node.example/v1/key?x=1")).toEqual({
+it("nodeUrl leaves the rest of the URL, encodes UTF-8, and refuses what is not an http(s) URL", () => {
+  expect(nodeUrl("https://u:k@node.example/v1/key?x=1")).toEqual({
     url: "https://node.example/v1/key?x=1",
     authorization: `Basic ${Buffer.from("u:k").toString("base64")}`,
   });
-  expect(() => splitCredentials("not a url")).toThrow(/rpcUrl/);
-  expect(() => splitCredentials("node.example:8545")).toThrow(/http\(s\) URL, not node\.example:/);
+  expect(nodeUrl("https://j%C3%BCrgen:pw@node.example").authorization).toBe(
+    `Basic ${Buffer.from("jürgen:pw", "utf8").toString("base64")}`,
+  );
+  expect(() => nodeUrl("not a url", "rpcUrl")).toThrow(/rpcUrl/);
+  expect(() => nodeUrl("node.example:8545", "rpcUrl")).toThrow(/http\(s\) URL, not node\.example:/);
 });

@@ -3,7 +3,7 @@
  * timeout; a refused connection, an HTTP error, a timeout or a body that is not JSON is a
  * CHAIN_ERROR naming the request, never the node's URL (it may carry an API key).
  */
-import { describeError, KytError } from "@openkyt/core";
+import { describeError, KytError, nodeUrl } from "@openkyt/core";
 
 /** How to reach the node. */
 export interface TronConnectionOptions {
@@ -20,7 +20,10 @@ export type TronRequest = (path: string, body: Readonly<Record<string, unknown>>
 
 /** A request function over `options`. */
 export function tronRequester(options: TronConnectionOptions): TronRequest {
-  const base = options.url.replace(/\/+$/, "");
+  const node = nodeUrl(options.url);
+  const base = node.url.replace(/\/+$/, "");
+  const auth: Record<string, string> =
+    node.authorization === null ? {} : { authorization: node.authorization };
   const timeoutMs = options.timeoutMs ?? 10_000;
   return async (path, body) => {
     const what = `${path} ${JSON.stringify(body)}`;
@@ -28,7 +31,7 @@ export function tronRequester(options: TronConnectionOptions): TronRequest {
     try {
       const response = await fetch(`${base}${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...options.headers },
+        headers: { "content-type": "application/json", ...auth, ...options.headers },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

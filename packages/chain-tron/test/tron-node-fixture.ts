@@ -127,6 +127,8 @@ export interface TronFixtureNode {
   mode: NodeMode;
   /** The paths asked, in order. */
   readonly asked: string[];
+  /** The Authorization header of each request, in order (undefined without one). */
+  readonly authorizations: Array<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -134,6 +136,7 @@ export interface TronFixtureNode {
 export async function startTronFixture(): Promise<TronFixtureNode> {
   const state: { mode: NodeMode } = { mode: "recorded" };
   const asked: string[] = [];
+  const authorizations: Array<string | undefined> = [];
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => {
@@ -142,6 +145,7 @@ export async function startTronFixture(): Promise<TronFixtureNode> {
     req.on("end", () => {
       const path = req.url ?? "";
       asked.push(path);
+      authorizations.push(req.headers.authorization);
       if (state.mode === "stall") return;
       if (state.mode === "error") {
         res.writeHead(502).end("Bad Gateway");
@@ -181,6 +185,7 @@ export async function startTronFixture(): Promise<TronFixtureNode> {
       state.mode = m;
     },
     asked,
+    authorizations,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -133,6 +133,14 @@ describe("Tron chain source", () => {
     await expect(nile.node.check()).rejects.toMatchObject({ code: "NOT_CONFIGURED" });
     await expect(nile.node.check()).rejects.toThrow(/serves another network/);
   });
+
+  it("sends user:password of its URL as Basic authentication, not in the URL, and refuses a bad URL", async () => {
+    const withKey = node.url.replace("http://", "http://ops:s%40cret@");
+    node.authorizations.length = 0;
+    expect(await createTronChainSource({ url: withKey }).node.check()).toBeDefined();
+    expect(node.authorizations[0]).toBe(`Basic ${Buffer.from("ops:s@cret").toString("base64")}`);
+    expect(() => createTronChainSource({ url: "ftp://node" })).toThrow(/url: must be an http\(s\) URL/);
+  });
 });
 
 describe("Tron block source", () => {

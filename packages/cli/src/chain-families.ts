@@ -77,32 +77,23 @@ const evm: ChainFamilyDriver = {
  */
 const utxo: ChainFamilyDriver = {
   async chainSource(node) {
-    const { createBitcoinChainSource, bitcoinParams, checkBitcoinNode, createBitcoinRpc } = await import(
-      "@openkyt/chain-bitcoin"
-    );
-    const rpc = createBitcoinRpc({ url: node.url, network: node.network, timeoutMs: NODE_TIMEOUT_MS });
-    const kind = await checkBitcoinNode(rpc, node.network);
-    node.logger.info({ network: node.network, chain: kind }, "UTXO node checked");
-    return createBitcoinChainSource({
-      rpc,
-      params: bitcoinParams(node.network, "main"),
-      confirmations: node.confirmations,
-    });
+    const { bitcoin, rpc, params } = await checkedUtxoNode(node);
+    return bitcoin.createBitcoinChainSource({ rpc, params, confirmations: node.confirmations });
   },
   async blockSource(node) {
-    const { createBitcoinBlockSource, bitcoinParams, checkBitcoinNode, createBitcoinRpc } = await import(
-      "@openkyt/chain-bitcoin"
-    );
-    const rpc = createBitcoinRpc({ url: node.url, network: node.network, timeoutMs: NODE_TIMEOUT_MS });
-    const kind = await checkBitcoinNode(rpc, node.network);
-    node.logger.info({ network: node.network, chain: kind }, "UTXO node checked");
-    return createBitcoinBlockSource({
-      rpc,
-      params: bitcoinParams(node.network, "main"),
-      ...(node.ledger ? { ledger: node.ledger } : {}),
-    });
+    const { bitcoin, rpc, params } = await checkedUtxoNode(node);
+    return bitcoin.createBitcoinBlockSource({ rpc, params, ...(node.ledger ? { ledger: node.ledger } : {}) });
   },
 };
+
+/** chain-bitcoin, loaded when a UTXO node is configured; the node's client, checked; mainnet-form params. */
+async function checkedUtxoNode(node: ChainNode) {
+  const bitcoin = await import("@openkyt/chain-bitcoin");
+  const rpc = bitcoin.createBitcoinRpc({ url: node.url, network: node.network, timeoutMs: NODE_TIMEOUT_MS });
+  const kind = await bitcoin.checkBitcoinNode(rpc, node.network);
+  node.logger.info({ network: node.network, chain: kind }, "UTXO node checked");
+  return { bitcoin, rpc, params: bitcoin.bitcoinParams(node.network, "main") };
+}
 
 const tron: ChainFamilyDriver = {
   async chainSource(node) {

@@ -10,6 +10,7 @@ export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
 export * from "./domain/money.js";
 export * from "./domain/networks.js";
+export * from "./domain/node-url.js";
 export * from "./domain/records.js";
 export * from "./domain/users.js";
 export * from "./domain/utxo.js";
