@@ -14,8 +14,12 @@
  * `clustering` is false, the merge of the batch's address clusters in the same transaction: a
  * batch and its clustering land together or not at all); a transaction already stored counts as
  * unchanged and is merged again, which changes nothing (merging is idempotent), so a re-run or a
- * retry after a failed batch leaves the clusters as one clean run does. Outputs that pay no address are kept (address
- * null) and counted (`summary.utxo.outputsWithoutAddress`).
+ * retry after a failed batch leaves the clusters as one clean run does. When the store offers a
+ * bulk load for this import (`Store.bulkUtxoWriter`: SQLite, an `exclusiveStore` import into an
+ * empty UTXO ledger), batches go into it instead and the whole file lands at the end in one
+ * transaction with the clusters of every batch, joined in memory; nothing lands when anything
+ * fails. Outputs that pay no address are kept (address null) and counted
+ * (`summary.utxo.outputsWithoutAddress`).
  */
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -36,11 +40,14 @@ import {
 import {
   addClustering,
   type ClusteringSummary,
+  clusterConflictsInStore,
   clusterInStore,
+  commonInputGroups,
   describeError,
   KytError,
   noClustering,
   type Store,
+  type UtxoBulkWriter,
   type UtxoTransaction,
 } from "@openkyt/core";
 import { unreadable } from "./file-text.js";
@@ -87,11 +94,21 @@ function paramsOption(ctx: ImportContext): BitcoinParams {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The transactions of JSON lines of `bitcoin-core` answers. */
+/**
+ * Longest `getblock <hash> 3` line kept, in characters (256 Mi): a full mainnet block with every
+ * prevout runs to tens of MB of JSON, far past the 1 Mi of a ledger row (`MAX_LINE_CHARS`).
+ */
+export const CORE_MAX_LINE_CHARS = 256 * 1024 * 1024;
+
+/** The transactions of JSON lines of `bitcoin-core` answers; a line too long is rejected, not skipped. */
 async function* coreItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
-  for await (const batch of lineBatches(ctx.file.chunks())) {
+  for await (const batch of lineBatches(ctx.file.chunks(), CORE_MAX_LINE_CHARS)) {
     const items: Item[] = [];
-    for (const { line, text } of batch) {
+    for (const { line, text, problem } of batch) {
+      if (problem !== undefined) {
+        items.push({ line, problem });
+        continue;
+      }
       if (text.trim() === "") continue;
       try {
         const block = decodeCoreBlock(parseJsonKeepingNumbers(text), params);
@@ -113,7 +130,11 @@ async function* esploraItems(ctx: ImportContext, params: BitcoinParams): AsyncGe
   const nextPosition = new Map<string, number>();
   for await (const batch of lineBatches(ctx.file.chunks())) {
     const items: Item[] = [];
-    for (const { line, text } of batch) {
+    for (const { line, text, problem } of batch) {
+      if (problem !== undefined) {
+        items.push({ line, problem });
+        continue;
+      }
       if (text.trim() === "") continue;
       try {
         const value = parseJsonKeepingNumbers(text);
@@ -201,26 +222,41 @@ function withBatch(sum: ClusteringSummary, batch: ClusteringSummary): Clustering
   return { ...added, conflicts: [...byCluster.values()] };
 }
 
+/** Where accepted transactions go: `take` each, `flush` at the end; `abort` after a failure. */
+interface UtxoSink {
+  take(tx: UtxoTransaction): Promise<void>;
+  flush(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** Counts a taken transaction; false when its txid is already in the batch (a duplicate). */
+function counted(ctx: ImportContext, counts: UtxoImportCounts, inBatch: Set<string>, blocks: Set<string>) {
+  return (tx: UtxoTransaction): boolean => {
+    if (inBatch.has(tx.txid)) {
+      ctx.tally.duplicates++;
+      return false;
+    }
+    inBatch.add(tx.txid);
+    counts.inputs += tx.inputs.length;
+    counts.outputs += tx.outputs.length;
+    counts.outputsWithoutAddress += outputsWithoutAddress(tx);
+    blocks.add(tx.blockHash ?? `#${tx.block}`);
+    counts.blocks = blocks.size;
+    return true;
+  };
+}
+
 /** Writes accepted transactions in batches; each batch (and its clustering) is one store transaction. */
-function createUtxoWriter(store: Store, ctx: ImportContext, counts: UtxoImportCounts) {
+function createUtxoWriter(store: Store, ctx: ImportContext, counts: UtxoImportCounts): UtxoSink {
   const clustering = ctx.options.clustering ?? true;
   let batch: UtxoTransaction[] = [];
   const inBatch = new Set<string>();
-  const blocks = new Set<string>();
-  return {
+  const count = counted(ctx, counts, inBatch, new Set());
+  const sink: UtxoSink = {
     async take(tx: UtxoTransaction) {
-      if (inBatch.has(tx.txid)) {
-        ctx.tally.duplicates++;
-        return;
-      }
-      inBatch.add(tx.txid);
+      if (!count(tx)) return;
       batch.push(tx);
-      counts.inputs += tx.inputs.length;
-      counts.outputs += tx.outputs.length;
-      counts.outputsWithoutAddress += outputsWithoutAddress(tx);
-      blocks.add(tx.blockHash ?? `#${tx.block}`);
-      counts.blocks = blocks.size;
-      if (batch.length >= ctx.batchSize) await this.flush();
+      if (batch.length >= ctx.batchSize) await sink.flush();
     },
     async flush() {
       if (batch.length === 0) return;
@@ -235,7 +271,74 @@ function createUtxoWriter(store: Store, ctx: ImportContext, counts: UtxoImportCo
       batch = [];
       inBatch.clear();
     },
+    abort: async () => {},
   };
+  return sink;
+}
+
+/**
+ * Writes accepted transactions into the store's bulk load (`Store.bulkUtxoWriter`): batches go
+ * in as they fill, their common-input groups are gathered in memory, and `flush` commits the
+ * transactions and the clusters of every group together; conflicts are looked up after.
+ */
+function createBulkUtxoWriter(
+  store: Store,
+  bulk: UtxoBulkWriter,
+  ctx: ImportContext,
+  counts: UtxoImportCounts,
+): UtxoSink {
+  const clustering = ctx.options.clustering ?? true;
+  let batch: UtxoTransaction[] = [];
+  const inBatch = new Set<string>();
+  const count = counted(ctx, counts, inBatch, new Set());
+  const groups = new Map<string, string[][]>();
+  let summary = noClustering();
+  let taken = 0;
+  const write = async () => {
+    if (batch.length === 0) return;
+    if (clustering) {
+      const found = commonInputGroups(batch);
+      for (const [network, list] of found.groups) {
+        const all = groups.get(network);
+        if (all) for (const g of list) all.push(g);
+        else groups.set(network, [...list]);
+      }
+      summary = addClustering(summary, {
+        transactions: batch.length,
+        joined: found.joined,
+        coinJoins: found.coinJoins,
+        unions: 0,
+        conflicts: [],
+      });
+    }
+    await bulk.write(batch);
+    taken += batch.length;
+    batch = [];
+    inBatch.clear();
+  };
+  const sink: UtxoSink = {
+    async take(tx: UtxoTransaction) {
+      if (!count(tx)) return;
+      batch.push(tx);
+      if (batch.length >= ctx.batchSize) await write();
+    },
+    async flush() {
+      await write();
+      const outcome = await bulk.finish(clustering ? groups : undefined);
+      ctx.tally.added += outcome.added;
+      ctx.tally.unchanged += taken - outcome.added;
+      if (!clustering) return;
+      let unions = 0;
+      const conflicts = [];
+      for (const [network, merged] of outcome.clusters) {
+        unions += merged.unions;
+        conflicts.push(...(await clusterConflictsInStore(store, network, merged.clusterIds)));
+      }
+      counts.clustering = withBatch(counts.clustering ?? noClustering(), { ...summary, unions, conflicts });
+    },
+    abort: () => bulk.abort(),
+  };
+  return sink;
 }
 
 /** Imports a UTXO ledger file of `ctx.format` (see the module comment). */
@@ -255,7 +358,22 @@ export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
       : ctx.format === "esplora"
         ? esploraItems(ctx, params)
         : blockItems(ctx, params);
-  const writer = createUtxoWriter(ctx.store, ctx, counts);
+  const bulk = (await ctx.store.bulkUtxoWriter?.({ exclusive: ctx.options.exclusiveStore ?? false })) ?? null;
+  const writer =
+    bulk === null
+      ? createUtxoWriter(ctx.store, ctx, counts)
+      : createBulkUtxoWriter(ctx.store, bulk, ctx, counts);
+  try {
+    await readInto(ctx, items, writer);
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  ctx.finishing();
+}
+
+/** Reads every item into `writer`, rejecting what does not check, and flushes it. */
+async function readInto(ctx: ImportContext, items: AsyncGenerator<Item[]>, writer: UtxoSink): Promise<void> {
   for await (const batch of items) {
     for (const item of batch) {
       ctx.tally.rowsRead++;
@@ -270,5 +388,4 @@ export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
     if (ctx.format !== "bitcoin-blocks") ctx.progress();
   }
   await writer.flush();
-  ctx.finishing();
 }

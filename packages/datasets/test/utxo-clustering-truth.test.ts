@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bitcoinParams, blocksOfFiles } from "@openkyt/chain-bitcoin";
 import { coinJoinKind, createMemoryStore, type Store, type UtxoTransaction } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { importFile } from "../src/index.js";
 import { STORES } from "./import-fixtures.js";
@@ -153,6 +154,60 @@ describe("clustering of mainnet block 300,025 against an independent union-find"
       }
     });
   }
+});
+
+describe("the SQLite bulk load (an exclusive import into an empty ledger)", () => {
+  it("leaves the same ledger, clusters and summary as a batch at a time", async () => {
+    const sqlite = await createSqliteStore({ filename: ":memory:" });
+    let bulkLoads = 0;
+    const bulk: Store = {
+      ...sqlite,
+      async bulkUtxoWriter(options) {
+        const writer = (await sqlite.bulkUtxoWriter?.(options)) ?? null;
+        if (writer !== null) bulkLoads++;
+        return writer;
+      },
+    };
+    const batched = await createSqliteStore({ filename: ":memory:" });
+    try {
+      const viaBulk = await importFile(bulk, {
+        kind: "ledger",
+        file: block,
+        format: "bitcoin-blocks",
+        exclusiveStore: true,
+        batchSize: 100,
+      });
+      const viaBatches = await importFile(batched, {
+        kind: "ledger",
+        file: block,
+        format: "bitcoin-blocks",
+        batchSize: 100,
+      });
+      expect(viaBulk.added).toBe(461);
+      expect(bulkLoads).toBe(1);
+      expect(viaBulk.utxo).toEqual(viaBatches.utxo);
+      expect((await storedPartition(bulk, everyInputAddress)).groups).toEqual(truth);
+      const txids = txs.map((t) => t.txid);
+      const sorted = (list: ReadonlyArray<UtxoTransaction>) =>
+        [...list].sort((a, b) => (a.txid < b.txid ? -1 : 1));
+      expect(sorted(await bulk.utxoTransactions("BTC", txids))).toEqual(
+        sorted(await batched.utxoTransactions("BTC", txids)),
+      );
+      // The ledger is no longer empty: a second exclusive import goes a batch at a time.
+      const again = await importFile(bulk, {
+        kind: "ledger",
+        file: block,
+        format: "bitcoin-blocks",
+        exclusiveStore: true,
+      });
+      expect(again.unchanged).toBe(461);
+      expect(again.utxo?.clustering?.unions).toBe(0);
+      expect(bulkLoads).toBe(1);
+    } finally {
+      await bulk.close();
+      await batched.close();
+    }
+  });
 });
 
 /** `store` whose transactions fail when they merge clusters. */

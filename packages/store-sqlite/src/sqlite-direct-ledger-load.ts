@@ -31,7 +31,7 @@ import {
 } from "./sqlite-ledger-load-steps.js";
 
 /** Takes kysely's connection and keeps it until the answered function is called. */
-async function holdConnection(db: Kysely<Database>): Promise<() => Promise<void>> {
+export async function holdConnection(db: Kysely<Database>): Promise<() => Promise<void>> {
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;

@@ -58,3 +58,4 @@ export {
   type UtxoTaintRule,
 } from "./utxo-taint-rules.js";
 export { MINING_CATEGORY, UTXO_CHUNK_SIZE } from "./utxo-trace.js";
+export { addressComponents } from "./utxo-union-find.js";

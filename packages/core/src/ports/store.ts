@@ -52,7 +52,7 @@ import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
 import type { UtxoClusterStore } from "./utxo-clusters.js";
-import type { UtxoLedgerStore } from "./utxo-ledger.js";
+import type { UtxoBulkWriter, UtxoLedgerStore } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
 export interface WebhookDeliveryOutcome {
@@ -511,6 +511,13 @@ export interface Store extends StoreOps {
    * it out (importers then use `putLedgerTransfers`).
    */
   bulkLedgerWriter?(options?: LedgerBulkOptions): Promise<LedgerBulkWriter>;
+  /**
+   * Optional: opens a bulk load of UTXO transactions with their clusters (`UtxoBulkWriter`), or
+   * answers null when the store has no faster path for this load (importers then write a batch
+   * at a time with `putUtxoTransactions`). The SQLite store offers one for an `exclusive` load
+   * into an empty UTXO ledger.
+   */
+  bulkUtxoWriter?(options?: LedgerBulkOptions): Promise<UtxoBulkWriter | null>;
   /**
    * Optional: ledger transfers in the order they were stored, from just after position `after`
    * (0: from the first), at most `limit` of them. `last` is the position of the last row

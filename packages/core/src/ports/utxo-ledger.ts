@@ -4,6 +4,7 @@
  */
 import type { Millis } from "../domain/records.js";
 import type { UtxoReceipt, UtxoTransaction } from "../domain/utxo.js";
+import type { ClusterMergeOutcome } from "./utxo-clusters.js";
 
 /** One address of an address check: the outputs paying it strictly before `before`. */
 export interface ReceivedQuery {
@@ -63,4 +64,33 @@ export interface UtxoLedgerStore extends UtxoLedgerReader {
    * returns how many transactions were deleted.
    */
   deleteUtxoBlocksFrom(network: string, height: number): Promise<number>;
+}
+
+/** What a bulk UTXO load committed (see {@link UtxoBulkWriter.finish}). */
+export interface UtxoBulkOutcome {
+  /** Transactions that were new (a txid repeated in the load counts once: the first wins). */
+  readonly added: number;
+  /** Per network, what the merge of the load's cluster groups did. */
+  readonly clusters: ReadonlyMap<string, ClusterMergeOutcome>;
+}
+
+/**
+ * One bulk load of UTXO transactions (see `Store.bulkUtxoWriter`): the same result as
+ * `putUtxoTransactions` of every transaction followed by `mergeAddressClusters` of the given
+ * groups, but all at once, in one store transaction, at `finish()`.
+ */
+export interface UtxoBulkWriter {
+  /**
+   * Takes transactions in file order, each already checked (`utxoTransactionProblem` null).
+   * Nothing is visible to readers before `finish()`. A refused batch leaves none of its rows.
+   */
+  write(txs: ReadonlyArray<UtxoTransaction>): Promise<void>;
+  /**
+   * Commits every transaction written and merges `clusters` (per network, groups of addresses
+   * that belong to one wallet) in the same transaction: all of it or none. The writer is spent
+   * afterwards.
+   */
+  finish(clusters?: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string>>>): Promise<UtxoBulkOutcome>;
+  /** Drops everything written; the writer is spent afterwards. Idempotent. */
+  abort(): Promise<void>;
 }

@@ -7,7 +7,12 @@
 import { COINJOIN_KINDS, type CoinJoinKind } from "../../domain/coinjoin.js";
 import type { UtxoTransaction } from "../../domain/utxo.js";
 import { createEntityResolver } from "../../exposure/entity-resolver.js";
-import { type ClusteringSummary, clusterUtxoTransactions } from "../../exposure/utxo-clustering.js";
+import {
+  type ClusterConflict,
+  type ClusteringSummary,
+  clusterConflicts,
+  clusterUtxoTransactions,
+} from "../../exposure/utxo-clustering.js";
 import type { StoreOps } from "../../ports/store.js";
 import { storeAttributionSource, storeSanctionsSource } from "./store-sources.js";
 
@@ -21,6 +26,19 @@ export function clusterInStore(
     sanctions: storeSanctionsSource(store),
   });
   return clusterUtxoTransactions(store, txs, resolver);
+}
+
+/** The conflicts among `clusterIds` of `network`, looked up with the labels the store holds. */
+export function clusterConflictsInStore(
+  store: StoreOps,
+  network: string,
+  clusterIds: ReadonlyArray<string>,
+): Promise<ClusterConflict[]> {
+  const resolver = createEntityResolver({
+    attributions: storeAttributionSource(store),
+    sanctions: storeSanctionsSource(store),
+  });
+  return clusterConflicts(store, resolver, network, clusterIds);
 }
 
 /** Clustering that did nothing (the start of a sum). */
