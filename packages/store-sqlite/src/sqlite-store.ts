@@ -7,6 +7,7 @@ import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 import { sqliteTransferScan } from "./sqlite-transfer-scan.js";
 import { openDirectUtxoLoad } from "./sqlite-utxo-bulk-load.js";
+import { sqliteUtxoScan } from "./sqlite-utxo-scan.js";
 import { sqliteUtxoWriter } from "./sqlite-utxo-writer.js";
 
 /** Options of {@link createSqliteStore}: where the file is, and how to open it (its page size). */
@@ -41,6 +42,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
     scanTransfers: sqliteTransferScan(db, sqlite, SQLITE_STORE_DIALECT),
     putUtxoTransactions: sqliteUtxoWriter(db, sqlite),
+    scanUtxoTransactions: sqliteUtxoScan(db, sqlite),
     bulkUtxoWriter: async (load) =>
       load?.exclusive === true ? openDirectUtxoLoad(db, sqlite, options.bulkLedger ?? {}) : null,
   };

@@ -34,6 +34,12 @@ export {
 } from "./sources/warm-ledger.js";
 export { createWarmSources, type WarmSources, type WarmSourcesOptions } from "./sources/warm-sources.js";
 export {
+  createWarmUtxoLedger,
+  WARM_UTXO_DEFAULTS,
+  type WarmUtxoLedger,
+  warmUtxoChainSource,
+} from "./sources/warm-utxo-ledger.js";
+export {
   WHOLE_REFERENCE_DEFAULTS,
   type WholeReferenceOptions,
   type WholeSourceState,

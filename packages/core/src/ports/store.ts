@@ -52,7 +52,7 @@ import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
 import type { UtxoClusterStore } from "./utxo-clusters.js";
-import type { UtxoBulkWriter, UtxoLedgerStore } from "./utxo-ledger.js";
+import type { UtxoBulkWriter, UtxoLedgerStore, UtxoScan } from "./utxo-ledger.js";
 
 /** What {@link StoreOps.noteWebhookDelivery} counts. */
 export interface WebhookDeliveryOutcome {
@@ -518,6 +518,12 @@ export interface Store extends StoreOps {
    * into an empty UTXO ledger.
    */
   bulkUtxoWriter?(options?: LedgerBulkOptions): Promise<UtxoBulkWriter | null>;
+  /**
+   * Optional: UTXO transactions in the order they were stored, from just after position `after`
+   * (0: from the first), at most `limit` of them; as {@link Store.scanLedger} for the account
+   * ledger. What a warm in-memory copy of the UTXO ledger follows (`createWarmUtxoLedger`).
+   */
+  scanUtxoTransactions?(after: number, limit: number): Promise<UtxoScan>;
   /**
    * Optional: ledger transfers in the order they were stored, from just after position `after`
    * (0: from the first), at most `limit` of them. `last` is the position of the last row

@@ -94,3 +94,11 @@ export interface UtxoBulkWriter {
   /** Drops everything written; the writer is spent afterwards. Idempotent. */
   abort(): Promise<void>;
 }
+
+/** A page of the UTXO ledger in stored order (see `Store.scanUtxoTransactions`). */
+export interface UtxoScan {
+  /** Whole transactions, inputs and outputs in order (`spentBy` not filled). */
+  readonly txs: ReadonlyArray<UtxoTransaction>;
+  /** Position of the last transaction returned; the `after` of the next page. */
+  readonly last: number;
+}

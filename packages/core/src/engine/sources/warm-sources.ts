@@ -1,6 +1,7 @@
 /**
  * The warm configuration of the engine's reference sources, for one process that screens a
- * lot: the ledger in memory (`createWarmLedger`), attributions and sanctions held whole
+ * lot: the ledger in memory (`createWarmLedger`), the UTXO ledger too when the store can list
+ * it (`createWarmUtxoLedger`), attributions and sanctions held whole
  * (`whole-reference.ts`; a table past the row budget gets a cache instead), and caches in
  * front of tokens and daily prices. Spread the result into `createEngine`'s config:
  *
@@ -29,6 +30,7 @@ import {
   storeTokenCatalog,
 } from "./store-sources.js";
 import { createWarmLedger, type WarmLedger, type WarmLedgerOptions } from "./warm-ledger.js";
+import { createWarmUtxoLedger, type WarmUtxoLedger, warmUtxoChainSource } from "./warm-utxo-ledger.js";
 import {
   type WholeReferenceOptions,
   wholeAttributionSource,
@@ -46,6 +48,8 @@ export interface WarmSourcesOptions {
 /** Engine config members served warm. */
 export interface WarmSources {
   readonly ledger: WarmLedger;
+  /** The UTXO ledger in memory (`warm-utxo-ledger.ts`); left out when the store cannot list it. */
+  readonly utxoLedger?: WarmUtxoLedger;
   readonly chainSource: ChainSource;
   readonly attributions: AttributionSource & Clearable;
   readonly sanctions: SanctionsSource & Clearable;
@@ -59,10 +63,12 @@ export async function createWarmSources(
   options: WarmSourcesOptions = {},
 ): Promise<WarmSources> {
   const ledger = await createWarmLedger(store, options.ledger);
+  const utxoLedger = await createWarmUtxoLedger(store, options.ledger);
   const whole = options.reference === false ? null : (options.reference ?? {});
   return {
     ledger,
-    chainSource: ledger.chain,
+    ...(utxoLedger ? { utxoLedger } : {}),
+    chainSource: utxoLedger ? warmUtxoChainSource(utxoLedger, ledger.chain) : ledger.chain,
     attributions:
       (whole && (await wholeAttributionSource(store, whole))) ||
       cachingAttributionSource(storeAttributionSource(store), options.cache),
