@@ -16,7 +16,7 @@ const PANEL_W = 520;
 const PANEL_H = 420;
 const MARGIN = { left: 70, right: 20, top: 40, bottom: 55 };
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
@@ -37,7 +37,7 @@ export function svgCcdfPlot(panels: ReadonlyArray<{ title: string; series: Reado
     const sx = (x: number) => x0 + (Math.log10(x) / xDecades) * plotW;
     const sy = (y: number) => MARGIN.top + (-Math.log10(y) / yDecades) * plotH;
     parts.push(
-      `<text x="${x0 + plotW / 2}" y="${MARGIN.top - 15}" text-anchor="middle" font-size="14">${escape(panel.title)}</text>`,
+      `<text x="${x0 + plotW / 2}" y="${MARGIN.top - 15}" text-anchor="middle" font-size="14">${escapeXml(panel.title)}</text>`,
       `<rect x="${x0}" y="${MARGIN.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#888"/>`,
     );
     for (let d = 0; d <= xDecades; d++) {
@@ -77,7 +77,7 @@ export function svgCcdfPlot(panels: ReadonlyArray<{ title: string; series: Reado
         s.dots
           ? `<circle cx="${x + 10}" cy="${y - 4}" r="3" fill="${s.color}"/>`
           : `<line x1="${x}" y1="${y - 4}" x2="${x + 20}" y2="${y - 4}" stroke="${s.color}" stroke-width="2"/>`,
-        `<text x="${x + 28}" y="${y}">${escape(s.label)}</text>`,
+        `<text x="${x + 28}" y="${y}">${escapeXml(s.label)}</text>`,
       );
     }
   }
