@@ -17,7 +17,7 @@ import {
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { generatedTxHash, ledgerReferenceData, seededRandom } from "@openkyt/testkit";
-import { benchShape, ledgerCopy, removeCopy } from "./bench-ledger-db.js";
+import { benchShape, ledgerCopy, ledgerLabel, removeCopy } from "./bench-ledger-db.js";
 import { type Figure, figure, percentile } from "./bench-stats.js";
 
 /** Picks `count` ledger transfers at random (seeded). */
@@ -98,7 +98,7 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
       attributions: storeAttributionSource(store),
       sanctions: storeSanctionsSource(store),
     });
-    const label = `${(ledgerSize / 1e6).toLocaleString("en-US")}M-transfer ledger`;
+    const label = ledgerLabel(ledgerSize);
     const figures: Figure[] = [];
     for (const depth of [DEPTHS[1]!, DEPTHS[3]!]) {
       const cold = await traceAll(sample, { ledger: store, resolver: coldResolver }, depth);

@@ -4,35 +4,45 @@
  * registrations at a time. Prints transfers/s, CPU per transfer and SQL statements per transfer.
  *
  *   node --conditions=source --import tsx --max-semi-space-size=64 [--cpu-prof] \
- *     bench/src/screening-profile.ts [ledgerSize=100000] [transfers=4000] [runs=1]
+ *     bench/src/screening-profile.ts [ledgerSize=100000] [transfers=4000] [runs=1] [shape=real|classic]
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
+import type { LedgerShapeName } from "@openkyt/testkit";
 import { ledgerDatabase } from "./bench-ledger-db.js";
 import { screeningThroughput } from "./bench-screening.js";
 import { countSqlStatements } from "./bench-sql-count.js";
 
-const [size = "100000", count = "4000", runs = "1"] = process.argv.slice(2);
-await ledgerDatabase(Number(size));
+const [size = "100000", count = "4000", runs = "1", shapeArg = "real"] = process.argv.slice(2);
+if (shapeArg !== "real" && shapeArg !== "classic")
+  throw new Error(`shape must be real or classic, not ${shapeArg}`);
+const shape: LedgerShapeName = shapeArg;
+await ledgerDatabase(Number(size), shape);
 const profileFile = process.env.OPENKYT_BENCH_CPU_PROF;
 for (let i = 0; i < Number(runs); i++) {
   const session = profileFile && i === Number(runs) - 1 ? new Session() : null;
-  const r = await screeningThroughput(Number(size), true, Number(count), {
-    async before() {
-      if (!session) return;
-      session.connect();
-      await session.post("Profiler.enable");
-      await session.post("Profiler.start");
+  const r = await screeningThroughput(
+    Number(size),
+    true,
+    Number(count),
+    {
+      async before() {
+        if (!session) return;
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.start");
+      },
+      async after() {
+        if (!session) return;
+        const { profile } = await session.post("Profiler.stop");
+        writeFileSync(profileFile as string, JSON.stringify(profile));
+        session.disconnect();
+      },
     },
-    async after() {
-      if (!session) return;
-      const { profile } = await session.post("Profiler.stop");
-      writeFileSync(profileFile as string, JSON.stringify(profile));
-      session.disconnect();
-    },
-  });
+    shape,
+  );
   console.log(
-    `ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer (main thread ${r.mainCpuMs.toFixed(3)}), ` +
+    `${shape} ledger ${size}, ${count} transfers: ${r.rate.toFixed(0)}/s, ${r.cpuMs.toFixed(3)} ms CPU/transfer (main thread ${r.mainCpuMs.toFixed(3)}), ` +
       `${r.statements.toFixed(1)} SQL statements/transfer, ${r.alerts} alerts`,
   );
   const sql = countSqlStatements();

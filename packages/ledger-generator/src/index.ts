@@ -9,11 +9,13 @@ export {
   generatedAddress,
   generatedTxHash,
   generateLedger,
+  type LedgerShapeName,
   type LedgerShapeOptions,
   ledgerReferenceData,
   ledgerRows,
   seededRandom,
 } from "./ledger-generator.js";
+export { REAL_SHAPE } from "./real-shape.js";
 export {
   generatedHotWallet,
   generatedUtxoAddress,

@@ -6,6 +6,7 @@
  * Seeded: the same options give the same rows.
  */
 import type { Attribution, LedgerTransfer, SanctionsListing } from "@openkyt/core";
+import { REAL_SHAPE, realShapedReferenceData, realShapedRows } from "./real-shape.js";
 
 /** A seeded PRNG (mulberry32). */
 export function seededRandom(seed: number): () => number {
@@ -29,16 +30,26 @@ export function generatedTxHash(n: number): string {
   return `0x${n.toString(16).padStart(64, "0")}`;
 }
 
+/**
+ * The generators: "classic" (the default: endpoints picked from earlier transfers, 12% of them
+ * among the hubs, all hubs exchanges) and "real" (degrees, amounts and labels fitted to real
+ * transfer graphs: power-law hubs with tens of thousands of transfers, half of them unattributed;
+ * see real-shape.ts).
+ */
+export type LedgerShapeName = "classic" | "real";
+
 /** Shape of a generated ledger. */
 export interface LedgerShapeOptions {
   readonly transfers: number;
-  /** Distinct addresses; default transfers / 5. */
+  /** Which generator; default "classic". */
+  readonly shape?: LedgerShapeName;
+  /** Distinct addresses; default transfers / 5 (real: transfers / 4). */
   readonly addresses?: number;
-  /** Exchange-like hubs (attributed as exchanges); default 50. */
+  /** Hubs (classic: all attributed as exchanges; real: half of them attributed); default 50. */
   readonly hubs?: number;
-  /** Share of addresses attributed to an entity; default 0.03. */
+  /** Share of (non-hub) addresses attributed to an entity; default 0.03 (real: 0.02). */
   readonly attributedShare?: number;
-  /** Share of addresses on a sanctions list; default 0.001. */
+  /** Share of (non-hub) addresses on a sanctions list; default 0.001. */
   readonly sanctionedShare?: number;
   readonly start?: number;
   readonly days?: number;
@@ -88,14 +99,15 @@ interface Shape {
 }
 
 function shapeOf(options: LedgerShapeOptions): Shape {
-  const addresses = Math.max(10, options.addresses ?? Math.floor(options.transfers / 5));
+  const perAddress = options.shape === "real" ? REAL_SHAPE.transfersPerAddress : 5;
+  const addresses = Math.max(10, options.addresses ?? Math.floor(options.transfers / perAddress));
   return {
     network: options.network ?? "ETH",
     tokens: options.tokens ?? ["native"],
     addresses,
     hubCount: Math.min(addresses, options.hubs ?? 50),
     start: options.start ?? Date.UTC(2024, 0, 1),
-    span: (options.days ?? 365) * 86_400_000,
+    span: (options.days ?? (options.shape === "real" ? REAL_SHAPE.days : 365)) * 86_400_000,
   };
 }
 
@@ -103,6 +115,11 @@ function shapeOf(options: LedgerShapeOptions): Shape {
 export function* ledgerRows(options: LedgerShapeOptions): Generator<LedgerTransfer> {
   const rnd = seededRandom(options.seed ?? 7);
   const { network, tokens, addresses, hubCount, start, span } = shapeOf(options);
+  if (options.shape === "real") {
+    const input = { transfers: options.transfers, addresses, hubCount, network, tokens, start, span };
+    yield* realShapedRows(input, rnd, generatedTxHash, generatedAddress);
+    return;
+  }
   // Endpoints of earlier transfers: picking from them is preferential attachment.
   const seen = new Uint32Array(options.transfers * 2);
   let seenCount = 0;
@@ -137,6 +154,14 @@ export function* ledgerRows(options: LedgerShapeOptions): Generator<LedgerTransf
 export function ledgerReferenceData(options: LedgerShapeOptions): Omit<GeneratedLedger, "transfers"> {
   const rnd = seededRandom((options.seed ?? 7) + 1);
   const { network, addresses, hubCount } = shapeOf(options);
+  if (options.shape === "real") {
+    const input = { transfers: options.transfers, addresses, hubCount, network };
+    const rowsRandom = seededRandom(options.seed ?? 7);
+    return realShapedReferenceData(input, rowsRandom, rnd, generatedAddress, pickCategory, {
+      attributed: options.attributedShare ?? REAL_SHAPE.attributedShare,
+      sanctioned: options.sanctionedShare ?? REAL_SHAPE.sanctionedShare,
+    });
+  }
   const hubs = Array.from({ length: hubCount }, (_, i) => generatedAddress(i + 1));
   const attributions: Attribution[] = hubs.map((address, i) => ({
     network,

@@ -74,6 +74,27 @@ export class ExposureTally {
   }
 
   /**
+   * Credits unnamed contributions none of which is larger than the category's largest so far
+   * (the caller credited a contribution at least as large first): their weights, hops and
+   * proximities count as with `credit`; the largest contribution's path stays as it is.
+   */
+  creditMany(
+    category: string,
+    parts: ReadonlyArray<{ readonly weight: number; readonly hop: number }>,
+    proximityAt: (hop: number) => Proximity,
+  ): void {
+    const t = this.#categories.get(category);
+    for (const part of parts) {
+      if (!(part.weight > 0)) continue;
+      if (!t || part.weight > t.bestWeight)
+        throw new Error(`creditMany: a part of ${category} is its largest`);
+      t.weight += part.weight;
+      t.direct ||= proximityAt(part.hop) === "direct";
+      t.minHops = Math.min(t.minHops, part.hop);
+    }
+  }
+
+  /**
    * The frozen shares, largest first (ties by category). `undefined`, when credited, is the
    * remainder 1 - (sum of the others), so the shares sum to 1 despite float drift; should the
    * others exceed 1 by drift they are normalised. `valueInFiat` is share times `value`.

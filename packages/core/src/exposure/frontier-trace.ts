@@ -9,7 +9,7 @@ import type { Proximity } from "../domain/enums.js";
 import type { LedgerTransfer } from "../domain/records.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
-import type { ExposureTally } from "./exposure-tally.js";
+import type { ExposureTally, TracePath } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
 import { mayFund, readsSameTime } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
@@ -60,23 +60,36 @@ export interface FrontierTraceOutcome {
   readonly truncated: boolean;
 }
 
-/** Walks from `roots` until every weight is attributed or counted as `undefined`. */
+/**
+ * Walks from `roots` until every weight is attributed or counted as `undefined`.
+ *
+ * Most nodes a hub-heavy trace meets are lighter than the floor (a hub's rows split its weight
+ * thousands of ways): they are never followed, only resolved and, when unresolved, counted as
+ * `undefined`. So each hop keeps them apart from the nodes it follows (`light`, unsorted): only
+ * the followed ones and the resolved light ones are sorted, and the unresolved light ones are
+ * credited at once ({@link ExposureTally.creditMany}), with the result of crediting them one by
+ * one heaviest first (the only path that can become the largest is the heaviest node's).
+ */
 export async function runFrontierTrace(input: FrontierTraceInput): Promise<FrontierTraceOutcome> {
   const { tally, proximityAt, maxHops, minPathWeight } = input;
   const known = new Map<string, ResolvedEntity | null>();
   const explain = (n: TraceNode) => () => ({ addresses: pathOf(n), txHashes: txPathOf(n) });
   const unexplained = (n: TraceNode): void =>
     tally.credit(UNDEFINED_CATEGORY, null, n.weight, n.hop, proximityAt(n.hop), explain(n));
+  /** Nodes at or above the floor, heaviest first. */
   let frontier = [...input.roots].sort(compareNodes);
+  /** Unresolved nodes below the floor, in no order: each is lighter than every node of `frontier`. */
+  let light: TraceNode[] = [];
   let edgesRead = 0;
   let truncated = false;
   let hops = frontier.reduce((m, n) => Math.max(m, n.hop), 0);
-  while (frontier.length > 0) {
+  while (frontier.length > 0 || light.length > 0) {
     const toFollow: TraceNode[] = [];
     for (const n of frontier) {
       if (n.hop >= maxHops || n.weight < minPathWeight) unexplained(n);
       else toFollow.push(n);
     }
+    creditLight(light, tally, proximityAt, explain);
     const children: MergedNodes = new Map();
     let pending = toFollow;
     while (pending.length > 0) {
@@ -103,15 +116,31 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
         if (!splitNode(n, own.rows, input.forward, children)) unexplained(n);
       }
     }
-    frontier = nodesOf(children).sort(compareNodes);
-    if (frontier.length === 0) break;
-    hops = Math.max(hops, frontier[0]!.hop);
-    const ask = [...new Set(frontier.map((n) => n.address))].filter((a) => !known.has(a));
+    const met = nodesOf(children);
+    if (met.length === 0) break;
+    frontier = [];
+    light = [];
+    for (const n of met) (n.weight < minPathWeight ? light : frontier).push(n);
+    frontier.sort(compareNodes);
+    hops = Math.max(hops, (frontier[0] ?? firstOf(light)).hop);
+    const ask: string[] = [];
+    for (const n of met) {
+      if (known.has(n.address)) continue;
+      known.set(n.address, null);
+      ask.push(n.address);
+    }
     if (ask.length > 0) {
       const found = await input.resolver.resolve(input.network, ask, input.span);
       for (const a of ask) known.set(a, found.get(a) ?? null);
     }
-    frontier = frontier.filter((n) => {
+    // Resolved nodes are credited heaviest first: the followed ones, then the light ones.
+    const resolvedLight: TraceNode[] = [];
+    light = light.filter((n) => {
+      if (!known.get(n.address)) return true;
+      resolvedLight.push(n);
+      return false;
+    });
+    const attribute = (n: TraceNode): boolean => {
       const entity = known.get(n.address);
       if (!entity) return true;
       const path = explain(n);
@@ -121,9 +150,39 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
         ...(how ? { cluster: how } : {}),
       }));
       return false;
-    });
+    };
+    frontier = frontier.filter(attribute);
+    for (const n of resolvedLight.sort(compareNodes)) attribute(n);
   }
   return { edgesRead, hops, truncated };
+}
+
+/** The node of `nodes` a sort by {@link compareNodes} puts first (nodes is not empty). */
+function firstOf(nodes: ReadonlyArray<TraceNode>): TraceNode {
+  let first = nodes[0] as TraceNode;
+  for (const n of nodes) if (compareNodes(n, first) < 0) first = n;
+  return first;
+}
+
+/**
+ * Credits unresolved nodes below the floor as `undefined`, as crediting each heaviest first
+ * would: the tally keeps the path of the first largest contribution, which is the first node
+ * of the sorted order, so only its path is built.
+ */
+function creditLight(
+  light: ReadonlyArray<TraceNode>,
+  tally: ExposureTally,
+  proximityAt: (hop: number) => Proximity,
+  explain: (n: TraceNode) => () => TracePath,
+): void {
+  if (light.length === 0) return;
+  const first = firstOf(light);
+  tally.credit(UNDEFINED_CATEGORY, null, first.weight, first.hop, proximityAt(first.hop), explain(first));
+  tally.creditMany(
+    UNDEFINED_CATEGORY,
+    light.filter((n) => n !== first),
+    proximityAt,
+  );
 }
 
 /** The next chunk: heaviest first, each address at most once (later ones wait their turn). */
