@@ -28,6 +28,7 @@ export * from "./ports/replay-guard.js";
 export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
+export * from "./ports/trace-executor.js";
 export * from "./ports/store-backtests.js";
 export * from "./ports/store-chain-follow.js";
 export * from "./ports/store-contract.js";
