@@ -5,6 +5,13 @@
  * pool (exposure traces on worker threads over one shared copy of the ledger).
  */
 export { type ModuleThreadOptions, startModuleThread } from "./module-thread.js";
+export { createNodeWebhookSender, nodeWebhookTransport, systemHostLookup } from "./node-webhook-sender.js";
+export {
+  createPooledWarmSources,
+  type PooledWarmSources,
+  type PooledWarmSourcesOptions,
+  poolWarmLedger,
+} from "./pooled-warm-sources.js";
 export {
   createScreeningPool,
   SCREENING_POOL_DEFAULTS,
@@ -12,5 +19,4 @@ export {
   type ScreeningPoolOptions,
   screeningThreadCount,
 } from "./screening-pool.js";
-export { createNodeWebhookSender, nodeWebhookTransport, systemHostLookup } from "./node-webhook-sender.js";
 export { existingDatabase, invocationDir, userPath } from "./user-paths.js";

@@ -17,7 +17,6 @@ import {
   type Attribution,
   type BufferAllocator,
   KytError,
-  type LedgerImage,
   LedgerImageBuilder,
   LedgerImageReader,
   type LedgerTransfer,
@@ -29,7 +28,12 @@ import {
   type TraceRequest,
 } from "@openkyt/core";
 import { startModuleThread } from "./module-thread.js";
-import type { ReferenceRows, ScreeningCommand, ScreeningReply, ScreeningThreadData } from "./screening-messages.js";
+import type {
+  ReferenceRows,
+  ScreeningCommand,
+  ScreeningReply,
+  ScreeningThreadData,
+} from "./screening-messages.js";
 
 /** Options of {@link createScreeningPool}. */
 export interface ScreeningPoolOptions {
@@ -62,6 +66,8 @@ export interface ScreeningPool extends TraceExecutor {
   readonly threads: number;
   /** The main thread's reader of the same shared image and delta (for traces it runs itself). */
   readonly ledger: LedgerImageReader;
+  /** When the last catch-up began (epoch ms of `now`): the copy holds every row stored before. */
+  readonly caughtUpAt: number;
   /** Bytes of the shared image (held once, whatever the number of threads). */
   readonly imageBytes: () => number;
   /** Reads the rows stored since the last catch-up now and posts them; resolves to how many. */
@@ -357,6 +363,9 @@ export async function createScreeningPool(
   return Object.freeze({
     threads: count,
     ledger,
+    get caughtUpAt() {
+      return caughtUpAt;
+    },
     imageBytes: () => image.bytes,
     catchUp,
     rebuild,

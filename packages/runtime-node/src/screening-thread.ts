@@ -12,7 +12,12 @@ import {
   LedgerImageReader,
   runTraceRequest,
 } from "@openkyt/core";
-import type { ReferenceRows, ScreeningCommand, ScreeningReply, ScreeningThreadData } from "./screening-messages.js";
+import type {
+  ReferenceRows,
+  ScreeningCommand,
+  ScreeningReply,
+  ScreeningThreadData,
+} from "./screening-messages.js";
 
 const port = parentPort;
 if (!port) throw new Error("screening-thread runs as a worker thread of a screening pool");

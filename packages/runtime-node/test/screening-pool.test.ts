@@ -22,7 +22,13 @@ import { generateLedger, seededRandom } from "../../ledger-generator/src/index.j
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
 import { createScreeningPool, screeningThreadCount } from "../src/screening-pool.js";
 
-const LEDGER = generateLedger({ transfers: 4_000, addresses: 600, hubs: 12, tokens: ["native", "usdt"], seed: 11 });
+const LEDGER = generateLedger({
+  transfers: 4_000,
+  addresses: 600,
+  hubs: 12,
+  tokens: ["native", "usdt"],
+  seed: 11,
+});
 /** The first part is stored before the pool starts, the rest while it runs. */
 const EARLY = LEDGER.transfers.slice(0, 3_000);
 const LATE = LEDGER.transfers.slice(3_000);
@@ -56,7 +62,9 @@ function requestsOver(rows: ReadonlyArray<LedgerTransfer>, count: number, seed: 
       direction: incoming ? "incoming" : "outgoing",
       counterparty: incoming ? row.from : row.to,
       at: row.occurredAt,
-      ...(row.block !== null && rnd() < 0.5 ? { position: { block: row.block, logIndex: row.logIndex } } : {}),
+      ...(row.block !== null && rnd() < 0.5
+        ? { position: { block: row.block, logIndex: row.logIndex } }
+        : {}),
       value: Math.round(rnd() * 10_000),
       span,
     };
@@ -72,56 +80,52 @@ const STORES: ReadonlyArray<readonly [string, () => Promise<Store>]> = [
 ];
 
 describe.each(STORES)("screening pool over the %s store", (_name, open) => {
-  it(
-    "gives the inline outcomes, with rows stored while it runs and after a new image",
-    async () => {
-      const store = await open();
-      await store.putLedgerTransfers(EARLY);
-      await store.putAttributions(LEDGER.attributions);
-      await store.putSanctions(LEDGER.sanctions);
-      const inline = inlineTraceExecutor({
-        ledger: store,
-        resolver: createEntityResolver({
-          attributions: storeAttributionSource(store),
-          sanctions: storeSanctionsSource(store),
-        }),
-      });
-      const pool = await createScreeningPool(store, { threads: 2, maxLagMs: 0, referenceRefreshMs: 0 });
-      try {
-        expect(pool.threads).toBe(2);
-        const first = requestsOver(EARLY, 120, 1);
-        // Split into calls of one to three requests, all issued at once, as concurrent checks do.
-        const calls = (requests: TraceRequest[]) =>
-          Promise.all(
-            Array.from({ length: Math.ceil(requests.length / 3) }, (_, k) =>
-              pool.run(requests.slice(k * 3, k * 3 + 3)),
-            ),
-          ).then((parts) => parts.flat());
-        const expected = await inline.run(first);
-        expect(expected.filter((o) => o.kind === "failed")).toEqual([]);
-        // Real traces: most read edges and find labelled funds, not only a direct label.
-        const traced = expected.filter((o) => o.kind === "transfer" && o.result.edgesRead > 0);
-        expect(traced.length).toBeGreaterThan(20);
-        expect(await calls(first)).toEqual(expected);
+  it("gives the inline outcomes, with rows stored while it runs and after a new image", async () => {
+    const store = await open();
+    await store.putLedgerTransfers(EARLY);
+    await store.putAttributions(LEDGER.attributions);
+    await store.putSanctions(LEDGER.sanctions);
+    const inline = inlineTraceExecutor({
+      ledger: store,
+      resolver: createEntityResolver({
+        attributions: storeAttributionSource(store),
+        sanctions: storeSanctionsSource(store),
+      }),
+    });
+    const pool = await createScreeningPool(store, { threads: 2, maxLagMs: 0, referenceRefreshMs: 0 });
+    try {
+      expect(pool.threads).toBe(2);
+      const first = requestsOver(EARLY, 120, 1);
+      // Split into calls of one to three requests, all issued at once, as concurrent checks do.
+      const calls = (requests: TraceRequest[]) =>
+        Promise.all(
+          Array.from({ length: Math.ceil(requests.length / 3) }, (_, k) =>
+            pool.run(requests.slice(k * 3, k * 3 + 3)),
+          ),
+        ).then((parts) => parts.flat());
+      const expected = await inline.run(first);
+      expect(expected.filter((o) => o.kind === "failed")).toEqual([]);
+      // Real traces: most read edges and find labelled funds, not only a direct label.
+      const traced = expected.filter((o) => o.kind === "transfer" && o.result.edgesRead > 0);
+      expect(traced.length).toBeGreaterThan(20);
+      expect(await calls(first)).toEqual(expected);
 
-        // Rows stored while the pool runs reach the threads as a delta.
-        await store.putLedgerTransfers(LATE);
-        const second = requestsOver(LEDGER.transfers, 120, 2);
-        const withLate = await inline.run(second);
-        expect(await calls(second)).toEqual(withLate);
-        expect(pool.ledger.deltaSize).toBe(LATE.length);
+      // Rows stored while the pool runs reach the threads as a delta.
+      await store.putLedgerTransfers(LATE);
+      const second = requestsOver(LEDGER.transfers, 120, 2);
+      const withLate = await inline.run(second);
+      expect(await calls(second)).toEqual(withLate);
+      expect(pool.ledger.deltaSize).toBe(LATE.length);
 
-        // A new image of the whole ledger reads the same.
-        await pool.rebuild();
-        expect(pool.ledger.deltaSize).toBe(0);
-        expect(await calls(second)).toEqual(withLate);
-      } finally {
-        await pool.close();
-        await store.close();
-      }
-    },
-    120_000,
-  );
+      // A new image of the whole ledger reads the same.
+      await pool.rebuild();
+      expect(pool.ledger.deltaSize).toBe(0);
+      expect(await calls(second)).toEqual(withLate);
+    } finally {
+      await pool.close();
+      await store.close();
+    }
+  }, 120_000);
 });
 
 describe("screening pool options", () => {

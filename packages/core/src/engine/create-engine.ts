@@ -16,8 +16,8 @@ import {
   isUtxoTaintRule,
   UTXO_TAINT_RULES,
 } from "../exposure/index.js";
-import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { inlineTraceExecutor } from "../exposure/trace-requests.js";
+import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
 import type {
   BindingConfig,
@@ -195,7 +195,9 @@ export function createEngine(config: EngineConfig): Engine {
     ledger: config.ledger ?? store,
     utxoLedger: config.utxoLedger ?? store,
     resolver: tracingResolver,
-    traces: config.traceExecutor ?? inlineTraceExecutor({ ledger: config.ledger ?? store, resolver: tracingResolver }),
+    traces:
+      config.traceExecutor ??
+      inlineTraceExecutor({ ledger: config.ledger ?? store, resolver: tracingResolver }),
     sanctions,
     prices: config.prices ?? storePriceSource(store),
     tokens: config.tokens ?? storeTokenCatalog(store),

@@ -144,7 +144,13 @@ export class LedgerImageReader implements LedgerReader {
     return out;
   }
 
-  #present(token: TokenImage, adj: AdjacencyImage, p: number, self: string, incoming: boolean): LedgerTransfer {
+  #present(
+    token: TokenImage,
+    adj: AdjacencyImage,
+    p: number,
+    self: string,
+    incoming: boolean,
+  ): LedgerTransfer {
     const d = p * IMAGE_STRIDE;
     const { data } = adj;
     const peer = this.#name(adj.peers[p] as number);

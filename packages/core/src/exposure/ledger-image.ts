@@ -134,7 +134,8 @@ export class LedgerImageBuilder {
     const hashes = buildSharedStrings(c.hashes, allocate, false);
     const byToken: number[][] = this.#tokens.map(() => []);
     for (let n = 0; n < c.size; n++) (byToken[c.token[n] as number] as number[]).push(n);
-    let bytes = addresses.codes.byteLength + addresses.offsets.byteLength + (addresses.table?.byteLength ?? 0);
+    let bytes =
+      addresses.codes.byteLength + addresses.offsets.byteLength + (addresses.table?.byteLength ?? 0);
     bytes += hashes.codes.byteLength + hashes.offsets.byteLength;
     const tokens = this.#tokens.map((t, k) => {
       const rows = Int32Array.from(byToken[k] as number[]);

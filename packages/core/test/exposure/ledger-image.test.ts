@@ -38,7 +38,10 @@ function distinct(rows: LedgerTransfer[]): LedgerTransfer[] {
 
 describe("shared strings", () => {
   it("numbers, finds and decodes narrow and wide strings", () => {
-    for (const strings of [["0xab", "bc1q", ""], ["€uro", "a", "ü"]]) {
+    for (const strings of [
+      ["0xab", "bc1q", ""],
+      ["€uro", "a", "ü"],
+    ]) {
       const table = buildSharedStrings(strings, (n) => new SharedArrayBuffer(n), true);
       strings.forEach((s, i) => {
         expect(sharedStringAt(table, i)).toBe(s);
@@ -73,8 +76,26 @@ describe("LedgerImageReader", () => {
             ["TRX", "usdt"],
             ["ETH", "usdt"],
           ] as const) {
-            expect(reader.incomingSync(network, token, [{ address, before: at }, { address: "a", before: at }], limit)).toEqual(
-              index.incomingSync(network, token, [{ address, before: at }, { address: "a", before: at }], limit),
+            expect(
+              reader.incomingSync(
+                network,
+                token,
+                [
+                  { address, before: at },
+                  { address: "a", before: at },
+                ],
+                limit,
+              ),
+            ).toEqual(
+              index.incomingSync(
+                network,
+                token,
+                [
+                  { address, before: at },
+                  { address: "a", before: at },
+                ],
+                limit,
+              ),
             );
             expect(reader.outgoingSync(network, token, [{ address, after: at }], limit)).toEqual(
               index.outgoingSync(network, token, [{ address, after: at }], limit),

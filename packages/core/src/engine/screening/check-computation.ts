@@ -20,11 +20,7 @@ import {
   traceUtxoAddressExposure,
   traceUtxoTransferExposure,
 } from "../../exposure/index.js";
-import type {
-  AddressTraceRequest,
-  TraceRequest,
-  TransferTraceRequest,
-} from "../../ports/trace-executor.js";
+import type { AddressTraceRequest, TraceRequest, TransferTraceRequest } from "../../ports/trace-executor.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** What a subject (a transfer or a manual transfer check) looks like to the checks. */
