@@ -10,6 +10,7 @@ import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
 import { benchRules } from "./bench-rules.js";
 import { benchLatency, benchScreening } from "./bench-screening.js";
+import { benchScreeningThreads } from "./bench-screening-threads.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
 import { benchRecall } from "./recall/bench-recall.js";
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   rules: (_size, quick) => benchRules(quick),
   tracing: benchTracing,
   screening: benchScreening,
+  "screening-threads": benchScreeningThreads,
   latency: benchLatency,
   memory: benchMemory,
   postgres: benchPostgres,

@@ -5,6 +5,7 @@
  *   npm run bench            the full run (1M-transfer ledger; building it takes a few minutes once)
  *   npm run bench -- --quick the CI run (small sizes; fails only if a benchmark breaks, never on speed)
  *   npm run bench -- --only tracing,rules
+ *   npm run bench -- --only screening-threads   the README API with traces on 0 vs N threads
  *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
@@ -45,6 +46,11 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
   {
     name: "screening",
     args: [join(here, "bench-one.ts"), "screening", String(ledgerSize)],
+    node: ["--max-semi-space-size=64"],
+  },
+  {
+    name: "screening-threads",
+    args: [join(here, "bench-one.ts"), "screening-threads", String(ledgerSize)],
     node: ["--max-semi-space-size=64"],
   },
   {
