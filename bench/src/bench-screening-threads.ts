@@ -43,6 +43,8 @@ async function run(ledgerSize: number, count: number, threads: number) {
         ? await createWarmSources(store)
         : await createPooledWarmSources(store, { pool: { threads } });
     const loadSeconds = (performance.now() - loaded0) / 1000;
+    const rssMb = process.memoryUsage().rss / 2 ** 20;
+    const imageMb = "traceExecutor" in sources ? sources.traceExecutor.imageBytes() / 2 ** 20 : Number.NaN;
     const engine = createEngine({ store, jobs: { pollIntervalMs: 20 }, ...sources });
     const levels = new Map<string, string>();
     let checked = 0;
@@ -74,6 +76,8 @@ async function run(ledgerSize: number, count: number, threads: number) {
       cpuMs: (cpu.user + cpu.system) / 1000 / sample.length,
       mainCpuMs: mainMs / sample.length,
       loadSeconds,
+      rssMb,
+      imageMb,
       levels,
     };
   } finally {
@@ -140,6 +144,21 @@ export async function benchScreeningThreads(ledgerSize: number, quick: boolean):
       `  start-up: image built and ${threads} threads started`,
       "s",
       pooled.map((r) => r.loadSeconds),
+    ),
+    figure(
+      "  RSS after loading, 0 threads (the warm LedgerIndex)",
+      "MB",
+      inline.map((r) => r.rssMb),
+    ),
+    figure(
+      `  RSS after loading, ${threads} threads (the shared image, the threads' heaps)`,
+      "MB",
+      pooled.map((r) => r.rssMb),
+    ),
+    figure(
+      "  the shared image's buffers (held once)",
+      "MB",
+      pooled.map((r) => r.imageMb),
     ),
     figure("  transfers whose risk level differs between 0 and N threads", "transfers", [differing], "0"),
   ];
