@@ -8,6 +8,7 @@ import { benchBacktest } from "./bench-backtest.js";
 import { benchBitcoinTrace } from "./bench-bitcoin-trace.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
+import { benchPostgresThreads } from "./bench-postgres-threads.js";
 import { benchRules } from "./bench-rules.js";
 import { benchLatency, benchScreening } from "./bench-screening.js";
 import { benchScreeningThreads } from "./bench-screening-threads.js";
@@ -23,6 +24,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   latency: benchLatency,
   memory: benchMemory,
   postgres: benchPostgres,
+  "postgres-threads": benchPostgresThreads,
   recall: () => benchRecall(),
   backtest: benchBacktest,
   "bitcoin-trace": benchBitcoinTrace,
