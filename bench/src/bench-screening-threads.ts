@@ -38,13 +38,11 @@ async function run(ledgerSize: number, count: number, threads: number) {
   try {
     const sample = await sampleTransfers(store, ledgerSize, count);
     const loaded0 = performance.now();
-    const sources =
-      threads === 0
-        ? await createWarmSources(store)
-        : await createPooledWarmSources(store, { pool: { threads } });
+    const pooled = threads === 0 ? null : await createPooledWarmSources(store, { pool: { threads } });
+    const sources = pooled ?? (await createWarmSources(store));
     const loadSeconds = (performance.now() - loaded0) / 1000;
     const rssMb = process.memoryUsage().rss / 2 ** 20;
-    const imageMb = "traceExecutor" in sources ? sources.traceExecutor.imageBytes() / 2 ** 20 : Number.NaN;
+    const imageMb = pooled ? pooled.traceExecutor.imageBytes() / 2 ** 20 : Number.NaN;
     const engine = createEngine({ store, jobs: { pollIntervalMs: 20 }, ...sources });
     const levels = new Map<string, string>();
     let checked = 0;
@@ -70,7 +68,7 @@ async function run(ledgerSize: number, count: number, threads: number) {
     const cpu = process.cpuUsage(cpu0);
     const mainMs = mainThreadCpuMs() - main0;
     await engine.stop();
-    if ("traceExecutor" in sources) await sources.traceExecutor.close();
+    await pooled?.traceExecutor.close();
     return {
       rate: sample.length / seconds,
       cpuMs: (cpu.user + cpu.system) / 1000 / sample.length,

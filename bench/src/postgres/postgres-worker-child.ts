@@ -17,8 +17,8 @@ const [url = "", schema = "", threadsArg = "0"] = process.argv.slice(2);
 const threads = Number(threadsArg);
 const store = await createPostgresStore({ connectionString: url, schema, pool: { max: 8 } });
 const loadStarted = performance.now();
-const sources =
-  threads > 0 ? await createPooledWarmSources(store, { pool: { threads } }) : await createWarmSources(store);
+const pooled = threads > 0 ? await createPooledWarmSources(store, { pool: { threads } }) : null;
+const sources = pooled ?? (await createWarmSources(store));
 const loadMs = performance.now() - loadStarted;
 process.stdout.write(
   `warm ${sources.ledger.size} ${Math.round(loadMs)} ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`,
@@ -42,7 +42,7 @@ const report = setInterval(() => process.stdout.write(`checked ${checked} ${cpuM
 process.once("SIGTERM", async () => {
   clearInterval(report);
   await engine.stop();
-  if ("traceExecutor" in sources) await sources.traceExecutor.close();
+  await pooled?.traceExecutor.close();
   await store.close();
   process.stdout.write(`checked ${checked} ${cpuMs()}\nstopped\n`);
   process.exit(0);

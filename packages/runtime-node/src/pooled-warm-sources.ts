@@ -2,8 +2,8 @@
  * The warm sources of a process that screens on worker threads: a {@link ScreeningPool} runs
  * the traces and holds the ledger once, in shared memory, for its threads and for the main
  * thread (which reads it for the traces it runs itself: UTXO fallbacks, manual checks through
- * other paths); transaction hashes are looked up in the store (one indexed read per binding,
- * instead of a second copy of the ledger on the main thread). Labels, sanctions, tokens and
+ * other paths) and finds transaction hashes in it (the store for a row stored since), so the
+ * main thread keeps no second copy of the ledger. Labels, sanctions, tokens and
  * prices are held or cached as `createWarmSources` does. Spread into `createEngine`'s config:
  *
  *   const sources = await createPooledWarmSources(store);
@@ -14,7 +14,7 @@ import {
   createWarmSources,
   type LedgerTransfer,
   type Store,
-  storeChainSource,
+  utxoLedgerLookup,
   WARM_LEDGER_DEFAULTS,
   type WarmLedger,
   type WarmSources,
@@ -47,7 +47,17 @@ export function poolWarmLedger(
       fresh((): ReadonlyArray<LedgerTransfer> => pool.ledger.incomingSync(network, tokenId, queries, limit)),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
       fresh((): ReadonlyArray<LedgerTransfer> => pool.ledger.outgoingSync(network, tokenId, queries, limit)),
-    chain: storeChainSource(store),
+    chain: {
+      // As the warm ledger's: the copy first, then the store for a row stored since.
+      async lookup(network, txHash) {
+        const utxo = await utxoLedgerLookup(store, network, txHash);
+        if (utxo) return utxo;
+        if (!recent()) await pool.catchUp();
+        let transfers: ReadonlyArray<LedgerTransfer> = pool.ledger.byTxHash(network, txHash);
+        if (transfers.length === 0) transfers = await store.ledgerByTxHash(network, txHash);
+        return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
+      },
+    },
     catchUp: () => pool.catchUp(),
     get size() {
       return pool.ledger.size;

@@ -39,6 +39,7 @@ export {
   sharedAllocator,
   sharedStringAt,
   sharedStringIndex,
+  sharedStringMatches,
 } from "./shared-strings.js";
 export { inlineTraceExecutor, runTraceRequest, type TraceSources } from "./trace-requests.js";
 export {

@@ -9,7 +9,7 @@ import type { LedgerTransfer } from "../domain/records.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
 import { type AdjacencyImage, IMAGE_STRIDE, type LedgerImage, type TokenImage } from "./ledger-image.js";
 import { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
-import { sharedStringAt, sharedStringIndex } from "./shared-strings.js";
+import { sharedStringAt, sharedStringIndex, sharedStringMatches } from "./shared-strings.js";
 
 const SEP = "\u0000";
 
@@ -50,6 +50,23 @@ export class LedgerImageReader implements LedgerReader {
     this.#index();
     this.#delta = new LedgerIndex();
     this.#delta.add(rows);
+  }
+
+  /** The transfers of one transaction, by log index (empty when unknown): the image's and the delta's. */
+  byTxHash(network: string, txHash: string): LedgerTransfer[] {
+    const out: LedgerTransfer[] = [];
+    const image = this.#image;
+    for (const row of sharedStringMatches(image.hashes, txHash)) {
+      const token = image.tokens[image.rowTokens[row] as number] as TokenImage;
+      if (token.network !== network) continue;
+      const adj = token.outgoing;
+      const p = image.rowPositions[row] as number;
+      out.push(this.#present(token, adj, p, this.#name(adj.keys[keyAt(adj, p)] as number), false));
+    }
+    for (const t of this.#delta.byTxHash(network, txHash)) {
+      if (!out.some((o) => o.logIndex === t.logIndex)) out.push(t);
+    }
+    return out.sort((a, b) => a.logIndex - b.logIndex);
   }
 
   /** Synchronous `ledgerIncoming`. */
@@ -198,6 +215,19 @@ function segment(adj: AdjacencyImage, a: number): [number, number] {
   }
   if (lo === keys.length || keys[lo] !== a) return [0, 0];
   return [offsets[lo] as number, offsets[lo + 1] as number];
+}
+
+/** The key (address) index whose segment holds position `p` of `adj`. */
+function keyAt(adj: AdjacencyImage, p: number): number {
+  const { offsets } = adj;
+  let lo = 0;
+  let hi = offsets.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((offsets[mid] as number) <= p) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** First position in `[start, end)` whose time is >= `at` (strict: > `at`). */

@@ -48,9 +48,12 @@ export interface LedgerImage {
   readonly size: number;
   /** Addresses by number, with lookup. */
   readonly addresses: SharedStrings;
-  /** Transaction hashes by row number. */
+  /** Transaction hashes by row number, with lookup (a hash once per row of its transaction). */
   readonly hashes: SharedStrings;
   readonly tokens: ReadonlyArray<TokenImage>;
+  /** Per row number: its token (an index into `tokens`), and its position in that token's `outgoing`. */
+  readonly rowTokens: Int32Array;
+  readonly rowPositions: Int32Array;
   /** Bytes of its buffers (what it costs once, whatever the number of threads reading it). */
   readonly bytes: number;
 }
@@ -131,23 +134,36 @@ export class LedgerImageBuilder {
   build(allocate: BufferAllocator = sharedAllocator): LedgerImage {
     const c = this.#columns;
     const addresses = buildSharedStrings(this.#addresses, allocate, true);
-    const hashes = buildSharedStrings(c.hashes, allocate, false);
+    const hashes = buildSharedStrings(c.hashes, allocate, true);
+    const rowTokens = new Int32Array(allocate(Math.max(c.size, 1) * 4)).subarray(0, c.size);
+    rowTokens.set(c.token.subarray(0, c.size));
+    const rowPositions = new Int32Array(allocate(Math.max(c.size, 1) * 4)).subarray(0, c.size);
     const byToken: number[][] = this.#tokens.map(() => []);
     for (let n = 0; n < c.size; n++) (byToken[c.token[n] as number] as number[]).push(n);
     let bytes =
       addresses.codes.byteLength + addresses.offsets.byteLength + (addresses.table?.byteLength ?? 0);
-    bytes += hashes.codes.byteLength + hashes.offsets.byteLength;
+    bytes += hashes.codes.byteLength + hashes.offsets.byteLength + (hashes.table?.byteLength ?? 0);
+    bytes += rowTokens.byteLength + rowPositions.byteLength;
     const tokens = this.#tokens.map((t, k) => {
       const rows = Int32Array.from(byToken[k] as number[]);
       const incoming = this.#adjacency(rows, true, allocate);
       const outgoing = this.#adjacency(rows, false, allocate);
+      for (let p = 0; p < outgoing.rows.length; p++) rowPositions[outgoing.rows[p] as number] = p;
       for (const a of [incoming, outgoing]) {
         bytes += a.keys.byteLength + (a.slots?.byteLength ?? 0) + a.offsets.byteLength;
         bytes += a.data.byteLength + a.peers.byteLength + a.rows.byteLength;
       }
       return Object.freeze({ network: t.network, tokenId: t.tokenId, incoming, outgoing });
     });
-    return Object.freeze({ size: c.size, addresses, hashes, tokens: Object.freeze(tokens), bytes });
+    return Object.freeze({
+      size: c.size,
+      addresses,
+      hashes,
+      tokens: Object.freeze(tokens),
+      rowTokens,
+      rowPositions,
+      bytes,
+    });
   }
 
   /** One direction of one token's rows: sorted by own address, then ledger order. */

@@ -80,6 +80,27 @@ export function sharedStringAt(strings: SharedStrings, n: number): string {
   return String.fromCharCode.apply(null, strings.codes.subarray(start, end) as unknown as number[]);
 }
 
+/**
+ * Every number of `s` in `strings` (built with lookup), ascending: a table may hold a string
+ * more than once (a transaction hash per row of the transaction).
+ */
+export function sharedStringMatches(strings: SharedStrings, s: string): number[] {
+  const { table, codes, offsets } = strings;
+  if (table === null) throw new Error("this string table was built without lookup");
+  const out: number[] = [];
+  const mask = table.length - 1;
+  for (let slot = hashOf(s) & mask; ; slot = (slot + 1) & mask) {
+    const entry = table[slot] as number;
+    if (entry === 0) return out.sort((a, b) => a - b);
+    const n = entry - 1;
+    const start = offsets[n] as number;
+    if ((offsets[n + 1] as number) - start !== s.length) continue;
+    let i = 0;
+    while (i < s.length && codes[start + i] === s.charCodeAt(i)) i++;
+    if (i === s.length) out.push(n);
+  }
+}
+
 /** The number of `s` in `strings` (built with lookup), or -1. */
 export function sharedStringIndex(strings: SharedStrings, s: string): number {
   const { table, codes, offsets } = strings;

@@ -71,6 +71,11 @@ describe("LedgerImageReader", () => {
           const index = new LedgerIndex({ compactAt: 3 });
           index.add(rows);
           expect(reader.size).toBe(rows.length);
+          for (const hash of ["0x1", "0x4", "0x9"]) {
+            for (const network of ["ETH", "TRX"]) {
+              expect(reader.byTxHash(network, hash)).toEqual(index.byTxHash(network, hash));
+            }
+          }
           for (const [network, token] of [
             ["ETH", "native"],
             ["TRX", "usdt"],
