@@ -15,22 +15,25 @@ export interface ModuleThreadOptions {
 }
 
 /**
- * This process's export conditions, with `source`, as the thread's flags. Only conditions are
- * passed: a worker refuses V8 flags (`--max-semi-space-size`, `--expose-gc`) in its `execArgv`,
+ * This process's export conditions, with `source`, and its profiling flags, as the thread's
+ * flags. Nothing else is passed: a worker refuses V8 flags (`--max-semi-space-size`, `--expose-gc`) in its `execArgv`,
  * and the `--import tsx` the source boot does itself.
  */
 function sourceExecArgv(): string[] {
   const args = process.execArgv;
   const conditions: string[] = [];
+  /** `--cpu-prof` and its kin are per thread, and allowed: a profiled process profiles its threads too. */
+  const profiling: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const inline = /^(?:--conditions|-C)=(.+)$/.exec(a);
-    if (inline) conditions.push(inline[1] as string);
+    if (/^--(?:cpu|heap)-prof/.test(a)) profiling.push(a);
+    else if (inline) conditions.push(inline[1] as string);
     else if ((a === "--conditions" || a === "-C") && i + 1 < args.length)
       conditions.push(args[++i] as string);
   }
   if (!conditions.includes("source")) conditions.push("source");
-  return conditions.map((c) => `--conditions=${c}`);
+  return [...conditions.map((c) => `--conditions=${c}`), ...profiling];
 }
 
 /** A module that registers tsx, then imports `worker`. */

@@ -33,7 +33,9 @@ export type ScreeningCommand =
   /** A new image, and the rows stored after it: replaces the image and the delta. */
   | { readonly kind: "replace"; readonly image: LedgerImage; readonly delta: ReadonlyArray<LedgerTransfer> }
   /** New labels and sanctions, replacing the held ones. */
-  | { readonly kind: "reference"; readonly reference: ReferenceRows };
+  | { readonly kind: "reference"; readonly reference: ReferenceRows }
+  /** Stop: the thread ends once the batches posted before are done. */
+  | { readonly kind: "close" };
 
 /** Thread to pool. */
 export type ScreeningReply =

@@ -47,6 +47,11 @@ export interface ScreeningPoolOptions {
   readonly rebuildAt?: number;
   /** How often labels and sanctions are reloaded and posted to the threads, in ms (default 30,000; 0: never). */
   readonly referenceRefreshMs?: number;
+  /**
+   * Upper bound of each thread's young generation, MB (default 48): a trace allocates the rows it
+   * reads and drops them, so a larger nursery means fewer scavenges.
+   */
+  readonly youngGenerationMb?: number;
   /** Where the image's buffers come from (default: `SharedArrayBuffer`). */
   readonly allocate?: BufferAllocator;
   readonly now?: () => number;
@@ -58,6 +63,7 @@ export const SCREENING_POOL_DEFAULTS = Object.freeze({
   pageSize: 5_000,
   minRebuildAt: 100_000,
   referenceRefreshMs: 30_000,
+  youngGenerationMb: 48,
 });
 
 /** The pool: a `TraceExecutor`, its ledger copy and its upkeep. */
@@ -215,7 +221,12 @@ export async function createScreeningPool(
   const started = await Promise.all(
     Array.from({ length: count }, () => {
       const data: ScreeningThreadData = { image, delta, reference };
-      const worker = startModuleThread(import.meta.url, "screening-thread", { workerData: data });
+      const worker = startModuleThread(import.meta.url, "screening-thread", {
+        workerData: data,
+        resourceLimits: {
+          maxYoungGenerationSizeMb: options.youngGenerationMb ?? SCREENING_POOL_DEFAULTS.youngGenerationMb,
+        },
+      });
       const thread: Thread = { worker, pending: 0 };
       return new Promise<Thread>((resolve, reject) => {
         const onReady = (reply: ScreeningReply) => {
@@ -386,7 +397,20 @@ export async function createScreeningPool(
     async close() {
       if (refreshTimer) clearInterval(refreshTimer);
       fail(new KytError("ENGINE_STOPPED", "the screening pool was closed"));
-      await Promise.all(threads.map((t) => t.worker.terminate()));
+      // Ask each thread to end; one that has not within 2 s is terminated.
+      await Promise.all(
+        threads.map(
+          (t) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(() => void t.worker.terminate().then(() => resolve()), 2_000);
+              t.worker.once("exit", () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              post(t, { kind: "close" });
+            }),
+        ),
+      );
     },
   });
 }

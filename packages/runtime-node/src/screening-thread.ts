@@ -46,6 +46,10 @@ port.on("message", (command: ScreeningCommand) => {
     case "reference":
       resolver = resolverOf(command.reference);
       return;
+    case "close":
+      // Nothing else keeps the thread alive: it exits normally (and writes a --cpu-prof profile).
+      port.close();
+      return;
     case "run": {
       // The sources of this batch are fixed when it starts: a later message waits for it anyway
       // (reads are synchronous, so the batch never yields to the message loop mid-trace).

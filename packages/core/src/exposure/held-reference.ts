@@ -8,19 +8,26 @@ import type { AttributionSource, SanctionsSource } from "../ports/reference-sour
 
 /** An attribution source over `rows`. */
 export function heldAttributionSource(rows: ReadonlyArray<Attribution>): AttributionSource {
-  const byKey = new Map<string, Attribution[]>();
+  // Per network, per address: no key string built per lookup (a trace looks up every address it meets).
+  const byNetwork = new Map<string, Map<string, Attribution[]>>();
   for (const row of rows) {
-    const key = `${row.network}\u0000${row.address}`;
-    const list = byKey.get(key);
+    let byAddress = byNetwork.get(row.network);
+    if (!byAddress) {
+      byAddress = new Map();
+      byNetwork.set(row.network, byAddress);
+    }
+    const list = byAddress.get(row.address);
     if (list) list.push(row);
-    else byKey.set(key, [row]);
+    else byAddress.set(row.address, [row]);
   }
   return Object.freeze({
     async attributions(network: string, addresses: ReadonlyArray<string>) {
       const out: Attribution[] = [];
+      const byAddress = byNetwork.get(network);
+      if (!byAddress) return out;
       for (const address of new Set(addresses)) {
-        const found = byKey.get(`${network}\u0000${address}`);
-        if (found) out.push(...found);
+        const found = byAddress.get(address);
+        if (found) for (const a of found) out.push(a);
       }
       return out;
     },
@@ -40,7 +47,7 @@ export function heldSanctionsSource(rows: ReadonlyArray<SanctionsListing>): Sanc
       const out: SanctionsListing[] = [];
       for (const address of new Set(addresses)) {
         const found = byAddress.get(address);
-        if (found) out.push(...found);
+        if (found) for (const l of found) out.push(l);
       }
       return out;
     },
