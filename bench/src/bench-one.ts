@@ -8,8 +8,10 @@ import { benchBacktest } from "./bench-backtest.js";
 import { benchBitcoinTrace } from "./bench-bitcoin-trace.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
+import { benchPostgresThreads } from "./bench-postgres-threads.js";
 import { benchRules } from "./bench-rules.js";
 import { benchLatency, benchScreening } from "./bench-screening.js";
+import { benchScreeningThreads } from "./bench-screening-threads.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
 import { benchRecall } from "./recall/bench-recall.js";
@@ -18,9 +20,11 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   rules: (_size, quick) => benchRules(quick),
   tracing: benchTracing,
   screening: benchScreening,
+  "screening-threads": benchScreeningThreads,
   latency: benchLatency,
   memory: benchMemory,
   postgres: benchPostgres,
+  "postgres-threads": benchPostgresThreads,
   recall: () => benchRecall(),
   backtest: benchBacktest,
   "bitcoin-trace": benchBitcoinTrace,

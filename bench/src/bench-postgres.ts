@@ -32,7 +32,8 @@ interface Worker {
   readonly ready: Promise<void>;
 }
 
-function startWorker(url: string, schema: string): Worker {
+/** A worker process; `threads` > 0 traces on a screening pool of that many threads. */
+function startWorker(url: string, schema: string, threads = 0): Worker {
   const child = spawn(
     process.execPath,
     [
@@ -42,6 +43,7 @@ function startWorker(url: string, schema: string): Worker {
       join(here, "postgres", "postgres-worker-child.ts"),
       url,
       schema,
+      String(threads),
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -74,16 +76,20 @@ async function stopWorkers(workers: ReadonlyArray<Worker>): Promise<void> {
   );
 }
 
-/** One run: `count` transfers of `account` registered while `workers` processes screen them. */
-async function screeningRun(
+/**
+ * One run: `count` transfers of `account` registered while `workers` processes screen them,
+ * each with `threads` screening threads (0: traces on its main thread).
+ */
+export async function screeningRun(
   store: Store,
   url: string,
   schema: string,
   sample: ReadonlyArray<LedgerTransfer>,
   workerCount: number,
   account: string,
+  threads = 0,
 ) {
-  const workers = Array.from({ length: workerCount }, () => startWorker(url, schema));
+  const workers = Array.from({ length: workerCount }, () => startWorker(url, schema, threads));
   try {
     await Promise.all(workers.map((w) => w.ready));
     const api = createEngine({ store }).forAccount(account);

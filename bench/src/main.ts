@@ -5,6 +5,8 @@
  *   npm run bench            the full run (1M-transfer ledgers, real-shaped and classic; built once, a minute each)
  *   npm run bench -- --quick the CI run (small sizes; fails only if a benchmark breaks, never on speed)
  *   npm run bench -- --only tracing,rules
+ *   npm run bench -- --only screening-threads   the README API with traces on 0 vs N threads
+ *   npm run bench -- --only postgres-threads    two warm Postgres workers with 0, 1, 2 screening threads each
  *   npm run bench -- --only recall   tracing recall on the MFTracer cases (needs ../shared/data)
  *   npm run bench -- --quick --only cli   the CLI's start-up (needs the built CLI: npm run build)
  *   npm run bench -- --only follow-bitcoin   follow rate on a bcoin regtest node (blocks/s, rows/s)
@@ -48,6 +50,11 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
     node: ["--max-semi-space-size=64"],
   },
   {
+    name: "screening-threads",
+    args: [join(here, "bench-one.ts"), "screening-threads", String(ledgerSize)],
+    node: ["--max-semi-space-size=64"],
+  },
+  {
     name: "latency",
     args: [join(here, "bench-one.ts"), "latency", String(ledgerSize)],
     node: ["--max-semi-space-size=64", "--expose-gc"],
@@ -58,6 +65,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
     node: ["--expose-gc"],
   },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
+  { name: "postgres-threads", args: [join(here, "bench-one.ts"), "postgres-threads", String(ledgerSize)] },
   {
     name: "backtest",
     args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)],

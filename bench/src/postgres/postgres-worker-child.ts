@@ -4,15 +4,21 @@
  * and sanctions held whole), prints `warm ROWS MS RSS_MB` once loaded, then `checked N CPU_MS`
  * (transfers checked so far, CPU this process used since it was ready) every 50 ms until SIGTERM.
  *
- *   node --conditions=source --import tsx postgres-worker-child.ts <postgres-url> <schema>
+ * With `threads` > 0 the traces run on a screening pool of that many threads over one shared
+ * copy of the ledger (`createPooledWarmSources`, as `openkyt worker --warm --screening-threads N`).
+ *
+ *   node --conditions=source --import tsx postgres-worker-child.ts <postgres-url> <schema> [threads]
  */
 import { createEngine, createWarmSources } from "@openkyt/core";
+import { createPooledWarmSources } from "@openkyt/runtime-node";
 import { createPostgresStore } from "@openkyt/store-postgres";
 
-const [url = "", schema = ""] = process.argv.slice(2);
+const [url = "", schema = "", threadsArg = "0"] = process.argv.slice(2);
+const threads = Number(threadsArg);
 const store = await createPostgresStore({ connectionString: url, schema, pool: { max: 8 } });
 const loadStarted = performance.now();
-const sources = await createWarmSources(store);
+const pooled = threads > 0 ? await createPooledWarmSources(store, { pool: { threads } }) : null;
+const sources = pooled ?? (await createWarmSources(store));
 const loadMs = performance.now() - loadStarted;
 process.stdout.write(
   `warm ${sources.ledger.size} ${Math.round(loadMs)} ${Math.round(process.memoryUsage().rss / 2 ** 20)}\n`,
@@ -36,6 +42,7 @@ const report = setInterval(() => process.stdout.write(`checked ${checked} ${cpuM
 process.once("SIGTERM", async () => {
   clearInterval(report);
   await engine.stop();
+  await pooled?.traceExecutor.close();
   await store.close();
   process.stdout.write(`checked ${checked} ${cpuMs()}\nstopped\n`);
   process.exit(0);

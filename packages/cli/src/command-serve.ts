@@ -30,7 +30,13 @@ import {
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
+import {
+  createCliEngine,
+  lazyPdfRenderer,
+  PLAIN_SECRETS_WARNING,
+  screeningThreadsOption,
+  warmSourcesIf,
+} from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
 const OPTIONS = {
@@ -40,6 +46,7 @@ const OPTIONS = {
   "no-workers": { type: "boolean" },
   "log-level": { type: "string" },
   warm: { type: "boolean" },
+  "screening-threads": { type: "string" },
   "max-connections": { type: "string" },
   "max-connections-per-address": { type: "string" },
   "failed-auth-limit": { type: "string" },
@@ -81,7 +88,7 @@ async function consoleUsersLine(store: Store, url: string): Promise<string> {
 export const serveCommand: CliCommand = {
   name: "serve",
   summary: "serve the KYT interface over HTTP (and run the job runner)",
-  usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--log-level info]
+  usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--screening-threads N] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
                      [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
@@ -93,6 +100,9 @@ export const serveCommand: CliCommand = {
   --warm        screen from memory: load the ledger into memory (SQLite or Postgres; about 0.5 GB
                 per million transfers) and cache labels, sanctions, tokens and prices; rows
                 imported meanwhile are traced within 1 s, reference data within 30 s
+  --screening-threads  with --warm: threads that run the checks' traces over one shared copy of
+                the ledger while this thread serves the API and the store; default: the cores
+                this process may use; 0: trace on this thread (docs/deployment.md)
   --no-console  do not serve the analyst console at /console/ nor accept console sign-ins
                 (signed requests only); users are made with \`openkyt users create\`
   --log-level   pino level of the request log on stderr; default info
@@ -141,6 +151,7 @@ ${CHAIN_USAGE}
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
+    const screeningThreads = screeningThreadsOption(args, warm);
     const drainSeconds = secondsOption(args, "drain-seconds", 0);
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
@@ -165,7 +176,7 @@ ${CHAIN_USAGE}
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {
-        const warmSources = await warmSourcesIf(warm, store);
+        const warmSources = await warmSourcesIf(warm, store, screeningThreads);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(
@@ -226,6 +237,7 @@ ${CHAIN_USAGE}
         if (drainSeconds > 0) await sleep(drainSeconds * 1000);
         await server.close();
         await engine.stop();
+        await warmSources.traceExecutor?.close();
         return EXIT.OK;
       } finally {
         await renderer.close();

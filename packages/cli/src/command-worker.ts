@@ -8,19 +8,21 @@ import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./ch
 import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, warmSourcesIf } from "./engine-setup.js";
+import { createCliEngine, screeningThreadsOption, warmSourcesIf } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
 /** The worker command. */
 export const workerCommand: CliCommand = {
   name: "worker",
   summary: "run the job runner only (binding and checks)",
-  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--log-level info] [--json]
+  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--screening-threads N] [--log-level info] [--json]
                       [--metrics-host 127.0.0.1 --metrics-port N] [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
   --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
                sanctions, tokens and prices cached
+  --screening-threads  with --warm: threads that run the checks' traces over one shared copy of
+               the ledger; default: the cores this process may use; 0: trace on this thread
   --log-level  pino level of the log on stderr; default info
   --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
   --metrics-host  interface of --metrics-port; default 127.0.0.1
@@ -32,12 +34,14 @@ ${CHAIN_USAGE}
       db: { type: "string" },
       "log-level": { type: "string" },
       warm: { type: "boolean" },
+      "screening-threads": { type: "string" },
       ...CHAIN_OPTIONS,
       ...METRICS_OPTIONS,
     });
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
+    const screeningThreads = screeningThreadsOption(args, warm);
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
       metricsAddressOption(args),
@@ -47,7 +51,7 @@ ${CHAIN_USAGE}
       const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
       ops.readiness.done("store");
       try {
-        const warmSources = await warmSourcesIf(warm, store);
+        const warmSources = await warmSourcesIf(warm, store, screeningThreads);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(store, io.env, logger, {
@@ -72,6 +76,7 @@ ${CHAIN_USAGE}
         io.stderr(`${signal}: finishing the jobs in hand\n`);
         ops.readiness.drain();
         await engine.stop();
+        await warmSources.traceExecutor?.close();
         return EXIT.OK;
       } finally {
         await store.close();

@@ -19,7 +19,14 @@ import {
   type Tracer,
   type WarmSources,
 } from "@openkyt/core";
-import { nodeWebhookTransport } from "@openkyt/runtime-node";
+import {
+  createPooledWarmSources,
+  nodeWebhookTransport,
+  type ScreeningPool,
+  screeningThreadCount,
+} from "@openkyt/runtime-node";
+import { type ParsedArgs, stringOption } from "./cli-args.js";
+import { UsageError } from "./cli-command.js";
 
 /** What this module needs of @openkyt/pdf. */
 interface PdfModule {
@@ -85,7 +92,7 @@ export function createCliEngine(
   store: Store,
   env: Readonly<Record<string, string | undefined>>,
   logger?: Logger,
-  sources: Partial<WarmSources> & {
+  sources: CliWarmSources & {
     readonly tracer?: Tracer;
     readonly jobs?: EngineConfig["jobs"];
     readonly chainSource?: ChainSource;
@@ -103,9 +110,34 @@ export function createCliEngine(
   });
 }
 
-/** The warm sources of `store` when `warm` (`--warm`), else none. */
-export async function warmSourcesIf(warm: boolean, store: Store): Promise<Partial<WarmSources>> {
-  return warm ? createWarmSources(store) : {};
+/** Warm sources of a command, with the screening pool when it runs one (close it after the engine stops). */
+export type CliWarmSources = Partial<WarmSources> & { readonly traceExecutor?: ScreeningPool };
+
+/**
+ * `--screening-threads N`: threads that run the checks' traces over one shared copy of the
+ * ledger (`--warm` only); default: the cores this process may use; 0: traces on the main thread.
+ */
+export function screeningThreadsOption(args: ParsedArgs, warm: boolean): number {
+  const raw = stringOption(args, "screening-threads");
+  if (raw === undefined) return warm ? screeningThreadCount(undefined) : 0;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(
+      `--screening-threads must be a whole number (0: trace on the main thread), got ${raw}`,
+    );
+  }
+  if (!warm && Number(raw) > 0) {
+    throw new UsageError("--screening-threads needs --warm (the threads share the warm ledger)");
+  }
+  return Number(raw);
+}
+
+/**
+ * The warm sources of `store` when `warm` (`--warm`), else none; with `threads` > 0 the ledger is
+ * held by a screening pool of that many threads, which also runs the traces.
+ */
+export async function warmSourcesIf(warm: boolean, store: Store, threads = 0): Promise<CliWarmSources> {
+  if (!warm) return {};
+  return threads > 0 ? createPooledWarmSources(store, { pool: { threads } }) : createWarmSources(store);
 }
 
 /** The warning printed when API secrets are kept unencrypted. */

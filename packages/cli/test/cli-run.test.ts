@@ -86,6 +86,14 @@ describe("openkyt dispatch, help and usage errors", () => {
       [["migrate", "--db"], "--db needs a value"],
       [["serve", "--warm=yes"], "--warm takes no value"],
       [
+        ["worker", "--screening-threads", "2"],
+        "--screening-threads needs --warm (the threads share the warm ledger)",
+      ],
+      [
+        ["serve", "--warm", "--screening-threads", "two"],
+        "--screening-threads must be a whole number (0: trace on the main thread), got two",
+      ],
+      [
         ["migrate", "--db", "--json"],
         "--db needs a value, and the next argument is an option (write --db=VALUE if the value starts with -)",
       ],

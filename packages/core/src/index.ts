@@ -33,6 +33,7 @@ export * from "./ports/store-chain-follow.js";
 export * from "./ports/store-contract.js";
 export * from "./ports/store-operations.js";
 export * from "./ports/store-users.js";
+export * from "./ports/trace-executor.js";
 export * from "./ports/tracer.js";
 export * from "./ports/utxo-clusters.js";
 export * from "./ports/utxo-ledger.js";

@@ -14,18 +14,26 @@ export interface ModuleThreadOptions {
   readonly resourceLimits?: ResourceLimits;
 }
 
-/** This process's flags, less the `--import tsx` the source boot does itself, with the `source` condition. */
+/**
+ * This process's export conditions, with `source`, and its profiling flags, as the thread's
+ * flags. Nothing else is passed: a worker refuses V8 flags (`--max-semi-space-size`, `--expose-gc`) in its `execArgv`,
+ * and the `--import tsx` the source boot does itself.
+ */
 function sourceExecArgv(): string[] {
-  const args = process.execArgv.filter(
-    (a, i, all) => !(a === "--import" && all[i + 1] === "tsx") && !(a === "tsx" && all[i - 1] === "--import"),
-  );
-  const hasSource = args.some(
-    (a, i) =>
-      a === "--conditions=source" ||
-      a === "-C=source" ||
-      ((a === "--conditions" || a === "-C") && args[i + 1] === "source"),
-  );
-  return hasSource ? args : [...args, "--conditions=source"];
+  const args = process.execArgv;
+  const conditions: string[] = [];
+  /** `--cpu-prof` and its kin are per thread, and allowed: a profiled process profiles its threads too. */
+  const profiling: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const inline = /^(?:--conditions|-C)=(.+)$/.exec(a);
+    if (/^--(?:cpu|heap)-prof/.test(a)) profiling.push(a);
+    else if (inline) conditions.push(inline[1] as string);
+    else if ((a === "--conditions" || a === "-C") && i + 1 < args.length)
+      conditions.push(args[++i] as string);
+  }
+  if (!conditions.includes("source")) conditions.push("source");
+  return [...conditions.map((c) => `--conditions=${c}`), ...profiling];
 }
 
 /** A module that registers tsx, then imports `worker`. */

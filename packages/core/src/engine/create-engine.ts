@@ -16,6 +16,7 @@ import {
   isUtxoTaintRule,
   UTXO_TAINT_RULES,
 } from "../exposure/index.js";
+import { inlineTraceExecutor } from "../exposure/trace-requests.js";
 import { type IdGenerator, silentLogger, systemClock, systemTimer, uuidGenerator } from "../ports/runtime.js";
 import { DEFAULT_RISK_MODEL } from "../risk/index.js";
 import type {
@@ -182,6 +183,7 @@ export function createEngine(config: EngineConfig): Engine {
   }
   const clustering = config.clustering ?? true;
   const resolver = createEntityResolver({ attributions, sanctions });
+  const tracingResolver = clustering ? clusterResolver(resolver, store) : resolver;
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(
@@ -192,7 +194,10 @@ export function createEngine(config: EngineConfig): Engine {
     ),
     ledger: config.ledger ?? store,
     utxoLedger: config.utxoLedger ?? store,
-    resolver: clustering ? clusterResolver(resolver, store) : resolver,
+    resolver: tracingResolver,
+    traces:
+      config.traceExecutor ??
+      inlineTraceExecutor({ ledger: config.ledger ?? store, resolver: tracingResolver }),
     sanctions,
     prices: config.prices ?? storePriceSource(store),
     tokens: config.tokens ?? storeTokenCatalog(store),

@@ -15,6 +15,7 @@ import type {
 import type { ReportRenderer } from "../ports/report-renderer.js";
 import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
+import type { TraceExecutor } from "../ports/trace-executor.js";
 import type { Tracer } from "../ports/tracer.js";
 import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webhook-transport.js";
@@ -115,6 +116,12 @@ export interface EngineConfig {
   readonly chainSource?: ChainSource;
   /** The transfer graph for tracing; default: the store. */
   readonly ledger?: LedgerReader;
+  /**
+   * Where the checks' exposure traces run (account chains; UTXO traces stay inline). Default:
+   * inline, on this thread, over `ledger` and the attributions and sanctions. A screening pool
+   * (`@openkyt/runtime-node`'s `createScreeningPool`) runs them on worker threads instead.
+   */
+  readonly traceExecutor?: TraceExecutor;
   /** The UTXO ledger (BTC, LTC) for binding and tracing; default: the store. */
   readonly utxoLedger?: UtxoLedgerReader;
   /**

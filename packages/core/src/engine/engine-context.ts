@@ -10,6 +10,7 @@ import type { PriceSource, SanctionsSource, TokenCatalog } from "../ports/refere
 import type { ReportRenderer } from "../ports/report-renderer.js";
 import type { Clock, IdGenerator, Logger, Timer } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
+import type { TraceExecutor } from "../ports/trace-executor.js";
 import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import type { WebhookTargetPolicy } from "../ports/webhook-transport.js";
 import type { BindingConfig, JobsConfig, TracingConfig } from "./engine-config.js";
@@ -25,6 +26,8 @@ export interface EngineContext {
   /** The UTXO ledger (BTC, LTC). */
   readonly utxoLedger: UtxoLedgerReader;
   readonly resolver: EntityResolver;
+  /** Runs the account-chain (non-UTXO) exposure traces of the checks; default inline over `ledger` and `resolver`. */
+  readonly traces: TraceExecutor;
   readonly sanctions: SanctionsSource;
   readonly prices: PriceSource;
   readonly tokens: TokenCatalog;

@@ -14,6 +14,15 @@ export {
   type ResolvedEntity,
 } from "./entity-resolver.js";
 export { LEDGER_CHUNK_SIZE } from "./frontier-trace.js";
+export { heldAttributionSource, heldSanctionsSource } from "./held-reference.js";
+export {
+  type AdjacencyImage,
+  IMAGE_STRIDE,
+  type LedgerImage,
+  LedgerImageBuilder,
+  type TokenImage,
+} from "./ledger-image.js";
+export { LedgerImageReader } from "./ledger-image-reader.js";
 export { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
 export { type LedgerPosition, mayFund, timePosition } from "./ledger-position.js";
 export {
@@ -23,6 +32,16 @@ export {
   sanctionsAsOf,
   type TimeSpan,
 } from "./sanctions-as-of.js";
+export {
+  type BufferAllocator,
+  buildSharedStrings,
+  type SharedStrings,
+  sharedAllocator,
+  sharedStringAt,
+  sharedStringIndex,
+  sharedStringMatches,
+} from "./shared-strings.js";
+export { inlineTraceExecutor, runTraceRequest, type TraceSources } from "./trace-requests.js";
 export {
   checkTraceLimits,
   DEFAULT_EDGE_BUDGET,

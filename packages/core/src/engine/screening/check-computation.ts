@@ -13,13 +13,14 @@ import type {
 } from "../../domain/records.js";
 import type { UtxoTransaction } from "../../domain/utxo.js";
 import { isUtxoNetwork } from "../../domain/utxo-binding.js";
+import { ERROR_CODES, type ErrorCode, KytError } from "../../errors.js";
 import {
   sanctionsAsOf,
   traceAddressExposure,
-  traceTransferExposure,
   traceUtxoAddressExposure,
   traceUtxoTransferExposure,
 } from "../../exposure/index.js";
+import type { AddressTraceRequest, TraceRequest, TransferTraceRequest } from "../../ports/trace-executor.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** What a subject (a transfer or a manual transfer check) looks like to the checks. */
@@ -117,8 +118,10 @@ export async function computeChecks(
               value: subject.valueInFiat,
               span,
             })
-          : await traceTransferExposure({
-              ...common,
+          : await traced(ctx, {
+              kind: "transfer",
+              network: subject.network,
+              tokenId: subject.tokenId,
               ...limits,
               direction: subject.direction,
               counterparty: address,
@@ -133,10 +136,22 @@ export async function computeChecks(
         ? await traceUtxoAddressExposure({ ...utxoCommon, address, side, at: now, span })
         : null;
       // An address the UTXO ledger holds no coins of is traced over the transfer ledger.
+      const request = {
+        kind: "address",
+        network: subject.network,
+        tokenId: subject.tokenId,
+        ...limits,
+        address,
+        side,
+        at: now,
+        span,
+      } as const;
       counterparty =
         coins && (coins.entity !== null || (coins.exposure?.edgesRead ?? 0) > 0)
           ? coins
-          : await traceAddressExposure({ ...common, ...limits, address, side, at: now, span });
+          : utxo
+            ? await traceAddressExposure({ ...common, ...request })
+            : await traced(ctx, request);
     } else {
       const listings = await ctx.sanctions.listings([address]);
       sanctions = sanctionsAsOf(listings, address, span);
@@ -148,6 +163,21 @@ export async function computeChecks(
     ...(sanctions ? { sanctions } : {}),
     failures,
   };
+}
+
+/** Runs one trace through the engine's trace executor; a failed outcome is thrown as its error. */
+async function traced(ctx: EngineContext, request: TransferTraceRequest): Promise<ExposureResult>;
+async function traced(ctx: EngineContext, request: AddressTraceRequest): Promise<CounterpartyResult>;
+async function traced(
+  ctx: EngineContext,
+  request: TraceRequest,
+): Promise<ExposureResult | CounterpartyResult> {
+  const [outcome] = await ctx.traces.run([request]);
+  if (!outcome || outcome.kind === "failed") {
+    const code = outcome && isErrorCode(outcome.code) ? outcome.code : "INTERNAL_ERROR";
+    throw new KytError(code, outcome?.message ?? "the trace executor gave no outcome");
+  }
+  return outcome.result;
 }
 
 /**
@@ -176,4 +206,8 @@ export function counterpartyLabel(
   }
   if (counterparty?.entity) return { name: counterparty.entity.name, category: counterparty.entity.category };
   return { name: null, category: null };
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
 }

@@ -40,6 +40,11 @@ import {
 /** Options of {@link createWarmSources}. */
 export interface WarmSourcesOptions {
   readonly ledger?: WarmLedgerOptions;
+  /**
+   * A warm ledger already loaded, used instead of loading one (`ledger` is then ignored): a
+   * screening pool's, whose copy is shared with its threads (`@openkyt/runtime-node`).
+   */
+  readonly warmLedger?: WarmLedger;
   readonly cache?: SourceCacheOptions;
   /** Attributions and sanctions held whole (the default), or `false` for caches in front of the store. */
   readonly reference?: WholeReferenceOptions | false;
@@ -62,7 +67,7 @@ export async function createWarmSources(
   store: Store,
   options: WarmSourcesOptions = {},
 ): Promise<WarmSources> {
-  const ledger = await createWarmLedger(store, options.ledger);
+  const ledger = options.warmLedger ?? (await createWarmLedger(store, options.ledger));
   const utxoLedger = await createWarmUtxoLedger(store, options.ledger);
   const whole = options.reference === false ? null : (options.reference ?? {});
   return {

@@ -1,0 +1,140 @@
+/**
+ * The shared ledger image reads exactly as a LedgerIndex holding the same rows, whether the rows
+ * are all in the image or split between the image and the delta of later rows.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { LedgerTransfer } from "../../src/domain/records.js";
+import { LedgerImageBuilder } from "../../src/exposure/ledger-image.js";
+import { LedgerImageReader } from "../../src/exposure/ledger-image-reader.js";
+import { LedgerIndex } from "../../src/exposure/ledger-index.js";
+import { buildSharedStrings, sharedStringAt, sharedStringIndex } from "../../src/exposure/shared-strings.js";
+
+const ADDRESSES = ["a", "b", "c", "d", "e", "0xAb", "é-wide-ü", "€"];
+
+const row = fc.record({
+  network: fc.constantFrom("ETH", "TRX"),
+  tokenId: fc.constantFrom("native", "usdt"),
+  txHash: fc.constantFrom("0x1", "0x2", "0x3", "0x4", "0x5", "0x6"),
+  logIndex: fc.integer({ min: 0, max: 3 }),
+  from: fc.constantFrom(...ADDRESSES),
+  to: fc.constantFrom(...ADDRESSES),
+  amount: fc.integer({ min: 1, max: 1000 }),
+  occurredAt: fc.integer({ min: 0, max: 20 }),
+  block: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+  valueUsd: fc.option(fc.integer({ min: 0, max: 99 }), { nil: null }),
+});
+
+/** Rows distinct by (network, txHash, logIndex), as a store holds them. */
+function distinct(rows: LedgerTransfer[]): LedgerTransfer[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = `${r.network}/${r.txHash}/${r.logIndex}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+describe("shared strings", () => {
+  it("numbers, finds and decodes narrow and wide strings", () => {
+    for (const strings of [
+      ["0xab", "bc1q", ""],
+      ["€uro", "a", "ü"],
+    ]) {
+      const table = buildSharedStrings(strings, (n) => new SharedArrayBuffer(n), true);
+      strings.forEach((s, i) => {
+        expect(sharedStringAt(table, i)).toBe(s);
+        expect(sharedStringIndex(table, s)).toBe(i);
+      });
+      expect(sharedStringIndex(table, "missing")).toBe(-1);
+    }
+  });
+});
+
+describe("LedgerImageReader", () => {
+  it("reads as a LedgerIndex of the same rows, with any split between image and delta", () => {
+    fc.assert(
+      fc.property(
+        fc.array(row, { maxLength: 60 }),
+        fc.nat(),
+        fc.constantFrom(...ADDRESSES, "nobody"),
+        fc.integer({ min: -1, max: 22 }),
+        fc.integer({ min: 1, max: 5 }),
+        (given, cut, address, at, limit) => {
+          const rows = distinct(given);
+          const split = rows.length === 0 ? 0 : cut % (rows.length + 1);
+          const builder = new LedgerImageBuilder();
+          builder.add(rows.slice(0, split));
+          const reader = new LedgerImageReader(builder.build());
+          reader.append(rows.slice(split));
+          const index = new LedgerIndex({ compactAt: 3 });
+          index.add(rows);
+          expect(reader.size).toBe(rows.length);
+          for (const hash of ["0x1", "0x4", "0x9"]) {
+            for (const network of ["ETH", "TRX"]) {
+              expect(reader.byTxHash(network, hash)).toEqual(index.byTxHash(network, hash));
+            }
+          }
+          for (const [network, token] of [
+            ["ETH", "native"],
+            ["TRX", "usdt"],
+            ["ETH", "usdt"],
+          ] as const) {
+            expect(
+              reader.incomingSync(
+                network,
+                token,
+                [
+                  { address, before: at },
+                  { address: "a", before: at },
+                ],
+                limit,
+              ),
+            ).toEqual(
+              index.incomingSync(
+                network,
+                token,
+                [
+                  { address, before: at },
+                  { address: "a", before: at },
+                ],
+                limit,
+              ),
+            );
+            expect(reader.outgoingSync(network, token, [{ address, after: at }], limit)).toEqual(
+              index.outgoingSync(network, token, [{ address, after: at }], limit),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("swaps to a new image and keeps reading the same rows", () => {
+    const rows: LedgerTransfer[] = [1, 2, 3].map((n) => ({
+      network: "ETH",
+      txHash: `0x${n}`,
+      logIndex: 0,
+      tokenId: "native",
+      from: "b",
+      to: "a",
+      amount: n,
+      occurredAt: n * 10,
+      block: null,
+      valueUsd: null,
+    }));
+    const first = new LedgerImageBuilder();
+    first.add(rows.slice(0, 1));
+    const reader = new LedgerImageReader(first.build());
+    reader.append(rows.slice(1));
+    const before = reader.incomingSync("ETH", "native", [{ address: "a", before: 99 }], 10);
+    const second = new LedgerImageBuilder();
+    second.add(rows.slice(0, 2));
+    reader.replace(second.build(), rows.slice(2));
+    expect(reader.deltaSize).toBe(1);
+    expect(reader.incomingSync("ETH", "native", [{ address: "a", before: 99 }], 10)).toEqual(before);
+    expect(before.map((r) => r.amount)).toEqual([3, 2, 1]);
+  });
+});
