@@ -12,6 +12,7 @@ import { benchRules } from "./bench-rules.js";
 import { benchLatency, benchScreening } from "./bench-screening.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
+import { benchColdTrace } from "./cold/bench-cold-trace.js";
 import { benchRecall } from "./recall/bench-recall.js";
 
 const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Figure[]>> = {
@@ -24,6 +25,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   recall: () => benchRecall(),
   backtest: benchBacktest,
   "bitcoin-trace": benchBitcoinTrace,
+  "cold-trace": benchColdTrace,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);
