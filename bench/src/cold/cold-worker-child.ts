@@ -8,7 +8,7 @@
  *   node --conditions=source --import tsx cold-worker-child.ts sqlite <file>
  *   node --conditions=source --import tsx cold-worker-child.ts postgres <url> <schema>
  */
-import { createEngine, type Store } from "@openkyt/core";
+import { createColdSources, createEngine, type Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 
@@ -17,7 +17,12 @@ const store: Store =
   kind === "postgres"
     ? await createPostgresStore({ connectionString: target, schema })
     : await createSqliteStore({ filename: target, migrate: false });
-const engine = createEngine({ store, jobs: { pollIntervalMs: 20, workerId: `cold-worker-${process.pid}` } });
+const sources = process.env.OPENKYT_BENCH_COLD_PLAIN === "1" ? {} : await createColdSources(store);
+const engine = createEngine({
+  store,
+  ...sources,
+  jobs: { pollIntervalMs: 20, workerId: `cold-worker-${process.pid}` },
+});
 let checked = 0;
 engine.events.on("transfer.checked", () => {
   checked += 1;
