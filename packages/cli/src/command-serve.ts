@@ -30,7 +30,7 @@ import {
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
+import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, screeningSources } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
 const OPTIONS = {
@@ -165,7 +165,7 @@ ${CHAIN_USAGE}
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {
-        const warmSources = await warmSourcesIf(warm, store);
+        const warmSources = await screeningSources(warm, store, io.stderr);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(

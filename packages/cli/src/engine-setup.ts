@@ -8,6 +8,7 @@
 
 import {
   type ChainSource,
+  createColdSources,
   createEngine,
   createWarmSources,
   type Engine,
@@ -20,6 +21,7 @@ import {
   type WarmSources,
 } from "@openkyt/core";
 import { nodeWebhookTransport } from "@openkyt/runtime-node";
+import { warmAdvice } from "./warm-advice.js";
 
 /** What this module needs of @openkyt/pdf. */
 interface PdfModule {
@@ -103,9 +105,20 @@ export function createCliEngine(
   });
 }
 
-/** The warm sources of `store` when `warm` (`--warm`), else none. */
-export async function warmSourcesIf(warm: boolean, store: Store): Promise<Partial<WarmSources>> {
-  return warm ? createWarmSources(store) : {};
+/**
+ * The sources of a screening process over `store`: warm (`--warm`: the ledger in memory too),
+ * else cold (the ledger read from the database; labels and sanctions held whole, tokens and
+ * prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to `stderr`
+ * (`warm-advice.ts`) first.
+ */
+export async function screeningSources(
+  warm: boolean,
+  store: Store,
+  stderr: (text: string) => void,
+): Promise<Partial<WarmSources>> {
+  const advice = await warmAdvice(store, warm);
+  if (advice) stderr(advice);
+  return warm ? createWarmSources(store) : createColdSources(store);
 }
 
 /** The warning printed when API secrets are kept unencrypted. */
