@@ -14,6 +14,7 @@ import { benchLatency, benchScreening } from "./bench-screening.js";
 import { benchScreeningThreads } from "./bench-screening-threads.js";
 import type { Figure } from "./bench-stats.js";
 import { benchTracing } from "./bench-tracing.js";
+import { benchColdTrace } from "./cold/bench-cold-trace.js";
 import { benchRecall } from "./recall/bench-recall.js";
 
 const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Figure[]>> = {
@@ -28,6 +29,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   recall: () => benchRecall(),
   backtest: benchBacktest,
   "bitcoin-trace": benchBitcoinTrace,
+  "cold-trace": benchColdTrace,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

@@ -13,6 +13,7 @@
  *   npm run bench -- --only follow-evm       follow rate on anvil, CPU per 1,000 rows, final block -> checked
  *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
  *   npm run bench -- --only bitcoin-trace    warm BTC vs ETH traces at 20 hops (p50, p99, CPU ratio), memory per tx
+ *   npm run bench -- --only cold-trace      worker CPU per screened transfer tracing from SQLite and Postgres (no --warm)
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
  */
 import { spawnSync } from "node:child_process";
@@ -66,6 +67,7 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
   },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
   { name: "postgres-threads", args: [join(here, "bench-one.ts"), "postgres-threads", String(ledgerSize)] },
+  { name: "cold-trace", args: [join(here, "bench-one.ts"), "cold-trace", String(ledgerSize)] },
   {
     name: "backtest",
     args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)],

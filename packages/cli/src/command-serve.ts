@@ -35,7 +35,7 @@ import {
   lazyPdfRenderer,
   PLAIN_SECRETS_WARNING,
   screeningThreadsOption,
-  warmSourcesIf,
+  screeningSources,
 } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
@@ -176,7 +176,7 @@ ${CHAIN_USAGE}
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {
-        const warmSources = await warmSourcesIf(warm, store, screeningThreads);
+        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(

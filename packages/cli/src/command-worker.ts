@@ -8,7 +8,7 @@ import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./ch
 import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, screeningThreadsOption, warmSourcesIf } from "./engine-setup.js";
+import { createCliEngine, screeningThreadsOption, screeningSources } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
 /** The worker command. */
@@ -51,7 +51,7 @@ ${CHAIN_USAGE}
       const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
       ops.readiness.done("store");
       try {
-        const warmSources = await warmSourcesIf(warm, store, screeningThreads);
+        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(store, io.env, logger, {

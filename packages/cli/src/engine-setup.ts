@@ -8,6 +8,7 @@
 
 import {
   type ChainSource,
+  createColdSources,
   createEngine,
   createWarmSources,
   type Engine,
@@ -27,6 +28,7 @@ import {
 } from "@openkyt/runtime-node";
 import { type ParsedArgs, stringOption } from "./cli-args.js";
 import { UsageError } from "./cli-command.js";
+import { warmAdvice } from "./warm-advice.js";
 
 /** What this module needs of @openkyt/pdf. */
 interface PdfModule {
@@ -132,11 +134,21 @@ export function screeningThreadsOption(args: ParsedArgs, warm: boolean): number 
 }
 
 /**
- * The warm sources of `store` when `warm` (`--warm`), else none; with `threads` > 0 the ledger is
- * held by a screening pool of that many threads, which also runs the traces.
+ * The sources of a screening process over `store`: warm (`--warm`: the ledger in memory too;
+ * with `threads` > 0 held by a screening pool of that many threads, which also runs the traces),
+ * else cold (the ledger read from the database; labels and sanctions held whole, tokens and
+ * prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to `stderr`
+ * (`warm-advice.ts`) first.
  */
-export async function warmSourcesIf(warm: boolean, store: Store, threads = 0): Promise<CliWarmSources> {
-  if (!warm) return {};
+export async function screeningSources(
+  warm: boolean,
+  store: Store,
+  stderr: (text: string) => void,
+  threads = 0,
+): Promise<CliWarmSources> {
+  const advice = await warmAdvice(store, warm);
+  if (advice) stderr(advice);
+  if (!warm) return createColdSources(store);
   return threads > 0 ? createPooledWarmSources(store, { pool: { threads } }) : createWarmSources(store);
 }
 

@@ -32,6 +32,11 @@ export interface StoreDialect {
    * commit order (migration 0010; inserts then take a transaction-scoped advisory lock first).
    */
   readonly ledgerOrder: "rowid" | "seq";
+  /**
+   * Lateral joins and array parameters (`unnest($1::text[])`): a ledger hop is then one fixed
+   * statement over the whole frontier (`kysely-ledger-frontier.ts`) instead of a UNION ALL.
+   */
+  readonly lateralJoins: boolean;
   /** Driver error codes of a unique or primary-key violation (turned into CONFLICT). */
   readonly uniqueViolationCodes: ReadonlyArray<string>;
 }
@@ -45,6 +50,7 @@ export const BASE_STORE_DIALECT: StoreDialect = Object.freeze({
   orderCollation: null,
   groupCommit: false,
   ledgerOrder: "rowid",
+  lateralJoins: false,
   uniqueViolationCodes: Object.freeze([]),
 });
 

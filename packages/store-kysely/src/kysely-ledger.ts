@@ -1,11 +1,13 @@
 /**
- * The ledger of the kysely store. A tracing read is one SQL statement per call (per 200
- * frontier addresses): a UNION ALL of per-address subqueries, each a derived table with its
- * own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
+ * The ledger of the kysely store. A tracing read is one SQL statement per call: with lateral
+ * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays;
+ * elsewhere (per 200 frontier addresses) a UNION ALL of per-address subqueries, each a derived
+ * table with its own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
  */
 import type { LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
+import { type FrontierAddress, type FrontierRow, readLateralFrontier } from "./kysely-ledger-frontier.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
@@ -60,12 +62,6 @@ export function ledgerTransferFromRow(r: Selectable<LedgerTransfersTable>): Ledg
   };
 }
 
-/** One frontier address of a hop: rows before `at` (incoming) or after `at` (outgoing). */
-interface FrontierAddress {
-  readonly address: string;
-  readonly at: number;
-}
-
 /** Reads one hop: per frontier address, in frontier order, its rows in the port's order. */
 async function readHop(
   ctx: KyselyContext,
@@ -76,40 +72,56 @@ async function readHop(
   limit: number,
 ): Promise<LedgerTransfer[]> {
   if (limit <= 0 || frontier.length === 0) return [];
-  const { db } = ctx;
   const incoming = direction === "incoming";
-  const order = incoming ? "desc" : "asc";
   const out: LedgerTransfer[] = [];
-  for (const chunk of chunksOf(frontier, FRONTIER_CHUNK)) {
-    const parts = chunk.map((q, i) => {
-      const rows = db
-        .selectFrom("ledger_transfers")
-        .selectAll()
-        .where("network", "=", network)
-        .where("token_id", "=", tokenId)
-        .where(incoming ? "to_address" : "from_address", "=", q.address)
-        .where("occurred_at", incoming ? "<" : ">", q.at)
-        .orderBy("occurred_at", order)
-        .orderBy(orderText(ctx, "tx_hash"), order)
-        .orderBy("log_index", order)
-        .limit(limit);
-      return db
-        .selectFrom(rows.as(`q${i}`))
-        .selectAll()
-        .select(sql<number>`${sql.lit(i)}`.as("query_index"));
-    });
-    const [first, ...rest] = parts;
-    if (!first) continue;
-    const rows = await rest.reduce((all, part) => all.unionAll(part), first).execute();
-    // UNION ALL promises no order: regroup by query, then order within each query.
-    const groups: Array<Array<Selectable<LedgerTransfersTable>>> = chunk.map(() => []);
-    for (const row of rows) groups[num(row.query_index)]?.push(row);
+  const chunks = ctx.dialect.lateralJoins ? [frontier] : chunksOf(frontier, FRONTIER_CHUNK);
+  for (const chunk of chunks) {
+    const rows = ctx.dialect.lateralJoins
+      ? await readLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, chunk, limit)
+      : await readUnionFrontier(ctx, network, tokenId, incoming, chunk, limit);
+    // Neither statement promises an order: regroup by query, then order within each query.
+    const groups: LedgerTransfer[][] = chunk.map(() => []);
+    for (const row of rows) groups[num(row.query_index)]?.push(ledgerTransferFromRow(row));
     for (const group of groups) {
-      const sorted = group.map(ledgerTransferFromRow).sort(compareForward);
-      out.push(...(incoming ? sorted.reverse() : sorted));
+      group.sort(compareForward);
+      if (incoming) group.reverse();
+      for (const t of group) out.push(t);
     }
   }
   return out;
+}
+
+/** A chunk of the frontier as a UNION ALL of one limited subquery per address. */
+function readUnionFrontier(
+  ctx: KyselyContext,
+  network: string,
+  tokenId: string,
+  incoming: boolean,
+  chunk: ReadonlyArray<FrontierAddress>,
+  limit: number,
+): Promise<FrontierRow[]> {
+  const { db } = ctx;
+  const order = incoming ? "desc" : "asc";
+  const parts = chunk.map((q, i) => {
+    const rows = db
+      .selectFrom("ledger_transfers")
+      .selectAll()
+      .where("network", "=", network)
+      .where("token_id", "=", tokenId)
+      .where(incoming ? "to_address" : "from_address", "=", q.address)
+      .where("occurred_at", incoming ? "<" : ">", q.at)
+      .orderBy("occurred_at", order)
+      .orderBy(orderText(ctx, "tx_hash"), order)
+      .orderBy("log_index", order)
+      .limit(limit);
+    return db
+      .selectFrom(rows.as(`q${i}`))
+      .selectAll()
+      .select(sql<number>`${sql.lit(i)}`.as("query_index"));
+  });
+  const [first, ...rest] = parts;
+  if (!first) return Promise.resolve([]);
+  return rest.reduce((all, part) => all.unionAll(part), first).execute();
 }
 
 /** Time, then transaction hash, then log index, ascending. */

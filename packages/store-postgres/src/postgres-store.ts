@@ -42,8 +42,8 @@ export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
 /**
  * What Postgres changes in the kysely store: many processes on a pool, so reads that lead to a
  * write lock their rows, jobs are claimed `FOR UPDATE SKIP LOCKED`, ties order in byte order
- * (collation "C", as on SQLite), the ledger is numbered in commit order (`seq`), and a unique
- * violation is SQLSTATE 23505.
+ * (collation "C", as on SQLite), the ledger is numbered in commit order (`seq`), a ledger hop
+ * is one lateral join over the frontier as arrays, and a unique violation is SQLSTATE 23505.
  */
 export const POSTGRES_STORE_DIALECT = defineStoreDialect({
   name: "postgres",
@@ -52,6 +52,7 @@ export const POSTGRES_STORE_DIALECT = defineStoreDialect({
   rowLocks: true,
   orderCollation: "C",
   ledgerOrder: "seq",
+  lateralJoins: true,
   uniqueViolationCodes: Object.freeze(["23505"]),
 });
 

@@ -5,6 +5,7 @@ import { sqliteBulkLedgerLoads } from "./sqlite-bulk-ledger-writer.js";
 import { openSqliteConnection, type SqliteOpenOptions } from "./sqlite-database.js";
 import { SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
 import type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
+import { sqliteLedgerReads } from "./sqlite-ledger-reads.js";
 import { sqliteTransferScan } from "./sqlite-transfer-scan.js";
 import { openDirectUtxoLoad } from "./sqlite-utxo-bulk-load.js";
 import { sqliteUtxoScan } from "./sqlite-utxo-scan.js";
@@ -26,7 +27,8 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
  * IMMEDIATE, so everything a transaction reads stays as it read it until it ends, also against
  * another process on the same file (no row locks needed). Transactions that arrive while one
  * runs are committed together (group commit, one savepoint each). `close()` is idempotent.
- * `putUtxoTransactions` binds prepared statements directly (`sqlite-utxo-writer.ts`).
+ * `putUtxoTransactions` binds prepared statements directly (`sqlite-utxo-writer.ts`), and so do
+ * the tracing reads `ledgerIncoming` and `ledgerOutgoing` (`sqlite-ledger-reads.ts`).
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const { db, sqlite } = openSqliteConnection(options.filename, options);
@@ -41,6 +43,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     ...store,
     bulkLedgerWriter: sqliteBulkLedgerLoads(db, sqlite, options.bulkLedger),
     scanTransfers: sqliteTransferScan(db, sqlite, SQLITE_STORE_DIALECT),
+    ...sqliteLedgerReads(db, sqlite),
     putUtxoTransactions: sqliteUtxoWriter(db, sqlite),
     scanUtxoTransactions: sqliteUtxoScan(db, sqlite),
     bulkUtxoWriter: async (load) =>

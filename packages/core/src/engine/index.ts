@@ -23,6 +23,11 @@ export {
   SOURCE_CACHE_DEFAULTS,
   type SourceCacheOptions,
 } from "./sources/cached-sources.js";
+export {
+  type ColdSources,
+  type ColdSourcesOptions,
+  createColdSources,
+} from "./sources/cold-sources.js";
 export type { ReferenceData } from "./sources/reference-data.js";
 export * from "./sources/store-clustering.js";
 export * from "./sources/store-sources.js";

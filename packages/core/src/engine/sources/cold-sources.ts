@@ -1,0 +1,71 @@
+/**
+ * The reference sources of a process that traces from the database (a worker or server without
+ * `--warm`): the ledger stays in the store, and everything else a trace asks over and over is
+ * held in this process. Attributions and sanctions are held whole (`whole-reference.ts`; a table
+ * past its row budget gets a cache in front of the store instead), tokens and daily prices are
+ * cached. A trace looks up every new address of every hop: asked of the store, those lookups
+ * were about two thirds of a cold worker's CPU on the benchmark ledger (docs/benchmarks.md,
+ * "Cold traces"). A label, listing, token or price imported by any process is seen at most
+ * about 30 s later (`refreshMs`, `ttlMs`); `clear()` on a source makes it read again at once.
+ *
+ *   const engine = createEngine({ store, ...(await createColdSources(store)) });
+ */
+import type {
+  AttributionSource,
+  PriceSource,
+  SanctionsSource,
+  TokenCatalog,
+} from "../../ports/reference-sources.js";
+import type { Store } from "../../ports/store.js";
+import {
+  type Clearable,
+  cachingAttributionSource,
+  cachingPriceSource,
+  cachingSanctionsSource,
+  cachingTokenCatalog,
+  type SourceCacheOptions,
+} from "./cached-sources.js";
+import {
+  storeAttributionSource,
+  storePriceSource,
+  storeSanctionsSource,
+  storeTokenCatalog,
+} from "./store-sources.js";
+import {
+  type WholeReferenceOptions,
+  wholeAttributionSource,
+  wholeSanctionsSource,
+} from "./whole-reference.js";
+
+/** Options of {@link createColdSources}. */
+export interface ColdSourcesOptions {
+  readonly cache?: SourceCacheOptions;
+  /** Attributions and sanctions held whole (the default), or `false` for caches in front of the store. */
+  readonly reference?: WholeReferenceOptions | false;
+}
+
+/** Engine config members a cold process holds in memory (the ledger is read from the store). */
+export interface ColdSources {
+  readonly attributions: AttributionSource & Clearable;
+  readonly sanctions: SanctionsSource & Clearable;
+  readonly tokens: TokenCatalog & Clearable;
+  readonly prices: PriceSource & Clearable;
+}
+
+/** Reads the attributions and sanctions of `store` whole and puts caches in front of the rest. */
+export async function createColdSources(
+  store: Store,
+  options: ColdSourcesOptions = {},
+): Promise<ColdSources> {
+  const whole = options.reference === false ? null : (options.reference ?? {});
+  const [attributions, sanctions] = await Promise.all([
+    whole ? wholeAttributionSource(store, whole) : null,
+    whole ? wholeSanctionsSource(store, whole) : null,
+  ]);
+  return {
+    attributions: attributions ?? cachingAttributionSource(storeAttributionSource(store), options.cache),
+    sanctions: sanctions ?? cachingSanctionsSource(storeSanctionsSource(store), options.cache),
+    tokens: cachingTokenCatalog(storeTokenCatalog(store), options.cache),
+    prices: cachingPriceSource(storePriceSource(store), options.cache),
+  };
+}
