@@ -2,12 +2,12 @@
  * The ClickHouse ledger: the `LedgerStore` writes, the `LedgerReader` hops and a bulk load, on
  * the tables of ch-schema.ts.
  *
- * Reads are correct while parts are unmerged: a hop asks, per frontier address, for the first
- * `limit` rows in hop order (`ORDER BY ... LIMIT n`, one branch per address in one UNION ALL
- * query), removes duplicates by key, and asks again with a larger limit only for an address
- * whose answer was cut short by duplicates. Each branch is a top-n: the server keeps `n` rows
- * per address however many the address has, so an address with millions of transfers costs a
- * scan of its key range, bounded in memory by the edge budget.
+ * Reads are correct while parts are unmerged: a hop asks for each frontier address's first
+ * `limit` rows in hop order (one query, `LIMIT n BY address`), removes duplicates by key, and
+ * asks again with a larger limit only for an address whose answer was cut short by duplicates.
+ * Hot addresses (more rows than `hotAddressRows`) are read with a top-n of their own, so an
+ * address with millions of transfers costs a scan of its key range, with memory bounded by the
+ * edge budget (see `hop`).
  */
 import type {
   IncomingQuery,
@@ -55,6 +55,11 @@ export interface ClickHouseLedgerOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Most frontier addresses per query (the query text stays under max_query_size); default 200. */
   readonly addressesPerQuery?: number;
+  /**
+   * An address with more rows than this (in one direction) is read with a top-n branch of its
+   * own instead of inside the hop's `LIMIT n BY` sort; default 2,000.
+   */
+  readonly hotAddressRows?: number;
   /** Server settings sent with every request (for example a per-query max_memory_usage). */
   readonly settings?: Readonly<Record<string, string | number>>;
 }
@@ -75,6 +80,7 @@ export function openClickHouseLedger(
     ...(options.settings ? { settings: options.settings } : {}),
   });
   const perQuery = options.addressesPerQuery ?? 200;
+  const hotRows = options.hotAddressRows ?? 2_000;
   // Puts of one process run one at a time, so each counts new rows against the ones before it.
   let putChain: Promise<unknown> = Promise.resolve();
 
@@ -107,9 +113,9 @@ export function openClickHouseLedger(
       return rows.map(fromRow);
     },
     ledgerIncoming: (network, tokenId, queries, limit) =>
-      hop(client, db, "in", network, tokenId, queries, limit, perQuery),
+      hop(client, db, "in", network, tokenId, queries, limit, perQuery, hotRows),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
-      hop(client, db, "out", network, tokenId, queries, limit, perQuery),
+      hop(client, db, "out", network, tokenId, queries, limit, perQuery, hotRows),
     bulkLedgerWriter: () => openBulkLoad(client, db),
     close: () => client.close(),
   };
@@ -161,7 +167,24 @@ async function storedKeys(
 
 type Direction = "in" | "out";
 
-/** One hop: every frontier address's first `limit` rows in hop order, duplicates removed. */
+/** What a hop query returns: ledger rows (`hot` 0), and the frontier's hot addresses (`hot` 1, only `to`/`from` set). */
+type HopRow = LedgerRow & { hot: number };
+
+/** The SQL of one direction. */
+const DIRECTION = {
+  in: { table: "ledger_in", degree: "ledger_in_degree", column: "to_address", op: "<", order: "DESC" },
+  out: { table: "ledger_out", degree: "ledger_out_degree", column: "from_address", op: ">", order: "ASC" },
+} as const;
+
+/**
+ * One hop: every frontier address's first `limit` rows in hop order, duplicates removed.
+ *
+ * One query per hop (per `perQuery` addresses): a `LIMIT n BY address` over every frontier
+ * address whose row count (the degree table) is at most `hotRows`, plus the list of the others.
+ * The sort of that query holds at most `hotRows` rows per address. A hot address (an exchange's
+ * deposit address with millions of rows) then gets a top-n branch of its own, where the server
+ * keeps `n` rows however many it scans: memory bounded by the edge budget, not by the address.
+ */
 async function hop(
   client: ChClient,
   db: string,
@@ -171,6 +194,7 @@ async function hop(
   queries: ReadonlyArray<IncomingQuery | OutgoingQuery>,
   limit: number,
   perQuery: number,
+  hotRows: number,
 ): Promise<ReadonlyArray<LedgerTransfer>> {
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new KytError("VALIDATION_ERROR", `limitPerAddress: expected a non-negative integer, got ${limit}`);
@@ -180,6 +204,7 @@ async function hop(
   const bounds = new Map<string, number>();
   for (const q of queries) {
     const bound = "before" in q ? q.before : q.after;
+    sqlInt(bound);
     const previous = bounds.get(q.address);
     const widest =
       previous === undefined
@@ -190,39 +215,104 @@ async function hop(
     bounds.set(q.address, widest);
   }
   const result: LedgerTransfer[] = [];
-  let pending = [...bounds.keys()];
-  let fetch = limit;
-  while (pending.length > 0) {
-    const short: string[] = [];
-    for (let i = 0; i < pending.length; i += perQuery) {
-      const addresses = pending.slice(i, i + perQuery);
-      const rows = await client.rows<LedgerRow>(
-        addresses
-          .map((a) => hopBranch(db, direction, network, tokenId, a, bounds.get(a) ?? 0, fetch))
-          .join("\nUNION ALL\n"),
-      );
-      const grouped = new Map<string, LedgerRow[]>();
-      for (const row of rows) {
-        const address = direction === "in" ? row.to_address : row.from_address;
-        const list = grouped.get(address) ?? [];
-        list.push(row);
-        grouped.set(address, list);
-      }
-      for (const address of addresses) {
-        const raw = grouped.get(address) ?? [];
-        const unique = sortHop(firstByKey(raw.map(fromRow)), direction);
-        if (raw.length >= fetch && unique.length < limit) short.push(address);
-        else result.push(...unique.slice(0, limit));
-      }
+  const addresses = [...bounds.keys()];
+  for (let i = 0; i < addresses.length; i += perQuery) {
+    const chunk = addresses.slice(i, i + perQuery);
+    const rows = await client.rows<HopRow>(
+      hopQuery(db, direction, network, tokenId, chunk, bounds, limit, hotRows),
+    );
+    const hot = new Set<string>();
+    const grouped = groupByAddress(
+      rows.filter((row) => {
+        if (Number(row.hot) === 1) hot.add(addressOf(row, direction));
+        return Number(row.hot) === 0;
+      }),
+      direction,
+    );
+    let short: string[] = [...hot];
+    for (const address of chunk) {
+      if (hot.has(address)) continue;
+      const raw = grouped.get(address) ?? [];
+      const unique = sortHop(firstByKey(raw.map(fromRow)), direction);
+      if (raw.length >= limit && unique.length < limit) short.push(address);
+      else result.push(...unique.slice(0, limit));
     }
-    pending = short;
-    fetch *= 4;
+    // Hot addresses, and addresses whose first `limit` rows held duplicates: top-n branches.
+    let fetch = limit;
+    while (short.length > 0) {
+      const again: string[] = [];
+      for (let j = 0; j < short.length; j += perQuery) {
+        const part = short.slice(j, j + perQuery);
+        const found = groupByAddress(
+          await client.rows<LedgerRow>(
+            part
+              .map((a) => topBranch(db, direction, network, tokenId, a, bounds.get(a) ?? 0, fetch))
+              .join("\nUNION ALL\n"),
+          ),
+          direction,
+        );
+        for (const address of part) {
+          const raw = found.get(address) ?? [];
+          const unique = sortHop(firstByKey(raw.map(fromRow)), direction);
+          if (raw.length >= fetch && unique.length < limit) again.push(address);
+          else result.push(...unique.slice(0, limit));
+        }
+      }
+      short = again;
+      fetch *= 4;
+    }
   }
   return result;
 }
 
-/** The branch of a hop query for one address: a top-`fetch` in hop order. */
-function hopBranch(
+function addressOf(row: LedgerRow, direction: Direction): string {
+  return direction === "in" ? row.to_address : row.from_address;
+}
+
+function groupByAddress(rows: ReadonlyArray<LedgerRow>, direction: Direction): Map<string, LedgerRow[]> {
+  const grouped = new Map<string, LedgerRow[]>();
+  for (const row of rows) {
+    const address = addressOf(row, direction);
+    const list = grouped.get(address) ?? [];
+    list.push(row);
+    grouped.set(address, list);
+  }
+  return grouped;
+}
+
+/** The one query of a hop: the `LIMIT n BY` over the frontier's addresses that are not hot, and the hot ones. */
+function hopQuery(
+  db: string,
+  direction: Direction,
+  network: string,
+  tokenId: string,
+  addresses: ReadonlyArray<string>,
+  bounds: ReadonlyMap<string, number>,
+  limit: number,
+  hotRows: number,
+): string {
+  const { table, degree, column, op, order } = DIRECTION[direction];
+  const list = sqlStringList(addresses);
+  const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
+  const scope = `network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}`;
+  const hot = `SELECT address FROM ${db}.${degree} WHERE ${scope} AND address IN (${list})
+    GROUP BY address HAVING sum(rows) > ${sqlInt(hotRows)}`;
+  return `SELECT toUInt8(0) AS hot, ${SELECT_COLUMNS} FROM (
+    SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
+    WHERE ${scope} AND ${column} IN (${list}) AND ${column} GLOBAL NOT IN (${hot})
+      AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))
+    ORDER BY ${column}, occurred_at ${order}, tx_hash ${order}, log_index ${order}
+    LIMIT ${sqlInt(limit)} BY ${column})
+  UNION ALL
+  SELECT toUInt8(1) AS hot, ${sqlString(network)} AS network, '' AS tx_hash, toInt32(0) AS log_index,
+    ${sqlString(tokenId)} AS token_id, ${column === "from_address" ? "address" : "''"} AS from_address,
+    ${column === "to_address" ? "address" : "''"} AS to_address, toFloat64(0) AS amount, toInt64(0) AS occurred_at,
+    CAST(NULL AS Nullable(Int64)) AS block_number, CAST(NULL AS Nullable(Float64)) AS value_usd
+  FROM (${hot})`;
+}
+
+/** A top-`fetch` branch in hop order for one address. */
+function topBranch(
   db: string,
   direction: Direction,
   network: string,
@@ -231,10 +321,7 @@ function hopBranch(
   bound: number,
   fetch: number,
 ): string {
-  const [table, column, op, order] =
-    direction === "in"
-      ? ["ledger_in", "to_address", "<", "DESC"]
-      : ["ledger_out", "from_address", ">", "ASC"];
+  const { table, column, op, order } = DIRECTION[direction];
   return `SELECT * FROM (SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
     WHERE network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}
       AND ${column} = ${sqlString(address)} AND occurred_at ${op} ${sqlInt(bound)}

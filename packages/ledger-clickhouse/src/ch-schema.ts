@@ -71,7 +71,26 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
        AS SELECT ${LEDGER_COLUMNS.join(", ")} FROM ${db}.ledger_tx${local}`,
     ],
   },
+  {
+    version: 2,
+    name: "rows per address and direction, to route hot addresses to a bounded read",
+    statements: (db, local) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_in_degree${local} ${DEGREE_COLUMNS}
+       ENGINE = SummingMergeTree(rows) ORDER BY (network, token_id, address)`,
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_out_degree${local} ${DEGREE_COLUMNS}
+       ENGINE = SummingMergeTree(rows) ORDER BY (network, token_id, address)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_in_degree_mv${local} TO ${db}.ledger_in_degree${local}
+       AS SELECT network, token_id, to_address AS address, toUInt64(count()) AS rows
+       FROM ${db}.ledger_tx${local} GROUP BY network, token_id, to_address`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_out_degree_mv${local} TO ${db}.ledger_out_degree${local}
+       AS SELECT network, token_id, from_address AS address, toUInt64(count()) AS rows
+       FROM ${db}.ledger_tx${local} GROUP BY network, token_id, from_address`,
+    ],
+  },
 ];
+
+/** The rows-per-address tables (summed on merge; duplicates only over-count, which is safe). */
+const DEGREE_COLUMNS = "(network String, token_id String, address String, rows UInt64)";
 
 /** The statements creating the Distributed tables of `db` over cluster `cluster`. */
 export function distributedStatements(db: string, cluster: string): ReadonlyArray<string> {
@@ -80,10 +99,15 @@ export function distributedStatements(db: string, cluster: string): ReadonlyArra
   const table = (name: string, shardBy: string) =>
     `CREATE TABLE IF NOT EXISTS ${d}.${name} ${COLUMN_TYPES}
      ENGINE = Distributed(${c}, ${d}, ${name}_local, ${shardBy})`;
+  const degree = (name: string) =>
+    `CREATE TABLE IF NOT EXISTS ${d}.${name} ${DEGREE_COLUMNS}
+     ENGINE = Distributed(${c}, ${d}, ${name}_local, cityHash64(network, address))`;
   return [
     table("ledger_tx", "cityHash64(network, tx_hash)"),
     table("ledger_in", "cityHash64(network, tx_hash)"),
     table("ledger_out", "cityHash64(network, tx_hash)"),
+    degree("ledger_in_degree"),
+    degree("ledger_out_degree"),
   ];
 }
 
