@@ -31,10 +31,10 @@ type LedgerRow = {
   token_id: string;
   from_address: string;
   to_address: string;
-  amount: number;
+  amount: string;
   occurred_at: number;
   block_number: number | null;
-  value_usd: number | null;
+  value_usd: string | null;
 };
 
 /** The ledger in ClickHouse. */
@@ -214,7 +214,8 @@ async function hop(
           : Math.min(previous, bound);
     bounds.set(q.address, widest);
   }
-  const result: LedgerTransfer[] = [];
+  // Answers per address, given back in frontier order (as the SQL stores do).
+  const answers = new Map<string, LedgerTransfer[]>();
   const addresses = [...bounds.keys()];
   for (let i = 0; i < addresses.length; i += perQuery) {
     const chunk = addresses.slice(i, i + perQuery);
@@ -235,7 +236,7 @@ async function hop(
       const raw = grouped.get(address) ?? [];
       const unique = sortHop(firstByKey(raw.map(fromRow)), direction);
       if (raw.length >= limit && unique.length < limit) short.push(address);
-      else result.push(...unique.slice(0, limit));
+      else answers.set(address, unique.slice(0, limit));
     }
     // Hot addresses, and addresses whose first `limit` rows held duplicates: top-n branches.
     let fetch = limit;
@@ -255,14 +256,14 @@ async function hop(
           const raw = found.get(address) ?? [];
           const unique = sortHop(firstByKey(raw.map(fromRow)), direction);
           if (raw.length >= fetch && unique.length < limit) again.push(address);
-          else result.push(...unique.slice(0, limit));
+          else answers.set(address, unique.slice(0, limit));
         }
       }
       short = again;
       fetch *= 4;
     }
   }
-  return result;
+  return addresses.flatMap((address) => answers.get(address) ?? []);
 }
 
 function addressOf(row: LedgerRow, direction: Direction): string {
@@ -295,19 +296,20 @@ function hopQuery(
   const list = sqlStringList(addresses);
   const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
   const scope = `network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}`;
-  const hot = `SELECT address FROM ${db}.${degree} WHERE ${scope} AND address IN (${list})
-    GROUP BY address HAVING sum(rows) > ${sqlInt(hotRows)}`;
+  const degrees = `SELECT address FROM ${db}.${degree} WHERE ${scope} AND address IN (${list}) GROUP BY address`;
+  const hot = `${degrees} HAVING sum(rows) > ${sqlInt(hotRows)}`;
+  const cold = `${degrees} HAVING sum(rows) <= ${sqlInt(hotRows)}`;
   return `SELECT toUInt8(0) AS hot, ${SELECT_COLUMNS} FROM (
     SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
-    WHERE ${scope} AND ${column} IN (${list}) AND ${column} GLOBAL NOT IN (${hot})
+    WHERE ${scope} AND ${column} IN (${list}) AND ${column} GLOBAL IN (${cold})
       AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))
     ORDER BY ${column}, occurred_at ${order}, tx_hash ${order}, log_index ${order}
     LIMIT ${sqlInt(limit)} BY ${column})
   UNION ALL
   SELECT toUInt8(1) AS hot, ${sqlString(network)} AS network, '' AS tx_hash, toInt32(0) AS log_index,
     ${sqlString(tokenId)} AS token_id, ${column === "from_address" ? "address" : "''"} AS from_address,
-    ${column === "to_address" ? "address" : "''"} AS to_address, toFloat64(0) AS amount, toInt64(0) AS occurred_at,
-    CAST(NULL AS Nullable(Int64)) AS block_number, CAST(NULL AS Nullable(Float64)) AS value_usd
+    ${column === "to_address" ? "address" : "''"} AS to_address, '' AS amount, toInt64(0) AS occurred_at,
+    CAST(NULL AS Nullable(Int64)) AS block_number, CAST(NULL AS Nullable(String)) AS value_usd
   FROM (${hot})`;
 }
 
@@ -349,10 +351,10 @@ function toRow(r: LedgerTransfer): LedgerRow {
     token_id: r.tokenId,
     from_address: r.from,
     to_address: r.to,
-    amount: r.amount,
+    amount: String(r.amount),
     occurred_at: r.occurredAt,
     block_number: r.block,
-    value_usd: r.valueUsd,
+    value_usd: r.valueUsd === null ? null : String(r.valueUsd),
   };
 }
 
@@ -429,13 +431,13 @@ function columnType(column: (typeof LEDGER_COLUMNS)[number]): string {
     case "log_index":
       return "Int32";
     case "amount":
-      return "Float64";
+      return "String";
     case "occurred_at":
       return "Int64";
     case "block_number":
       return "Nullable(Int64)";
     case "value_usd":
-      return "Nullable(Float64)";
+      return "Nullable(String)";
     default:
       return "String";
   }

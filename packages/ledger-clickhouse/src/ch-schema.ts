@@ -13,6 +13,10 @@
  * `Distributed` tables of the same names on the server the ledger is opened on; inserts are
  * sharded by the key's hash, so a row and its duplicates land on one shard.
  *
+ * Amounts are kept as the exact decimal text of the number (JavaScript's shortest round-trip
+ * form): 18.16's float parser lands one ulp off on about one value in ten, and the ledger must
+ * give back exactly what it was given (`toFloat64(amount)` for analytics).
+ *
  * Every statement is plain SQL that ClickHouse 18.16 and current releases both accept (see
  * docs/scaling.md). Migrations are recorded in `ledger_schema_versions` on each server.
  */
@@ -39,10 +43,10 @@ const COLUMN_TYPES = `(
   token_id String,
   from_address String,
   to_address String,
-  amount Float64,
+  amount String,
   occurred_at Int64,
   block_number Nullable(Int64),
-  value_usd Nullable(Float64)
+  value_usd Nullable(String)
 )`;
 
 /** One migration: statements run in order on one server. */
