@@ -15,6 +15,9 @@ import {
 } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
 
+/** The version of the Distributed tables on a sharded ledger's entry server. */
+export const DISTRIBUTED_VERSION = 1001;
+
 /** What a migration run did. */
 export interface ClickHouseMigrationOutcome {
   /** Versions applied now, per server URL. */
@@ -56,8 +59,9 @@ export async function migrateClickHouseLedger(
       options.retry,
     );
   }
+  // Numbered apart from the shards' own migrations: the entry server is often a shard too.
   const entry: LedgerMigration = {
-    version: 1,
+    version: DISTRIBUTED_VERSION,
     name: `distributed ledger tables over cluster ${target.cluster}`,
     statements: (db) => distributedStatements(db, target.cluster ?? ""),
   };
