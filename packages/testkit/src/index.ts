@@ -20,6 +20,7 @@ export {
   runStoreConformance,
   type StoreConformanceOptions,
 } from "./store-conformance.js";
+export { runLedgerConformance } from "./store-conformance-ledger-only.js";
 export {
   BASE_TIME,
   checkedStates,

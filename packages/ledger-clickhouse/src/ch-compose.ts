@@ -1,0 +1,63 @@
+/**
+ * A store whose ledger lives elsewhere: every ledger member (the writes, the hash lookup, the
+ * tracing hops, the bulk load) goes to `ledger`, everything else (transfers, checks, alerts,
+ * jobs, reference data) stays on `store`. Inside `store.transaction`, ledger writes go to the
+ * ledger at once and are not undone by a rollback: ledger rows are chain facts keyed by
+ * (network, txHash, logIndex), so writing one again is harmless, and a follower that restarts
+ * rewrites the blocks after its saved cursor. `scanLedger` is left out: a warm in-memory copy
+ * of an external ledger is not offered (the point of the external ledger is that it does not fit).
+ */
+import type { LedgerBulkWriter, LedgerReader, LedgerStore, Store, StoreOps } from "@openkyt/core";
+
+/** What an external ledger offers. */
+export interface ExternalLedger extends LedgerStore, LedgerReader {
+  bulkLedgerWriter(): Promise<LedgerBulkWriter>;
+  close(): Promise<void>;
+}
+
+const LEDGER_MEMBERS = new Set<PropertyKey>([
+  "putLedgerTransfers",
+  "ledgerByTxHash",
+  "ledgerIncoming",
+  "ledgerOutgoing",
+]);
+
+/** `ops` with its ledger members taken from `ledger`. */
+function overlay<T extends StoreOps>(
+  ops: T,
+  ledger: ExternalLedger,
+  extra: Partial<Record<PropertyKey, unknown>>,
+): T {
+  return new Proxy(ops, {
+    get(target, prop) {
+      if (prop in extra) return extra[prop];
+      if (LEDGER_MEMBERS.has(prop)) {
+        const member = ledger[prop as keyof ExternalLedger] as (...args: unknown[]) => unknown;
+        return member.bind(ledger);
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has(target, prop) {
+      if (prop in extra) return extra[prop] !== undefined;
+      return LEDGER_MEMBERS.has(prop) || Reflect.has(target, prop);
+    },
+  });
+}
+
+/** `store` with its ledger in `ledger`; closing it closes both. */
+export function withExternalLedger(store: Store, ledger: ExternalLedger): Store {
+  return overlay(store, ledger, {
+    transaction: <T>(fn: (tx: StoreOps) => Promise<T>) =>
+      store.transaction((tx) => fn(overlay(tx, ledger, {}))),
+    bulkLedgerWriter: () => ledger.bulkLedgerWriter(),
+    scanLedger: undefined,
+    close: async () => {
+      try {
+        await ledger.close();
+      } finally {
+        await store.close();
+      }
+    },
+  });
+}

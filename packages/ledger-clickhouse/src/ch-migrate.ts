@@ -1,0 +1,100 @@
+/**
+ * Runs the ledger's pending migrations on one server, or on every shard of a sharded ledger and
+ * then the Distributed tables on its entry server. Statements are idempotent (IF NOT EXISTS), so
+ * two processes migrating at once both end with the same tables.
+ */
+import { KytError } from "@openkyt/core";
+import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
+import { sqlIdentifier } from "./ch-escape.js";
+import {
+  distributedStatements,
+  LEDGER_MIGRATIONS,
+  type LedgerMigration,
+  recordVersion,
+  versionsTable,
+} from "./ch-schema.js";
+import type { ClickHouseTarget } from "./ch-target.js";
+
+/** The version of the Distributed tables on a sharded ledger's entry server. */
+export const DISTRIBUTED_VERSION = 1001;
+
+/** What a migration run did. */
+export interface ClickHouseMigrationOutcome {
+  /** Versions applied now, per server URL. */
+  readonly applied: Readonly<Record<string, ReadonlyArray<number>>>;
+}
+
+/** Options of {@link migrateClickHouseLedger}. */
+export interface MigrateOptions {
+  /**
+   * The shards of a sharded ledger (the target's `cluster`), each an HTTP target of its own; the
+   * local tables are created on each. Required when the target names a cluster.
+   */
+  readonly shards?: ReadonlyArray<ClickHouseTarget>;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+/** Creates the database and runs the pending migrations. */
+export async function migrateClickHouseLedger(
+  target: ClickHouseTarget,
+  options: MigrateOptions = {},
+): Promise<ClickHouseMigrationOutcome> {
+  const applied: Record<string, ReadonlyArray<number>> = {};
+  if (target.cluster === null) {
+    applied[target.url] = await migrateServer(target, "", LEDGER_MIGRATIONS, options.retry);
+    return { applied };
+  }
+  const shards = options.shards ?? [];
+  if (shards.length === 0) {
+    throw new KytError(
+      "NOT_CONFIGURED",
+      `a sharded ClickHouse ledger (cluster ${target.cluster}) needs its shards' HTTP addresses to migrate`,
+    );
+  }
+  for (const shard of shards) {
+    applied[shard.url] = await migrateServer(
+      { ...shard, database: target.database },
+      "_local",
+      LEDGER_MIGRATIONS,
+      options.retry,
+    );
+  }
+  // Numbered apart from the shards' own migrations: the entry server is often a shard too.
+  const entry: LedgerMigration = {
+    version: DISTRIBUTED_VERSION,
+    name: `distributed ledger tables over cluster ${target.cluster}`,
+    statements: (db) => distributedStatements(db, target.cluster ?? ""),
+  };
+  const entryApplied = await migrateServer(target, "", [entry], options.retry);
+  applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];
+  return { applied };
+}
+
+async function migrateServer(
+  target: ClickHouseTarget,
+  local: string,
+  migrations: ReadonlyArray<LedgerMigration>,
+  retry: Partial<RetryPolicy> | undefined,
+): Promise<ReadonlyArray<number>> {
+  const db = sqlIdentifier(target.database);
+  const admin: ChClient = openChClient(target, { database: null, ...(retry ? { retry } : {}) });
+  try {
+    await admin.command(`CREATE DATABASE IF NOT EXISTS ${db}`);
+    await admin.command(versionsTable(db));
+    const done = new Set(
+      (await admin.rows<{ version: number }>(`SELECT version FROM ${db}.ledger_schema_versions`)).map((r) =>
+        Number(r.version),
+      ),
+    );
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.statements(db, local)) await admin.command(statement);
+      await admin.command(recordVersion(db, migration));
+      applied.push(migration.version);
+    }
+    return applied;
+  } finally {
+    await admin.close();
+  }
+}

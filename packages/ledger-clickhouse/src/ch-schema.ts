@@ -1,0 +1,128 @@
+/**
+ * The ledger's tables and their migrations.
+ *
+ * - `ledger_tx`: every transfer, ReplacingMergeTree ordered by its key (network, tx_hash,
+ *   log_index): the hash lookup used for binding, and where inserts go.
+ * - `ledger_in` / `ledger_out`: the same rows ordered for hops, by (network, token_id,
+ *   to_address | from_address, occurred_at, tx_hash, log_index), filled from `ledger_tx` by
+ *   materialized views in the same INSERT. They are ReplacingMergeTree too (the key fixes the
+ *   rest of the row, so their sorting keys hold it), and reads remove duplicates themselves
+ *   until merges do, so answers are right while parts are unmerged.
+ *
+ * A sharded ledger (`cluster`) keeps those tables as `*_local` on every shard and puts
+ * `Distributed` tables of the same names on the server the ledger is opened on; inserts are
+ * sharded by the key's hash, so a row and its duplicates land on one shard.
+ *
+ * Amounts are kept as the exact decimal text of the number (JavaScript's shortest round-trip
+ * form): 18.16's float parser lands one ulp off on about one value in ten, and the ledger must
+ * give back exactly what it was given (`toFloat64(amount)` for analytics).
+ *
+ * Every statement is plain SQL that ClickHouse 18.16 and current releases both accept (see
+ * docs/scaling.md). Migrations are recorded in `ledger_schema_versions` on each server.
+ */
+import { sqlIdentifier, sqlInt, sqlString } from "./ch-escape.js";
+
+/** The columns of a ledger row, in table order. */
+export const LEDGER_COLUMNS = [
+  "network",
+  "tx_hash",
+  "log_index",
+  "token_id",
+  "from_address",
+  "to_address",
+  "amount",
+  "occurred_at",
+  "block_number",
+  "value_usd",
+] as const;
+
+const COLUMN_TYPES = `(
+  network String,
+  tx_hash String,
+  log_index Int32,
+  token_id String,
+  from_address String,
+  to_address String,
+  amount String,
+  occurred_at Int64,
+  block_number Nullable(Int64),
+  value_usd Nullable(String)
+)`;
+
+/** One migration: statements run in order on one server. */
+export interface LedgerMigration {
+  readonly version: number;
+  readonly name: string;
+  /** The statements for database `db`; `local` is the table suffix ("" on one server, "_local" on shards). */
+  statements(db: string, local: string): ReadonlyArray<string>;
+}
+
+/** Every migration of the ledger's own tables (on one server or on each shard), oldest first. */
+export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
+  {
+    version: 1,
+    name: "ledger tables: by key, incoming hops, outgoing hops",
+    statements: (db, local) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_tx${local} ${COLUMN_TYPES}
+       ENGINE = ReplacingMergeTree() ORDER BY (network, tx_hash, log_index)`,
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_in${local} ${COLUMN_TYPES}
+       ENGINE = ReplacingMergeTree() ORDER BY (network, token_id, to_address, occurred_at, tx_hash, log_index)`,
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_out${local} ${COLUMN_TYPES}
+       ENGINE = ReplacingMergeTree() ORDER BY (network, token_id, from_address, occurred_at, tx_hash, log_index)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_in_mv${local} TO ${db}.ledger_in${local}
+       AS SELECT ${LEDGER_COLUMNS.join(", ")} FROM ${db}.ledger_tx${local}`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_out_mv${local} TO ${db}.ledger_out${local}
+       AS SELECT ${LEDGER_COLUMNS.join(", ")} FROM ${db}.ledger_tx${local}`,
+    ],
+  },
+  {
+    version: 2,
+    name: "rows per address and direction, to route hot addresses to a bounded read",
+    statements: (db, local) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_in_degree${local} ${DEGREE_COLUMNS}
+       ENGINE = SummingMergeTree(rows) ORDER BY (network, token_id, address)`,
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_out_degree${local} ${DEGREE_COLUMNS}
+       ENGINE = SummingMergeTree(rows) ORDER BY (network, token_id, address)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_in_degree_mv${local} TO ${db}.ledger_in_degree${local}
+       AS SELECT network, token_id, to_address AS address, toUInt64(count()) AS rows
+       FROM ${db}.ledger_tx${local} GROUP BY network, token_id, to_address`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_out_degree_mv${local} TO ${db}.ledger_out_degree${local}
+       AS SELECT network, token_id, from_address AS address, toUInt64(count()) AS rows
+       FROM ${db}.ledger_tx${local} GROUP BY network, token_id, from_address`,
+    ],
+  },
+];
+
+/** The rows-per-address tables (summed on merge; duplicates only over-count, which is safe). */
+const DEGREE_COLUMNS = "(network String, token_id String, address String, rows UInt64)";
+
+/** The statements creating the Distributed tables of `db` over cluster `cluster`. */
+export function distributedStatements(db: string, cluster: string): ReadonlyArray<string> {
+  const d = sqlIdentifier(db);
+  const c = sqlIdentifier(cluster);
+  const table = (name: string, shardBy: string) =>
+    `CREATE TABLE IF NOT EXISTS ${d}.${name} ${COLUMN_TYPES}
+     ENGINE = Distributed(${c}, ${d}, ${name}_local, ${shardBy})`;
+  const degree = (name: string) =>
+    `CREATE TABLE IF NOT EXISTS ${d}.${name} ${DEGREE_COLUMNS}
+     ENGINE = Distributed(${c}, ${d}, ${name}_local, cityHash64(network, address))`;
+  return [
+    table("ledger_tx", "cityHash64(network, tx_hash)"),
+    table("ledger_in", "cityHash64(network, tx_hash)"),
+    table("ledger_out", "cityHash64(network, tx_hash)"),
+    degree("ledger_in_degree"),
+    degree("ledger_out_degree"),
+  ];
+}
+
+/** The versions table and the query of what it holds. */
+export function versionsTable(db: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${sqlIdentifier(db)}.ledger_schema_versions
+    (version UInt32, name String, applied_at DateTime) ENGINE = ReplacingMergeTree() ORDER BY version`;
+}
+
+/** The INSERT recording a migration as applied. */
+export function recordVersion(db: string, migration: LedgerMigration): string {
+  return `INSERT INTO ${sqlIdentifier(db)}.ledger_schema_versions (version, name, applied_at)
+    VALUES (${sqlInt(migration.version)}, ${sqlString(migration.name)}, now())`;
+}

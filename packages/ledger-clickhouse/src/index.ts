@@ -1,0 +1,42 @@
+/**
+ * @openkyt/ledger-clickhouse: the ledger in ClickHouse, for ledgers past one machine. Tracing
+ * reads it through the `LedgerReader` port, imports and followers write it; the screening state
+ * stays in the SQLite or Postgres store.
+ */
+export {
+  type ChClient,
+  DEFAULT_RETRY,
+  isTransient,
+  openChClient,
+  type RetryPolicy,
+  withRetry,
+} from "./ch-client.js";
+export { type ExternalLedger, withExternalLedger } from "./ch-compose.js";
+export { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+export {
+  type ClickHouseLedger,
+  type ClickHouseLedgerOptions,
+  openClickHouseLedger,
+} from "./ch-ledger.js";
+export {
+  type ClickHouseBinary,
+  findClickHouseBinary,
+  freePort,
+  type LocalClickHouse,
+  type LocalClickHouseOptions,
+  startLocalClickHouse,
+  stopProcess,
+} from "./ch-local-server.js";
+export {
+  type ClickHouseMigrationOutcome,
+  type MigrateOptions,
+  migrateClickHouseLedger,
+} from "./ch-migrate.js";
+export { LEDGER_COLUMNS, LEDGER_MIGRATIONS, type LedgerMigration } from "./ch-schema.js";
+export {
+  type ClickHouseTarget,
+  DEFAULT_CLICKHOUSE_PORT,
+  describeClickHouseTarget,
+  isClickHouseUrl,
+  parseClickHouseUrl,
+} from "./ch-target.js";

@@ -1,0 +1,85 @@
+/**
+ * The sharded path: two server processes, a `remote_servers` cluster of both, the ledger's local
+ * tables on each shard and `Distributed` tables on the entry server. Rows spread over both
+ * shards, and the hops, the hash lookup, the counts of new rows and a bulk load answer as on one
+ * server (checked against SQLite on the same rows).
+ */
+import type { LedgerTransfer } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
+import { BASE_TIME as T0 } from "@openkyt/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  freePort,
+  type LocalClickHouse,
+  migrateClickHouseLedger,
+  openChClient,
+  openClickHouseLedger,
+  parseClickHouseUrl,
+  startLocalClickHouse,
+} from "../src/index.js";
+import { CLICKHOUSE_MISSING } from "./ch-test-server.js";
+
+describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", () => {
+  let shards: LocalClickHouse[] = [];
+  beforeAll(async () => {
+    const tcp = [await freePort(), await freePort()];
+    const clusters = { ledger_two: tcp };
+    shards = await Promise.all(tcp.map((tcpPort) => startLocalClickHouse({ tcpPort, clusters })));
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(shards.map((s) => s.stop()));
+  });
+
+  it("spreads rows over both shards and answers like one database", async () => {
+    const [a, b] = shards as [LocalClickHouse, LocalClickHouse];
+    const target = parseClickHouseUrl(a.ledgerUrl("sharded", "ledger_two"));
+    const outcome = await migrateClickHouseLedger(target, {
+      shards: [parseClickHouseUrl(a.ledgerUrl("sharded")), parseClickHouseUrl(b.ledgerUrl("sharded"))],
+    });
+    expect(outcome.applied[b.httpUrl]).toEqual([1, 2]);
+    const ledger = openClickHouseLedger(target);
+    const sqlite = await createSqliteStore({ filename: ":memory:", migrate: true });
+    try {
+      const rows: LedgerTransfer[] = Array.from({ length: 400 }, (_, i) => ({
+        network: "ETH",
+        txHash: `0xt${i % 300}`,
+        logIndex: i >= 300 ? 1 : 0,
+        tokenId: "native",
+        from: `0xf${i % 7}`,
+        to: `0xh${i % 5}`,
+        amount: i + 0.25,
+        occurredAt: T0 + (i % 90) * 1000,
+        block: i,
+        valueUsd: null,
+      }));
+      expect(await ledger.putLedgerTransfers(rows.slice(0, 250))).toBe(250);
+      expect(await ledger.putLedgerTransfers(rows)).toBe(150);
+      await sqlite.putLedgerTransfers(rows);
+      // A bulk load through the entry server: only the new keys land.
+      const load = await ledger.bulkLedgerWriter();
+      const extra: LedgerTransfer = { ...(rows[0] as LedgerTransfer), txHash: "0xextra", to: "0xh1" };
+      await load.write([rows[3] as LedgerTransfer, extra]);
+      expect(await load.finish()).toBe(1);
+      await sqlite.putLedgerTransfers([extra]);
+
+      for (const shard of shards) {
+        const local = openChClient(parseClickHouseUrl(shard.ledgerUrl("sharded")));
+        const [count] = await local.rows<{ n: number }>("SELECT count() AS n FROM sharded.ledger_tx_local");
+        await local.close();
+        expect(Number(count?.n)).toBeGreaterThan(100);
+      }
+      const incoming = ["0xh0", "0xh1", "0xh4"].map((address) => ({ address, before: T0 + 60_000 }));
+      const outgoing = ["0xf0", "0xf6"].map((address) => ({ address, after: T0 + 10_000 }));
+      expect(await ledger.ledgerIncoming("ETH", "native", incoming, 7)).toEqual(
+        await sqlite.ledgerIncoming("ETH", "native", incoming, 7),
+      );
+      expect(await ledger.ledgerOutgoing("ETH", "native", outgoing, 9)).toEqual(
+        await sqlite.ledgerOutgoing("ETH", "native", outgoing, 9),
+      );
+      expect(await ledger.ledgerByTxHash("ETH", "0xt7")).toEqual(await sqlite.ledgerByTxHash("ETH", "0xt7"));
+    } finally {
+      await ledger.close();
+      await sqlite.close();
+    }
+  }, 120_000);
+});
