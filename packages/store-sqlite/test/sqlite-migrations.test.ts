@@ -37,17 +37,28 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0031) adds the address clusters' two tables and the members index.
+      // The last migration (0040) adds casework: decisions, the audit log (with its two
+      // append-only triggers), SLA policies, saved views and a name column of api_keys.
+      const casework = (entry: string) => / (decisions|audit_events|sla_policies|saved_views)/.test(entry);
+      expect(latest.filter((e) => e.startsWith("trigger audit_events_no_"))).toHaveLength(2);
+      const keysTable = (entry: string) => entry.startsWith("table api_keys:");
+      expect(latest.find(keysTable)).toMatch(/"name" text/);
+      const base = await schema();
+      expect(base.filter((e) => !keysTable(e))).toEqual(latest.filter((e) => !casework(e) && !keysTable(e)));
+      expect(base.find(keysTable)).not.toMatch(/"name"/);
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      // The one before (0031) adds the address clusters' two tables and the members index.
       const clusters = (entry: string) => / utxo_cluster/.test(entry);
-      expect(latest.filter(clusters)).toHaveLength(3);
-      const withoutClusters = latest.filter((e) => !clusters(e));
+      expect(base.filter(clusters)).toHaveLength(3);
+      const withoutClusters = base.filter((e) => !clusters(e));
       expect(await schema()).toEqual(withoutClusters);
       // The one before (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
       const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
-      expect(latest.filter(utxo)).toHaveLength(6);
-      expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
+      expect(base.filter(utxo)).toHaveLength(6);
+      expect(base.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
         /\("prev_txid", "network", "prev_vout"\)/,
       );
       const withoutUtxo = withoutClusters.filter((e) => !utxo(e));
@@ -55,22 +66,22 @@ describe("sqlite migrations", () => {
       // The one before (0020) adds the followed blocks of chain followers and the ledger's
       // (network, block) index, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -4));
       const followed = (entry: string) =>
         entry.startsWith("table followed_blocks:") || entry.startsWith("index ledger_transfers_block:");
-      expect(latest.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
+      expect(base.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
         /\("network", "block"\)/,
       );
-      expect(latest.find((e) => e.startsWith("table followed_blocks:"))).toMatch(
+      expect(base.find((e) => e.startsWith("table followed_blocks:"))).toMatch(
         /primary key \("network", "height"\)/,
       );
       const withoutFollowed = withoutUtxo.filter((e) => !followed(e));
       expect(await schema()).toEqual(withoutFollowed);
       // The one before (0018) adds the index of the tx_status filter, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -4));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -5));
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
-      expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
+      expect(base.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
       const withoutStatus = withoutFollowed.filter((e) => !statusIndex(e));
       expect(await schema()).toEqual(withoutStatus);
       // The one before (0015) adds the partial index of leased jobs: stepping over it
@@ -79,7 +90,7 @@ describe("sqlite migrations", () => {
       const leasedIndex = (entry: string) => entry.startsWith("index jobs_leased:");
       const before = await schema();
       expect(before).toEqual(withoutStatus.filter((e) => !leasedIndex(e)));
-      expect(latest.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
+      expect(base.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
       // One more step (0014, the transfer's block and log index) leaves every table but
       // transfers as it was, and transfers without the two columns.
       await migrateDown(db);
@@ -87,8 +98,8 @@ describe("sqlite migrations", () => {
       const twoDown = await schema();
       expect(twoDown.filter((e) => !transfersTable(e))).toEqual(before.filter((e) => !transfersTable(e)));
       expect(twoDown.find(transfersTable)).not.toMatch(/"block"|"log_index"/);
-      expect(latest.find(transfersTable)).toMatch(/"block"/);
-      expect(latest.find(transfersTable)).toMatch(/"log_index"/);
+      expect(base.find(transfersTable)).toMatch(/"block"/);
+      expect(base.find(transfersTable)).toMatch(/"log_index"/);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 
@@ -99,6 +110,20 @@ describe("sqlite migrations", () => {
       await migrateToLatest(db);
       expect(await appliedMigrations(db)).toEqual(ALL);
       expect(await schema()).toEqual(latest);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("keep the audit log append-only in the database: UPDATE and DELETE are refused", async () => {
+    const db = openSqliteDatabase(":memory:");
+    try {
+      await migrateToLatest(db);
+      await sql`insert into audit_events values ('e-1', 'a', 1, null, 'sla.updated', null, '{}')`.execute(db);
+      await expect(sql`update audit_events set actor = 'someone'`.execute(db)).rejects.toThrow(/append-only/);
+      await expect(sql`delete from audit_events`.execute(db)).rejects.toThrow(/append-only/);
+      const rows = await sql<{ actor: string | null }>`select actor from audit_events`.execute(db);
+      expect(rows.rows).toEqual([{ actor: null }]);
     } finally {
       await db.destroy();
     }

@@ -1,3 +1,6 @@
+export { type BulkChangeResult, MIN_SEARCH_LENGTH } from "./casework/alert-queue.js";
+export { type AuditEntry, presentAuditEvent } from "./casework/audit-log.js";
+export type { CaseworkApi } from "./casework/casework-api.js";
 export * from "./create-engine.js";
 export type * from "./engine-config.js";
 export type {
