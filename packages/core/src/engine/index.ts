@@ -46,6 +46,7 @@ export {
 export type { AccountApi } from "./use-cases/account-api.js";
 export type { Actor } from "./use-cases/alert-workflow.js";
 export {
+  API_KEY_NAME_MAX,
   type ApiKeyInfo,
   type ApiKeyService,
   type CreatedApiKey,
