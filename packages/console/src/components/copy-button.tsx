@@ -17,7 +17,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       <button type="button" class="small" onClick={copy} aria-label={`Copy ${label}`}>
         Copy
       </button>
-      <span role="status" class="sub">
+      <span aria-live="polite" class="sub">
         {done}
       </span>
     </span>

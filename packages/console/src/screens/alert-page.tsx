@@ -134,7 +134,7 @@ function Workflow({ alert, onChanged }: { alert: AlertWire; onChanged: () => Pro
           <select
             id="wf-outcome"
             value={outcome}
-            required
+            aria-required="true"
             onChange={(e) => setOutcome(e.currentTarget.value)}
           >
             <option value="">choose…</option>
@@ -152,7 +152,7 @@ function Workflow({ alert, onChanged }: { alert: AlertWire; onChanged: () => Pro
           id="wf-comment"
           rows={3}
           value={comment}
-          required={closing}
+          aria-required={closing}
           onInput={(e) => setComment(e.currentTarget.value)}
         />
       </div>

@@ -49,7 +49,7 @@ function DecisionForm({ id, onDecided }: { id: string; onDecided: () => Promise<
         <select
           id="case-outcome"
           value={outcome}
-          required
+          aria-required="true"
           onChange={(e) => setOutcome(e.currentTarget.value)}
         >
           <option value="">choose…</option>
@@ -65,7 +65,7 @@ function DecisionForm({ id, onDecided }: { id: string; onDecided: () => Promise<
         <textarea
           id="case-comment"
           rows={3}
-          required
+          aria-required="true"
           value={comment}
           onInput={(e) => setComment(e.currentTarget.value)}
         />

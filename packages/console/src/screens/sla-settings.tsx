@@ -54,8 +54,8 @@ export function SlaSettings({ admin }: { admin: boolean }) {
               id={`sla-${level}`}
               name={level}
               type="number"
-              min="0.1"
-              step="0.1"
+              min="0.01"
+              step="0.01"
               disabled={!admin}
               defaultValue={p.hours[level] === null ? "" : String(p.hours[level])}
             />
