@@ -82,9 +82,13 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Overview" }).waitFor();
+    await page.getByRole("heading", { name: "My queue" }).waitFor();
+    await screen(page, "02-overview");
+    // The operations figures have their own page.
+    await page.getByRole("link", { name: "Operations" }).click();
     await page.getByText("Open alerts by risk level").waitFor();
     await page.getByText("Slowest checks of the last 100 transfers").waitFor();
-    await screen(page, "02-overview");
+    await screen(page, "02b-operations");
   });
 
   it("finds a severe alert and works it open -> in progress -> done, with the history naming the user", async () => {
@@ -108,8 +112,10 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     const status = page.getByLabel("New status");
     // Only the next states the alert machine allows are offered.
     expect(await status.locator("option").allTextContents()).toEqual(["keep open", "in progress"]);
+    // The assignee is one of the account's users, chosen from a list.
+    await page.getByLabel("Assignee").selectOption(ANALYST);
+    await page.getByText(`assigned to ${ANALYST}`).first().waitFor();
     await status.selectOption("in_progress");
-    await page.getByLabel("Assignee").fill("analyst@demo.openkyt.test");
     await page.getByLabel("Comment").fill("Looking into the sanctions exposure");
     await page.getByRole("button", { name: "Save" }).click();
     const timeline = page.getByRole("list", { name: "History" });
@@ -122,13 +128,19 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
       "done",
     ]);
     await status.selectOption("done");
+    // Closing is a decision: it needs an outcome and a comment.
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("alert").getByText("closing needs an outcome and a comment").waitFor();
+    await page.getByLabel("Outcome").selectOption("reported_to_fiu");
     await page.getByLabel("Comment").fill("Reported; customer offboarded");
     await page.getByRole("button", { name: "Save" }).click();
     await timeline.getByText("Reported; customer offboarded").waitFor();
     const entries = await timeline.locator("li").allTextContents();
-    expect(entries).toHaveLength(3);
-    expect(entries[1]).toContain("open → in progress");
-    expect(entries[2]).toContain("in progress → done");
+    expect(entries).toHaveLength(4);
+    expect(entries[1]).toContain(`assigned to ${ANALYST}`);
+    expect(entries[2]).toContain("open → in progress");
+    expect(entries[3]).toContain("in progress → done");
+    expect(entries[3]).toContain("Decision: reported to the FIU.");
     await screen(page, "04-alert-page");
   });
 
@@ -144,6 +156,8 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await stale.goto(page.url());
     await stale.getByLabel("New status").selectOption("awaiting_response");
     await page.getByLabel("New status").selectOption("done");
+    await page.getByLabel("Outcome").selectOption("false_positive");
+    await page.getByLabel("Comment").fill("Known counterparty");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("list", { name: "History" }).locator("li").nth(2).waitFor();
     await stale.getByRole("button", { name: "Save" }).click();
@@ -170,7 +184,7 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
     await page.getByLabel("Move to").selectOption("in_progress");
     await page.getByLabel("Comment", { exact: true }).fill("Bulk triage: mixer deposits");
     await page.getByRole("button", { name: "Apply to selected" }).click();
-    await page.getByText("2 alert(s) moved to in progress").waitFor();
+    await page.getByText("2 alert(s) changed.").waitFor();
     await page.getByLabel("Status").selectOption("in_progress");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect
@@ -341,14 +355,215 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
   it("lets an admin create an API key, shown once, and revoke it", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByText("demo-key-0001").waitFor();
+    await page.getByLabel("Name").fill("payments service");
     await page.getByRole("button", { name: "Create a key" }).click();
-    const created = page.getByRole("status");
+    const created = page.locator(".card[role=status]");
     await created.getByText("not shown again").waitFor();
-    const id = /Key (\S+) created/.exec((await created.textContent()) ?? "")?.[1] ?? "";
+    const id = (await created.locator("code").first().textContent()) ?? "";
     expect(id).not.toBe("");
+    await created.getByRole("button", { name: "Copy the secret" }).waitFor();
     await screen(page, "12b-api-keys");
-    await page.getByRole("button", { name: `Revoke ${id}` }).click();
-    await page.getByRole("row", { name: new RegExp(`${id}.*revoked`) }).waitFor();
+    // Revoking asks first; cancelling keeps the key.
+    await page.getByRole("button", { name: "Revoke payments service" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Revoke payments service" }).click();
+    await screen(page, "12c-api-key-revoke-confirm");
+    await page.getByRole("button", { name: "Yes, revoke now" }).click();
+    await page.getByRole("row", { name: new RegExp(`payments service.*${id}.*revoked`) }).waitFor();
+  });
+
+  describe("casework at 1440x900", () => {
+    let desk: BrowserContext;
+    let d: Page;
+    beforeAll(async () => {
+      desk = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        bypassCSP: true,
+        acceptDownloads: true,
+      });
+      desk.setDefaultTimeout(20_000);
+      d = await desk.newPage();
+      await signIn(d, ADMIN);
+    }, 60_000);
+    afterAll(async () => {
+      await desk?.close();
+    });
+
+    it("decides a case: the transfer's alerts side by side, one outcome and a required comment for all", async () => {
+      await d.goto(`${server.url}/console/#/alerts?alert_status=open&sort=level`);
+      const rows = d.locator("table.queue tbody tr");
+      await rows.first().waitFor();
+      await rows
+        .first()
+        .getByRole("link", { name: /^Case of transfer/ })
+        .click();
+      const panel = d.getByRole("region", { name: "Case: the alerts of this transfer" });
+      await panel.locator("tbody tr").first().waitFor();
+      const alerts = await panel.locator("tbody tr").count();
+      expect(alerts).toBeGreaterThan(0);
+      await panel.getByRole("button", { name: "Close the case's open alerts" }).click();
+      await panel.getByRole("alert").getByText("a decision needs an outcome and a comment").waitFor();
+      await panel.getByLabel("Outcome").selectOption("true_positive");
+      await panel
+        .getByLabel("Reason (required)")
+        .fill("Funds traced to a sanctioned mixer; escalated to the MLRO");
+      await panel.getByRole("button", { name: "Close the case's open alerts" }).click();
+      const decisions = panel.getByRole("list", { name: "Decisions" });
+      await decisions.getByText("true positive").waitFor();
+      expect(await decisions.textContent()).toContain(`user:${ADMIN}`);
+      expect(await panel.locator(".status-done").count()).toBe(alerts);
+      await screen(d, "20-case-decided");
+    });
+
+    it("assigns an alert to me, and triages the queue: mine, search, sort, category, saved view", async () => {
+      await d.goto(`${server.url}/console/#/alerts?alert_status=open&sort=level`);
+      const rows = d.locator("table.queue tbody tr");
+      await rows.first().waitFor();
+      await rows.first().getByRole("link").first().click();
+      await d.getByRole("button", { name: "Assign to me" }).click();
+      await d.getByText(`assigned to ${ADMIN}`).first().waitFor();
+      await d.goto(`${server.url}/console/#/alerts`);
+      await d.getByRole("navigation", { name: "Queues" }).getByRole("link", { name: "Mine" }).click();
+      await expect.poll(() => d.url()).toContain("mine=true");
+      await expect
+        .poll(
+          async () =>
+            (await rows.count()) > 0 && (await rows.getByText(ADMIN).count()) === (await rows.count()),
+        )
+        .toBe(true);
+      await screen(d, "21-queue-mine");
+      // A part of a hash finds its transfer's alerts.
+      await d.goto(`${server.url}/console/#/alerts`);
+      await d.getByLabel("Search", { exact: true }).fill(server.deposit.txHash.slice(-12).toUpperCase());
+      await d.getByRole("button", { name: "Search", exact: true }).click();
+      await expect.poll(() => d.url()).toContain("q=");
+      await expect.poll(() => rows.count()).toBeGreaterThan(0);
+      // Sorting and the category as a choice; the view is saved for this user.
+      await d.goto(`${server.url}/console/#/alerts`);
+      await d.getByLabel("Entity category").selectOption("sanctions");
+      await d.getByLabel("Sort by").selectOption("value");
+      await d.getByRole("button", { name: "Filter" }).click();
+      await expect.poll(() => d.url()).toContain("sort=value");
+      expect(d.url()).toContain("entity_category=sanctions");
+      await d.getByLabel("Save these filters as").fill("Sanctions by value");
+      await d.getByRole("button", { name: "Save view" }).click();
+      const saved = d
+        .getByRole("navigation", { name: "Saved views" })
+        .getByRole("link", { name: "Sanctions by value" });
+      await saved.waitFor();
+      await screen(d, "21b-queue-triage");
+      await d.goto(`${server.url}/console/#/alerts`);
+      await saved.click();
+      await expect.poll(() => d.url()).toContain("entity_category=sanctions");
+    });
+
+    it("reports a bulk change alert by alert: a done alert is refused, an open one moves", async () => {
+      const rows = d.locator("table.queue tbody tr");
+      await d.goto(`${server.url}/console/#/alerts?alert_status=done`);
+      await rows.first().locator("input[type=checkbox]").check();
+      // The selection stays while the filters change.
+      await d.goto(`${server.url}/console/#/alerts?alert_status=open&risk_level=low`);
+      await expect
+        .poll(async () => (await rows.locator(".status-open").count()) === (await rows.count()))
+        .toBe(true);
+      await rows.first().locator("input[type=checkbox]").check();
+      await d.getByText("2 selected").waitFor();
+      await d.getByLabel("Move to").selectOption("in_progress");
+      await d.getByLabel("Assign to").selectOption(ANALYST);
+      await d.getByRole("button", { name: "Apply to selected" }).click();
+      const report = d.locator(".bulk-report");
+      await report.getByText("1 alert(s) changed, 1 refused").waitFor();
+      expect(await report.textContent()).toContain("cannot go from done to in_progress");
+      await screen(d, "21c-bulk-report");
+    });
+
+    it("sets the SLA per level, shows breaches on the overview built around my work", async () => {
+      await d.getByRole("link", { name: "Operations" }).click();
+      await d.getByLabel("Severe (hours)").fill("0.01");
+      await d.getByLabel("High (hours)").fill("0.01");
+      await d.getByRole("button", { name: "Save the SLA" }).click();
+      await d.getByText("Saved.").waitFor();
+      await screen(d, "22b-operations-sla");
+      await d.getByRole("link", { name: "Overview" }).click();
+      const cards = d.getByRole("list", { name: "My work" });
+      await cards.getByText("SLA breaches").waitFor();
+      const breaches = d.getByRole("table", { name: "Oldest breaches" });
+      await breaches.getByText("SLA breached").first().waitFor();
+      await screen(d, "22-overview");
+      await cards.getByRole("link", { name: /SLA breaches/ }).click();
+      await expect.poll(() => d.url()).toContain("breached=true");
+      await d.locator("table.queue .badge.breached").first().waitFor();
+    });
+
+    it("lets an admin manage users and read, filter and export the audit log", async () => {
+      await d.getByRole("link", { name: "Users" }).click();
+      await d.getByLabel("E-mail").fill("new.analyst@demo.openkyt.test");
+      await d.getByLabel("Initial password").fill("a long enough passphrase 42");
+      await d.getByRole("button", { name: "Create the user" }).click();
+      await d.getByText("new.analyst@demo.openkyt.test can now sign in.").waitFor();
+      await d.getByLabel("Role of new.analyst@demo.openkyt.test").selectOption("admin");
+      await d.getByText("new.analyst@demo.openkyt.test is now admin.").waitFor();
+      const row = d.getByRole("row", { name: /new\.analyst@demo\.openkyt\.test/ });
+      await row.getByRole("button", { name: "Disable" }).click();
+      await screen(d, "24-users");
+      await row.getByRole("button", { name: "Yes, disable new.analyst@demo.openkyt.test" }).click();
+      await row.getByText(/disabled/).waitFor();
+      await d.getByRole("link", { name: "Audit log" }).click();
+      const table = d.locator("table tbody tr");
+      await table.first().waitFor();
+      await d.getByLabel("Action").selectOption("case.decided");
+      await d.getByRole("button", { name: "Search", exact: true }).click();
+      await expect
+        .poll(async () => (await table.allTextContents()).every((t) => t.includes("case.decided")))
+        .toBe(true);
+      await screen(d, "23-audit-log");
+      const [download] = await Promise.all([
+        d.waitForEvent("download"),
+        d.getByRole("link", { name: "Export CSV" }).click(),
+      ]);
+      const csv = readFileSync((await download.path()) ?? "", "utf8");
+      expect(csv.split("\r\n")[0]).toBe("at,actor,action,subject,details,id");
+      expect(csv).toContain(`user:${ADMIN},case.decided`);
+    });
+  });
+
+  it("shows the casework screens on a phone, each without a serious axe violation", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    phone.setDefaultTimeout(20_000);
+    const p = await phone.newPage();
+    try {
+      await signIn(p, ADMIN);
+      await p.getByRole("heading", { name: "My queue" }).waitFor();
+      await screen(p, "30-phone-overview");
+      await p.goto(`${server.url}/console/#/alerts?sort=level`);
+      await p.locator("table.queue tbody tr").first().waitFor();
+      await screen(p, "31-phone-queue");
+      await p
+        .locator("table.queue tbody tr")
+        .first()
+        .getByRole("link", { name: /^Case of transfer/ })
+        .click();
+      await p
+        .getByRole("region", { name: "Case: the alerts of this transfer" })
+        .locator("tbody tr")
+        .first()
+        .waitFor();
+      await screen(p, "32-phone-case");
+      await p.goto(`${server.url}/console/#/audit`);
+      await p.locator("table tbody tr").first().waitFor();
+      await screen(p, "33-phone-audit-log");
+      await p.goto(`${server.url}/console/#/users`);
+      await p.getByRole("button", { name: "Create the user" }).waitFor();
+      await screen(p, "34-phone-users");
+      await p.goto(`${server.url}/console/#/api-keys`);
+      await p.getByText("demo-key-0001").waitFor();
+      await screen(p, "35-phone-api-keys");
+      await p.goto(`${server.url}/console/#/operations`);
+      await p.getByRole("heading", { name: /SLA/ }).waitFor();
+      await screen(p, "36-phone-operations");
+    } finally {
+      await phone.close();
+    }
   });
 
   it("signs out: the session ends on the server too", async () => {

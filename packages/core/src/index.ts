@@ -5,6 +5,7 @@
 
 export * from "./domain/addresses.js";
 export * from "./domain/backtests.js";
+export * from "./domain/casework.js";
 export * from "./domain/coinjoin.js";
 export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
@@ -29,6 +30,7 @@ export * from "./ports/report-renderer.js";
 export * from "./ports/runtime.js";
 export * from "./ports/store.js";
 export * from "./ports/store-backtests.js";
+export * from "./ports/store-casework.js";
 export * from "./ports/store-chain-follow.js";
 export * from "./ports/store-contract.js";
 export * from "./ports/store-operations.js";

@@ -19,6 +19,7 @@ import {
 } from "@openkyt/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.js";
+import { auditOperation } from "./audited-operations.js";
 import type { Authenticator, Refused } from "./auth-check.js";
 import type { AuthFailureBudget, FailureSubject } from "./auth-failures.js";
 import { parseBody } from "./body-forms.js";
@@ -254,6 +255,9 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       keyId: caller.actor,
       origin: requestOrigin(c, endpoint),
     };
-    return respond(c, await endpoint.run(deps.accounts(caller.accountId), input));
+    const api = deps.accounts(caller.accountId);
+    const result = await endpoint.run(api, input);
+    await auditOperation(api, endpoint.operationId, input, result);
+    return respond(c, result);
   };
 }

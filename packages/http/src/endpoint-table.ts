@@ -1,6 +1,7 @@
 /** Every endpoint of the interface, in routing order (static paths before `{id}` paths). */
 import type { Endpoint } from "./endpoint-types.js";
 import { ALERT_ENDPOINTS } from "./endpoints-alerts.js";
+import { CASE_ENDPOINTS } from "./endpoints-cases.js";
 import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
 import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
@@ -11,6 +12,7 @@ import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
 export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...TRANSFER_ENDPOINTS,
   ...MANUAL_CHECK_ENDPOINTS,
+  ...CASE_ENDPOINTS,
   ...ALERT_ENDPOINTS,
   ...REFERENCE_ENDPOINTS,
   ...RISK_MODEL_ENDPOINTS,

@@ -54,7 +54,7 @@ export interface Endpoint {
   /** The path as the interface writes it, e.g. `/v1/transfers/{id}/`. */
   readonly path: string;
   readonly summary: string;
-  readonly tag: "transfers" | "manual-checks" | "alerts" | "basics" | "risk-models" | "webhooks";
+  readonly tag: "transfers" | "manual-checks" | "alerts" | "cases" | "basics" | "risk-models" | "webhooks";
   /** The success status. */
   readonly status: 200 | 201;
   /** Request body schema (its input side is documented); absent: no body. */

@@ -24,7 +24,10 @@ import { requestMetrics } from "./request-metrics.js";
 import { requestTracing } from "./request-tracing.js";
 import { responseHeaders } from "./response-headers.js";
 import { sessionApiKeyRoutes } from "./session-api-keys.js";
+import { sessionAuditRoutes } from "./session-audit.js";
 import { sessionRoutes } from "./session-routes.js";
+import { sessionUserRoutes } from "./session-users.js";
+import { sessionViewRoutes } from "./session-views.js";
 
 /** Authentication settings. */
 export interface HttpAuthOptions {
@@ -162,8 +165,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
       sessions,
       now: () => clock.now(),
       secureCookie: options.console?.secureCookie ?? "auto",
+      audit: (accountId, entry) => deps.accounts(accountId).casework.recordAudit(entry),
     });
     sessionApiKeyRoutes(app, options.engine, sessions);
+    sessionUserRoutes(app, options.engine, sessions, clock);
+    sessionAuditRoutes(app, options.engine, sessions);
+    sessionViewRoutes(app, options.engine, sessions, clock);
   }
   const assetsDir = options.console?.assetsDir;
   if (assetsDir) consoleAssets(app, assetsDir);

@@ -114,9 +114,11 @@ export function openApiDocument(endpoints: ReadonlyArray<Endpoint>, version: str
         "Every request is signed: API-SIGNATURE = base64(HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n TIMESTAMP [\\n BODY])). " +
         `Error codes: ${[...Object.keys(STATUS_OF_CODE), ...Object.keys(HTTP_ONLY_CODES)].join(", ")}.`,
     },
-    tags: ["transfers", "manual-checks", "alerts", "basics", "risk-models", "webhooks"].map((name) => ({
-      name,
-    })),
+    tags: ["transfers", "manual-checks", "alerts", "cases", "basics", "risk-models", "webhooks"].map(
+      (name) => ({
+        name,
+      }),
+    ),
     paths,
     webhooks: openApiWebhooks((schema) => jsonSchema(schema, "output")),
     components: {

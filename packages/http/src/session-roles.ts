@@ -24,6 +24,7 @@ export function roleNeeded(endpoint: Pick<Endpoint, "tag" | "method" | "operatio
   if (endpoint.tag === "webhooks") return "admin";
   if (endpoint.tag === "risk-models" && endpoint.method !== "GET") return "admin";
   if (ADMIN_TRANSFER_OPERATIONS.has(endpoint.operationId)) return "admin";
+  if (endpoint.operationId === "setSlaPolicy") return "admin";
   return "analyst";
 }
 

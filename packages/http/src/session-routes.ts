@@ -6,7 +6,7 @@
  * is limited so that failures lock an e-mail out only from the addresses that failed
  * (sign-in-limits.ts).
  */
-import { KytError, parseInput, type UserRecord } from "@openkyt/core";
+import { type AuditEntry, KytError, parseInput, type UserRecord } from "@openkyt/core";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "./app-env.js";
@@ -28,6 +28,8 @@ export interface SessionRouteOptions {
   readonly secureCookie: boolean | "auto";
   /** Sign-in limits (see sign-in-limits.ts); default {@link SIGN_IN_LIMIT_DEFAULTS}. */
   readonly limits?: SignInLimitOptions;
+  /** Records sign-ins and sign-outs in the account's audit log; default: not recorded. */
+  readonly audit?: (accountId: string, entry: AuditEntry) => Promise<void>;
 }
 
 /** The path of the session routes. */
@@ -117,6 +119,12 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
     }
     c.set("keyId", userActor(signed.user.email));
     c.set("accountId", signed.user.accountId);
+    await options.audit?.(signed.user.accountId, {
+      action: "session.signed_in",
+      actor: userActor(signed.user.email),
+      subject: signed.user.id,
+      details: { address },
+    });
     c.header("Set-Cookie", sessionCookie(signed.token, sessions.ttlMs, secure(c)));
     c.header("Cache-Control", "no-store");
     return c.json(sessionBody(signed.user, signed.session.csrfToken, signed.session.expiresAt));
@@ -129,9 +137,14 @@ export function sessionRoutes(app: Hono<AppEnv>, options: SessionRouteOptions): 
   });
 
   app.delete(SESSION_PATH, async (c) => {
-    const { token, session } = await current(c);
+    const { token, session, user } = await current(c);
     checkCsrf(c, session.csrfToken, "signing out");
     await sessions.signOut(token);
+    await options.audit?.(user.accountId, {
+      action: "session.signed_out",
+      actor: userActor(user.email),
+      subject: user.id,
+    });
     c.header("Set-Cookie", sessionCookie("", 0, secure(c)));
     return c.json({ signed_out: true });
   });

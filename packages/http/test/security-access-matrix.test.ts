@@ -9,6 +9,7 @@ const BODIES: Readonly<Record<string, unknown>> = {
   bindTransaction: { tx_hash: TX.exchangeDeposit },
   updateAlert: { alert_status: "done", comment: "mine now" },
   replaceRiskModel: { name: "taken over", copy_from: "default" },
+  decideCase: { outcome: "false_positive", comment: "taken over" },
 };
 
 const pairs: ReadonlyArray<readonly [AccountName, AccountName]> = [
@@ -96,6 +97,14 @@ describe("access control: every endpoint, called with the other account's ids an
       });
       expect([404, 409]).toContain(mixed.status);
     }
+    // Item by item: each of the owner's alerts is a 404 of its own, and nothing changes.
+    const each = await call(caller, owner, "POST", "/v1/alerts/bulk-change/", {
+      ids: [...d.alertIds],
+      alert_status: "in_progress",
+    });
+    expect(each.status).toBe(200);
+    const items = (JSON.parse(each.answer) as { items: Array<{ status: number }> }).items;
+    expect(items.map((i) => i.status)).toEqual(d.alertIds.map(() => 404));
     const copy = await call(caller, owner, "POST", "/v1/risk-models/", {
       name: "copy",
       copy_from: d.riskModelId,

@@ -2,14 +2,22 @@
 import {
   type AlertFilter,
   type AlertHistoryRecord,
+  type AlertOrder,
   type AlertRecord,
   type AlertStore,
   notFound,
   type RiskRule,
 } from "@openkyt/core";
-import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from "kysely";
 import { changedRows, type KyselyContext, lockedRead, lockRow, orderText } from "./kysely-context.js";
-import { listPage } from "./kysely-list-page.js";
+import { type ListOrder, listPage } from "./kysely-list-page.js";
 import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.js";
 import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 
@@ -90,6 +98,19 @@ function listConditions(
   if (f.occurredTo !== undefined) c.push(eb("risk_occurred_at", "<=", f.occurredTo));
   if (f.entityCategory !== undefined) c.push(eb("entity_category", "=", f.entityCategory));
   if (f.proximity !== undefined) c.push(eb("proximity", "=", f.proximity));
+  if (f.assignee === null) c.push(eb("assignee", "is", null));
+  else if (f.assignee !== undefined) c.push(eb("assignee", "=", f.assignee));
+  if (f.active === true) c.push(eb("alert_status", "!=", "done"));
+  if (f.overdue !== undefined) {
+    const levels = Object.entries(f.overdue).filter((e): e is [string, number] => e[1] !== undefined);
+    c.push(
+      eb.or(
+        levels.map(([level, cutoff]) =>
+          eb.and([eb("risk_level", "=", level), eb("created_at", "<", cutoff)]),
+        ),
+      ),
+    );
+  }
   const t: Array<(tb: ExpressionBuilder<Database, "transfers">) => Expression<SqlBool>> = [];
   if (f.clientId !== undefined) t.push((tb) => tb("client_id", "=", f.clientId!));
   if (f.network !== undefined) t.push((tb) => tb("network", "=", f.network!));
@@ -97,6 +118,26 @@ function listConditions(
   if (f.tokenSymbol !== undefined) {
     const symbol = f.tokenSymbol.toLowerCase();
     t.push((tb) => tb(tb.fn("lower", ["token_symbol"]), "=", symbol));
+  }
+  if (f.search !== undefined) {
+    const q = f.search.toLowerCase();
+    const part = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const like = (column: "tx_hash" | "input_address" | "output_address") =>
+      sql<SqlBool>`lower(${sql.ref(column)}) like ${part} escape '\\'`;
+    const found = eb
+      .selectFrom("transfers")
+      .select("transfers.id")
+      .where("transfers.account_id", "=", accountId)
+      .where((tb) =>
+        tb.or([
+          tb(tb.fn("lower", ["transfers.id"]), "=", q),
+          tb(tb.fn("lower", ["client_id"]), "=", q),
+          like("tx_hash"),
+          like("input_address"),
+          like("output_address"),
+        ]),
+      );
+    c.push(eb.or([eb(eb.fn("lower", ["alerts.id"]), "=", q), eb("transfer_id", "in", found)]));
   }
   if (t.length > 0) {
     // An alert's transfer is of the alert's account: saying so lets the account's indexes serve.
@@ -108,6 +149,18 @@ function listConditions(
     c.push(eb("transfer_id", "in", transfers));
   }
   return eb.and(c);
+}
+
+/** The rank of a rule level in SQL: severe 4 down to low 1. */
+const LEVEL_RANK = sql<number>`case risk_level when 'severe' then 4 when 'high' then 3 when 'medium' then 2 else 1 end`;
+
+/** The list order of `order` (see `AlertOrder`): ties newest first, then by id. */
+function alertListOrder(order: AlertOrder = "newest"): ListOrder<"alerts"> {
+  if (order === "oldest") return { key: "created_at", tie: "id", direction: "asc" };
+  if (order === "level") return { key: LEVEL_RANK, secondKey: "created_at", tie: "id", direction: "desc" };
+  if (order === "value")
+    return { key: sql`coalesce(value_in_fiat, -1)`, secondKey: "created_at", tie: "id", direction: "desc" };
+  return { key: "created_at", tie: "id", direction: "desc" };
 }
 
 /** Creates the alert members over `ctx`. */
@@ -140,7 +193,7 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
         .selectFrom("alerts")
         .selectAll()
         .where((eb) => listConditions(eb, accountId, filter));
-      return listPage(ctx, matching, { key: "created_at", tie: "id", direction: "desc" }, page, fromRow);
+      return listPage(ctx, matching, alertListOrder(filter.order), page, fromRow);
     },
     async listAlertsOfTransfer(transferId) {
       const rows = await db

@@ -37,6 +37,7 @@ function keyFromRow(r: Selectable<ApiKeysTable>): ApiKeyRecord {
     secret: r.secret,
     createdAt: num(r.created_at),
     revokedAt: numOrNull(r.revoked_at),
+    ...(r.name === null || r.name === undefined ? {} : { name: r.name }),
   };
 }
 
@@ -131,6 +132,7 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
           secret: record.secret,
           created_at: record.createdAt,
           revoked_at: record.revokedAt,
+          name: record.name ?? null,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();

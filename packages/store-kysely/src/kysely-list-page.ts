@@ -13,6 +13,8 @@ import { num } from "./kysely-values.js";
 export interface ListOrder<TB extends keyof Database> {
   /** The sort key: a column, or an expression such as {@link orderText} of a text column. */
   readonly key: StringReference<Database, TB> | Expression<unknown>;
+  /** A second sort key before the tie, in the same direction (optional). */
+  readonly secondKey?: StringReference<Database, TB> | Expression<unknown>;
   /** The column that breaks ties, compared as text in the dialect's collation ({@link orderText}). */
   readonly tie: StringReference<Database, TB> & string;
   readonly direction: "asc" | "desc";
@@ -34,8 +36,11 @@ export async function listPage<TB extends keyof Database, O, T>(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number | string | bigint>().as("total"))
     .executeTakeFirstOrThrow();
-  const rows = await selection
-    .orderBy(order.key, order.direction)
+  const ordered = selection.orderBy(order.key, order.direction);
+  const rows = await (order.secondKey === undefined
+    ? ordered
+    : ordered.orderBy(order.secondKey, order.direction)
+  )
     .orderBy(orderText(ctx, order.tie), order.direction)
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)

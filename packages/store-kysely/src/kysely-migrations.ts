@@ -24,6 +24,7 @@ import { followedBlocksMigration } from "./kysely-migration-0020-followed-blocks
 import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
 import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js";
 import { utxoKeysMigration } from "./kysely-migration-0032-utxo-keys.js";
+import { caseworkMigration } from "./kysely-migration-0040-casework.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -47,6 +48,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0030_utxo_ledger": utxoLedgerMigration,
   "0031_utxo_clusters": utxoClustersMigration,
   "0032_utxo_keys": utxoKeysMigration,
+  "0040_casework": caseworkMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

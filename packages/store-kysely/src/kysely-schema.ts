@@ -174,6 +174,8 @@ export interface ApiKeysTable {
   secret: string;
   created_at: Int8;
   revoked_at: NullableInt8;
+  /** What the key is for (migration 0040); null for keys made before names. */
+  name: string | null;
 }
 
 /** `ledger_transfers`: the chain's transfer graph. */
@@ -417,4 +419,49 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   backtests: BacktestsTable;
+  decisions: DecisionsTable;
+  audit_events: AuditEventsTable;
+  sla_policies: SlaPoliciesTable;
+  saved_views: SavedViewsTable;
+}
+
+/** `decisions`: decisions on cases (migration 0040); `alert_ids` is a JSON array. */
+export interface DecisionsTable {
+  id: string;
+  account_id: string;
+  transfer_id: string;
+  alert_ids: string;
+  outcome: string;
+  comment: string;
+  actor: string | null;
+  decided_at: Int8;
+}
+
+/** `audit_events`: the append-only audit log (migration 0040); `details` is JSON. */
+export interface AuditEventsTable {
+  id: string;
+  account_id: string;
+  at: Int8;
+  actor: string | null;
+  action: string;
+  subject: string | null;
+  details: string;
+}
+
+/** `sla_policies`: hours per risk level of each account (migration 0040), as JSON. */
+export interface SlaPoliciesTable {
+  account_id: string;
+  hours: string;
+  updated_at: Int8;
+  updated_by: string | null;
+}
+
+/** `saved_views`: a user's named queue filters (migration 0040). */
+export interface SavedViewsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  name: string;
+  query: string;
+  created_at: Int8;
 }

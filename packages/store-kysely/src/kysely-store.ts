@@ -7,6 +7,7 @@ import type { Store, StoreOps } from "@openkyt/core";
 import type { Kysely } from "kysely";
 import { kyselyAlertOps } from "./kysely-alerts.js";
 import { kyselyBacktestOps } from "./kysely-backtests.js";
+import { kyselyCaseworkOps } from "./kysely-casework.js";
 import { kyselyChainFollowOps } from "./kysely-chain-follow.js";
 import { kyselyClusterOps } from "./kysely-clusters.js";
 import type { KyselyContext } from "./kysely-context.js";
@@ -44,6 +45,7 @@ function kyselyOps(ctx: KyselyContext): StoreOps {
     ...kyselyWebhookOps(ctx),
     ...kyselySecretOps(ctx),
     ...kyselyUserOps(ctx),
+    ...kyselyCaseworkOps(ctx),
     ...kyselyChainFollowOps(ctx),
     ...kyselyBacktestOps(ctx),
     ...kyselyOperationsOps(ctx),

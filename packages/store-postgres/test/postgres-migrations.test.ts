@@ -98,6 +98,32 @@ await withTestPostgres("Postgres migrations", ({ url, stores }) => {
     }
   });
 
+  it("keeps the audit log append-only in the database: UPDATE and DELETE are refused", async () => {
+    const schema = schemaName();
+    await migratePostgres(url, schema);
+    const db = openPostgresDatabase({ connectionString: url, schema });
+    const store = await createPostgresStore({ connectionString: url, schema });
+    try {
+      const entry = {
+        id: "e-1",
+        accountId: "a",
+        at: 1,
+        actor: null,
+        action: "sla.updated" as const,
+        subject: null,
+        details: {},
+      };
+      await store.appendAuditEvent(entry);
+      await expect(sql`update audit_events set actor = 'someone'`.execute(db)).rejects.toThrow(/append-only/);
+      await expect(sql`delete from audit_events`.execute(db)).rejects.toThrow(/append-only/);
+      expect((await store.listAuditEvents("a", {}, { page: 1, pageSize: 5 })).items).toEqual([entry]);
+    } finally {
+      await store.close();
+      await dropSchema(db, schema);
+      await db.destroy();
+    }
+  });
+
   it("never migrates implicitly: a store over an unmigrated schema refuses to open", async () => {
     const schema = schemaName();
     const error = await createPostgresStore({ connectionString: url, schema }).catch((e: unknown) => e);

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect } from "vitest";
 import { backtestConformance } from "./store-conformance-backtests.js";
 import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
+import { caseworkConformance } from "./store-conformance-casework.js";
 import { chainFollowConformance } from "./store-conformance-chain-follow.js";
 import { clusterConformance } from "./store-conformance-clusters.js";
 import { jobConformance } from "./store-conformance-jobs.js";
@@ -89,6 +90,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     propertyConformance(context);
     workflowConformance(context);
     userConformance(context);
+    caseworkConformance(context);
     backtestConformance(context);
     operationsConformance(context);
   });

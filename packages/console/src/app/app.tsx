@@ -10,15 +10,19 @@ import { Failure, Loading } from "../components/states.js";
 import { AlertPage } from "../screens/alert-page.js";
 import { AlertQueue } from "../screens/alert-queue.js";
 import { ApiKeys } from "../screens/api-keys.js";
+import { AuditLog } from "../screens/audit-log.js";
 import { ManualChecks } from "../screens/manual-checks.js";
+import { Operations } from "../screens/operations.js";
 import { Overview } from "../screens/overview.js";
 import { RiskModelPage } from "../screens/risk-model-page.js";
 import { RiskModels } from "../screens/risk-models.js";
 import { SignIn } from "../screens/sign-in.js";
 import { TransferPage } from "../screens/transfer-page.js";
 import { Transfers } from "../screens/transfers.js";
+import { Users } from "../screens/users.js";
 import { Webhooks } from "../screens/webhooks.js";
 import { href, type Route, useRoute } from "./router.js";
+import { SessionContext } from "./session-context.js";
 
 const NAV: ReadonlyArray<{ path: string; label: string; admin?: boolean }> = [
   { path: "overview", label: "Overview" },
@@ -26,8 +30,11 @@ const NAV: ReadonlyArray<{ path: string; label: string; admin?: boolean }> = [
   { path: "transfers", label: "Transfers" },
   { path: "checks", label: "Manual checks" },
   { path: "risk-models", label: "Risk models" },
+  { path: "operations", label: "Operations" },
   { path: "webhooks", label: "Webhooks", admin: true },
   { path: "api-keys", label: "API keys", admin: true },
+  { path: "users", label: "Users", admin: true },
+  { path: "audit", label: "Audit log", admin: true },
 ];
 
 function Screen({ route, session }: { route: Route; session: SessionInfo }) {
@@ -48,6 +55,16 @@ function Screen({ route, session }: { route: Route; session: SessionInfo }) {
       return <Webhooks />;
     case "api-keys":
       return <ApiKeys />;
+    case "operations":
+      return <Operations admin={admin} />;
+    case "users":
+      return admin ? <Users /> : <Failure error={new Error("this page is for admins")} />;
+    case "audit":
+      return admin ? (
+        <AuditLog query={route.query} />
+      ) : (
+        <Failure error={new Error("this page is for admins")} />
+      );
     default:
       return <Overview />;
   }
@@ -118,7 +135,9 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Screen route={route} session={session} />
+        <SessionContext.Provider value={session}>
+          <Screen route={route} session={session} />
+        </SessionContext.Provider>
       </main>
     </div>
   );

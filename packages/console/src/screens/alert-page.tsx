@@ -7,11 +7,14 @@ import { ALERT_STATUS_MACHINE, allowedNext } from "@openkyt/core/wire";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { apiPath } from "../api/api-path.js";
+import { OUTCOMES } from "../api/casework-types.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
 import type { AlertWire, ExposureWire, HistoryEntry, RiskWire, RuleWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
+import { AssigneePicker } from "../components/assignee-picker.js";
 import { fiat, share, when, words } from "../components/format.js";
 import { Empty, Failure, Loading, RiskBadge, StatusBadge } from "../components/states.js";
+import { outcomeWords } from "./case-panel.js";
 import { ExposureView } from "./exposure-view.js";
 import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
@@ -63,40 +66,43 @@ export function RiskTable({ risks }: { risks: ReadonlyArray<RiskWire> }) {
   );
 }
 
-function Workflow({
-  alert,
-  assigned,
-  onChanged,
-}: {
-  alert: AlertWire;
-  assigned: string | null;
-  onChanged: () => Promise<void>;
-}) {
+function Workflow({ alert, onChanged }: { alert: AlertWire; onChanged: () => Promise<void> }) {
   const { api } = useServices();
   const next = allowedNext(ALERT_STATUS_MACHINE, alert.alert_status);
   const [status, setStatus] = useState<string>("");
-  const [assignee, setAssignee] = useState("");
+  const [outcome, setOutcome] = useState<string>("");
   const [comment, setComment] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const closing = status === "done";
   const save = async (event: Event) => {
     event.preventDefault();
-    const body = {
-      ...(status ? { alert_status: status } : {}),
-      ...(assignee.trim() ? { assignee: assignee.trim() } : {}),
-      ...(comment.trim() ? { comment: comment.trim() } : {}),
-    };
-    if (Object.keys(body).length === 0) {
-      setError(new Error("choose a new status, an assignee or write a comment"));
+    if (!status && !comment.trim()) {
+      setError(new Error("choose a new status or write a comment"));
+      return;
+    }
+    if (closing && (!outcome || !comment.trim())) {
+      setError(new Error("closing needs an outcome and a comment"));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await api.send("PATCH", apiPath`/v1/alerts/${alert.id}/`, body);
+      // Closing is a decision on this alert of the case: outcome and comment are kept with it.
+      if (closing)
+        await api.send("POST", apiPath`/v1/cases/${alert.transfer.id}/decision/`, {
+          outcome,
+          comment: comment.trim(),
+          alert_ids: [alert.id],
+        });
+      else
+        await api.send("PATCH", apiPath`/v1/alerts/${alert.id}/`, {
+          ...(status ? { alert_status: status } : {}),
+          ...(comment.trim() ? { comment: comment.trim() } : {}),
+        });
       setStatus("");
+      setOutcome("");
       setComment("");
-      setAssignee("");
       await onChanged();
     } catch (caught) {
       setError(caught);
@@ -122,21 +128,31 @@ function Workflow({
           ))}
         </select>
       </div>
-      <div class="field">
-        <label for="wf-assignee">Assignee</label>
-        <input
-          id="wf-assignee"
-          value={assignee}
-          placeholder={assigned ?? "nobody"}
-          onInput={(e) => setAssignee(e.currentTarget.value)}
-        />
-      </div>
+      {closing ? (
+        <div class="field">
+          <label for="wf-outcome">Outcome</label>
+          <select
+            id="wf-outcome"
+            value={outcome}
+            aria-required="true"
+            onChange={(e) => setOutcome(e.currentTarget.value)}
+          >
+            <option value="">choose…</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {outcomeWords(o)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div class="field wide">
-        <label for="wf-comment">Comment</label>
+        <label for="wf-comment">Comment{closing ? " (required to close)" : ""}</label>
         <textarea
           id="wf-comment"
           rows={3}
           value={comment}
+          aria-required={closing}
           onInput={(e) => setComment(e.currentTarget.value)}
         />
       </div>
@@ -187,7 +203,11 @@ export function AlertPage({ id }: { id: string }) {
   const assigned =
     a.assignee ?? [...(history.data ?? [])].reverse().find((e) => e.assignee)?.assignee ?? null;
   const changed = async () => {
-    await invalidate(queries, apiPath`/v1/alerts/`);
+    await Promise.all([
+      invalidate(queries, apiPath`/v1/alerts/`),
+      invalidate(queries, apiPath`/v1/queue/`),
+      invalidate(queries, apiPath`/v1/cases/`),
+    ]);
   };
   return (
     <article aria-labelledby="alert-title">
@@ -215,7 +235,13 @@ export function AlertPage({ id }: { id: string }) {
         </section>
         <section aria-labelledby="work-title">
           <h2 id="work-title">Decision</h2>
-          <Workflow alert={a} assigned={assigned} onChanged={changed} />
+          <AssigneePicker id={a.id} current={assigned} onChanged={changed} />
+          <p>
+            <a href={href(`/transfers/${a.transfer.id}`)}>
+              Case: every alert of this transfer, decided together
+            </a>
+          </p>
+          <Workflow alert={a} onChanged={changed} />
           <h2>History</h2>
           {history.data ? (
             <Timeline entries={history.data} />

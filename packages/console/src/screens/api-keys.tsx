@@ -1,13 +1,18 @@
-/** API keys (admins): the account's keys, a new one (its secret shown once), revocation. */
+/**
+ * API keys (admins): the account's keys by name, a new one (named; its id and secret shown once,
+ * each with a copy button), and revocation after a confirmation.
+ */
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { apiPath } from "../api/api-path.js";
 import { invalidate, useApiQuery, useServices } from "../api/query-hooks.js";
+import { CopyButton } from "../components/copy-button.js";
 import { when } from "../components/format.js";
 import { Empty, Failure, Loading } from "../components/states.js";
 
 interface KeyWire {
   readonly id: string;
+  readonly name: string | null;
   readonly created_at: string;
   readonly revoked_at: string | null;
   readonly secret?: string;
@@ -21,6 +26,8 @@ export function ApiKeys() {
   const keys = useApiQuery<KeyWire[]>(PATH);
   const [created, setCreated] = useState<KeyWire | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [name, setName] = useState("");
+  const [confirming, setConfirming] = useState<string | null>(null);
   const act = async (run: () => Promise<void>) => {
     setError(null);
     try {
@@ -44,20 +51,41 @@ export function ApiKeys() {
       <p class="hint">
         Programs sign their requests with a key of this account. A revoked key is refused at once.
       </p>
-      <p>
-        <button
-          type="button"
-          class="primary"
-          onClick={() => act(async () => setCreated(await api.send<KeyWire>("POST", PATH)))}
-        >
+      <form
+        class="bulk"
+        aria-label="Create a key"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act(async () => {
+            setCreated(await api.send<KeyWire>("POST", PATH, name.trim() ? { name: name.trim() } : {}));
+            setName("");
+          });
+        }}
+      >
+        <label for="key-name">Name</label>
+        <input
+          id="key-name"
+          value={name}
+          maxLength={100}
+          placeholder="what uses it, e.g. payments service"
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <button type="submit" class="primary">
           Create a key
         </button>
-      </p>
+      </form>
       {created ? (
         <div role="status" class="card">
-          <p class="ok">Key {created.id} created. Copy its secret now: it is not shown again.</p>
+          <p class="ok">
+            Key {created.name ? `“${created.name}” ` : ""}created. Copy its secret now: it is not shown again.
+          </p>
           <p>
-            Secret: <code class="break">{created.secret}</code>
+            Key id: <code class="break">{created.id}</code>{" "}
+            <CopyButton text={created.id} label="the key id" />
+          </p>
+          <p>
+            Secret: <code class="break">{created.secret}</code>{" "}
+            <CopyButton text={created.secret ?? ""} label="the secret" />
           </p>
         </div>
       ) : null}
@@ -72,6 +100,7 @@ export function ApiKeys() {
           <table>
             <thead>
               <tr>
+                <th scope="col">Name</th>
                 <th scope="col">Key id</th>
                 <th scope="col">Created</th>
                 <th scope="col">State</th>
@@ -83,20 +112,38 @@ export function ApiKeys() {
             <tbody>
               {keys.data.map((k) => (
                 <tr key={k.id}>
-                  <td class="mono">{k.id}</td>
+                  <td>{k.name ?? <span class="sub">unnamed</span>}</td>
+                  <td class="mono">
+                    {k.id} <CopyButton text={k.id} label={`the id of ${k.name ?? k.id}`} />
+                  </td>
                   <td>{when(k.created_at)}</td>
                   <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : "live"}</td>
                   <td>
-                    {k.revoked_at ? null : (
+                    {k.revoked_at ? null : confirming === k.id ? (
+                      <fieldset class="confirm">
+                        <legend class="sr-only">{`Confirm revoking ${k.name ?? k.id}`}</legend>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => {
+                            setConfirming(null);
+                            void act(
+                              async () =>
+                                void (await api.send("DELETE", apiPath`/v1/session/api-keys/${k.id}`)),
+                            );
+                          }}
+                        >
+                          Yes, revoke now
+                        </button>
+                        <button type="button" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </fieldset>
+                    ) : (
                       <button
                         type="button"
-                        aria-label={`Revoke ${k.id}`}
-                        onClick={() =>
-                          act(
-                            async () =>
-                              void (await api.send("DELETE", apiPath`/v1/session/api-keys/${k.id}`)),
-                          )
-                        }
+                        aria-label={`Revoke ${k.name ?? k.id}`}
+                        onClick={() => setConfirming(k.id)}
                       >
                         Revoke
                       </button>

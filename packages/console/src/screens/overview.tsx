@@ -1,133 +1,115 @@
 /**
- * The overview: open alerts by risk level and by age, and transfers registered per day over
- * the last week, each bar one count from the list endpoints (`page_size=1`, the total).
+ * The analyst's overview, built around the work: my open alerts and their breaches, unassigned
+ * work and every SLA breach, each a count that opens the queue filtered, then my queue (severe
+ * first) and the oldest breaches. The operations figures are on the Operations page.
  */
-import { type Page, RULE_RISK_LEVELS } from "@openkyt/core/wire";
-import { type ApiPath, apiPath, queryString, withQuery } from "../api/api-path.js";
+import type { Page } from "@openkyt/core/wire";
+import { apiPath, queryString } from "../api/api-path.js";
+import type { QueueItem, SummaryWire } from "../api/casework-types.js";
 import { useApiQuery } from "../api/query-hooks.js";
-import type { TransferWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
-import { BarChart } from "../components/bar-chart.js";
-import { Failure, Loading } from "../components/states.js";
+import { useSession } from "../app/session-context.js";
+import { DueBadge } from "../components/due-badge.js";
+import { age, fiat, words } from "../components/format.js";
+import { Empty, Failure, Loading, RiskBadge, StatusBadge } from "../components/states.js";
 
-const DAY = 86_400_000;
-
-function useTotal(path: ApiPath, filters: Record<string, string>) {
-  const answer = useApiQuery<Page<unknown>>(withQuery(path, queryString({ ...filters, page_size: 1 })), {
-    refetchMs: 30_000,
-  });
-  return { total: answer.data?.total_items ?? null, error: answer.error };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-const CHECKS = ["exposure", "counterparty", "sanctions"] as const;
-
-/** The slowest checks among `transfers`: from registration to each check's result, slowest first. */
-function slowestChecks(transfers: ReadonlyArray<TransferWire>, count: number) {
-  const found: Array<{ label: string; ms: number; id: string }> = [];
-  for (const t of transfers) {
-    for (const check of CHECKS) {
-      const at = t.check_state?.[`${check}_checked_at`];
-      if (!at) continue;
-      const ms = new Date(at).getTime() - new Date(t.registered_at).getTime();
-      if (Number.isFinite(ms) && ms >= 0)
-        found.push({ label: `${check} …${(t.tx_hash ?? t.id).slice(-6)}`, ms, id: t.id });
-    }
-  }
-  return found.sort((a, b) => b.ms - a.ms).slice(0, count);
-}
-
-/** "850 ms", "12.5 s", "3.2 min". */
-function duration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
+function QueueTable({ items, label }: { items: ReadonlyArray<QueueItem>; label: string }) {
+  if (items.length === 0) return <Empty>Nothing here.</Empty>;
+  return (
+    <div class="table-wrap">
+      <table aria-label={label}>
+        <thead>
+          <tr>
+            <th scope="col">Risk</th>
+            <th scope="col">Alert</th>
+            <th scope="col">Status</th>
+            <th scope="col">Value</th>
+            <th scope="col">SLA</th>
+            <th scope="col">Age</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((a) => (
+            <tr key={a.id}>
+              <td>
+                <RiskBadge level={a.risk_level} />
+              </td>
+              <td>
+                <a href={href(`/alerts/${a.id}`)}>
+                  {words(a.risk_type)}: {words(a.entity_interaction?.entity_category)}
+                </a>
+              </td>
+              <td>
+                <StatusBadge status={a.alert_status} />
+              </td>
+              <td class="num">{fiat(a.transfer.value_in_fiat)}</td>
+              <td>
+                <DueBadge due={a.due_at} breached={a.breached} done={a.alert_status === "done"} />
+              </td>
+              <td>{age(a.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 /** The overview screen. */
 export function Overview() {
-  // Whole minutes: the bounds (and so the queries' keys) stay the same from one render to the next.
-  const now = Math.floor(Date.now() / 60_000) * 60_000;
-  const today = Math.floor(now / DAY) * DAY;
-  const byLevel = RULE_RISK_LEVELS.map((level) => ({
-    level,
-    ...useTotal(apiPath`/v1/alerts/`, { alert_status: "open", risk_level: level }),
-  }));
-  const ages: ReadonlyArray<{ label: string; filters: Record<string, string> }> = [
-    { label: "under a day", filters: { created_from: iso(now - DAY) } },
-    { label: "1 to 7 days", filters: { created_from: iso(now - 7 * DAY), created_to: iso(now - DAY) } },
-    { label: "over 7 days", filters: { created_to: iso(now - 7 * DAY) } },
-  ];
-  const byAge = ages.map((a) => ({
-    label: a.label,
-    ...useTotal(apiPath`/v1/alerts/`, { alert_status: "open", ...a.filters }),
-  }));
-  const days = [6, 5, 4, 3, 2, 1, 0].map((back) => {
-    const day = new Date(today - back * DAY).toISOString().slice(0, 10);
-    return { day, ...useTotal(apiPath`/v1/transfers/`, { registered_from: day, registered_to: day }) };
-  });
-  const recent = useApiQuery<Page<TransferWire>>(apiPath`/v1/transfers/?page_size=100`, {
+  const me = useSession().user.email;
+  const summary = useApiQuery<SummaryWire>(apiPath`/v1/queue/summary/${queryString({ assignee: me })}`, {
     refetchMs: 30_000,
   });
-  const slowest = slowestChecks(recent.data?.items ?? [], 6);
-  const failed = [...byLevel, ...byAge, ...days].find((x) => x.error)?.error ?? recent.error;
-  const loading = [...byLevel, ...byAge, ...days].some((x) => x.total === null);
+  const mine = useApiQuery<Page<QueueItem>>(
+    apiPath`/v1/queue/${queryString({ assignee: me, active: "true", sort: "level", page_size: 10 })}`,
+  );
+  const breaches = useApiQuery<Page<QueueItem>>(
+    apiPath`/v1/queue/${queryString({ breached: "true", sort: "oldest", page_size: 5 })}`,
+  );
+  const s = summary.data;
+  const cards: ReadonlyArray<{
+    label: string;
+    value: number | undefined;
+    to: Record<string, string>;
+    alarm?: boolean;
+  }> = [
+    { label: "My open alerts", value: s?.mine, to: { mine: "true" } },
+    { label: "Mine past due", value: s?.mine_breached, to: { mine: "true", breached: "true" }, alarm: true },
+    { label: "Unassigned", value: s?.unassigned, to: { unassigned: "true" } },
+    { label: "SLA breaches", value: s?.breached, to: { breached: "true" }, alarm: true },
+    { label: "Open in total", value: s?.active, to: {} },
+  ];
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
-      {failed ? <Failure error={failed} what="The figures could not be read" /> : null}
-      {loading && !failed ? <Loading what="the figures" /> : null}
-      {!loading ? (
-        <div class="charts">
-          <div>
-            <BarChart
-              title="Open alerts by risk level"
-              bars={[...byLevel].reverse().map((b) => ({
-                label: b.level,
-                parts: [{ label: b.level, value: b.total ?? 0, tone: `tone-${b.level}` }],
-              }))}
-            />
-            <p>
-              {[...byLevel].reverse().map((b) => (
-                <a
-                  key={b.level}
-                  class="chip"
-                  href={href("/alerts", { alert_status: "open", risk_level: b.level })}
-                >
-                  {b.total} open {b.level}
-                </a>
-              ))}
-            </p>
-          </div>
-          <BarChart
-            title="Open alerts by age"
-            bars={byAge.map((a) => ({
-              label: a.label,
-              parts: [{ label: a.label, value: a.total ?? 0, tone: "tone-indirect" }],
-            }))}
-          />
-          {slowest.length > 0 ? (
-            <div>
-              <BarChart
-                title="Slowest checks of the last 100 transfers (registration to result)"
-                bars={slowest.map((c) => ({
-                  label: c.label,
-                  caption: duration(c.ms),
-                  parts: [{ label: c.label, value: c.ms, tone: "tone-high" }],
-                }))}
-              />
-            </div>
-          ) : null}
-          <BarChart
-            title="Transfers registered per day (UTC), last 7 days"
-            bars={days.map((d) => ({
-              label: d.day,
-              parts: [{ label: d.day, value: d.total ?? 0, tone: "tone-direct" }],
-            }))}
-          />
-        </div>
+      {summary.error ? <Failure error={summary.error} what="The figures could not be read" /> : null}
+      {summary.isPending ? <Loading what="the figures" /> : null}
+      {s ? (
+        <ul class="cards" aria-label="My work">
+          {cards.map((c) => (
+            <li key={c.label} class={c.alarm && (c.value ?? 0) > 0 ? "card alarm" : "card"}>
+              <a href={href("/alerts", c.to)}>
+                <span class="figure">{c.value ?? "–"}</span> {c.label}
+              </a>
+            </li>
+          ))}
+        </ul>
       ) : null}
+      <div class="columns">
+        <section aria-labelledby="mine-title">
+          <h2 id="mine-title">My queue</h2>
+          {mine.data ? <QueueTable items={mine.data.items} label="My queue" /> : <Loading what="my queue" />}
+        </section>
+        <section aria-labelledby="breaches-title">
+          <h2 id="breaches-title">Oldest breaches</h2>
+          {breaches.data ? (
+            <QueueTable items={breaches.data.items} label="Oldest breaches" />
+          ) : (
+            <Loading what="the breaches" />
+          )}
+        </section>
+      </div>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { href } from "../app/router.js";
 import { when, words } from "../components/format.js";
 import { Failure, Loading } from "../components/states.js";
 import { RiskTable } from "./alert-page.js";
+import { CasePanel } from "./case-panel.js";
 import { ExposureView } from "./exposure-view.js";
 import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
@@ -80,6 +81,10 @@ export function TransferPage({ id }: { id: string }) {
           {error ? <Failure error={error} what="Not queued" /> : null}
         </section>
       </div>
+      <section aria-labelledby="tf-case">
+        <h2 id="tf-case">Case: the alerts of this transfer</h2>
+        <CasePanel id={id} />
+      </section>
       <section aria-labelledby="tf-risks">
         <h2 id="tf-risks">Risks</h2>
         <ModelVersion version={exposure.data?.risk_model} />

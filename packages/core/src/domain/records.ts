@@ -432,6 +432,8 @@ export interface ApiKeyRecord {
   readonly secret: string;
   readonly createdAt: Millis;
   readonly revokedAt: Millis | null;
+  /** What the key is for, as its creator named it (absent for unnamed keys). */
+  readonly name?: string;
 }
 
 /** One transfer of the ledger (the chain's transfer graph). */

@@ -1,3 +1,6 @@
+export { type BulkChangeResult, MIN_SEARCH_LENGTH } from "./casework/alert-queue.js";
+export { type AuditEntry, presentAuditEvent } from "./casework/audit-log.js";
+export type { CaseworkApi } from "./casework/casework-api.js";
 export * from "./create-engine.js";
 export type * from "./engine-config.js";
 export type {
@@ -54,6 +57,7 @@ export {
 export type { AccountApi } from "./use-cases/account-api.js";
 export type { Actor } from "./use-cases/alert-workflow.js";
 export {
+  API_KEY_NAME_MAX,
   type ApiKeyInfo,
   type ApiKeyService,
   type CreatedApiKey,

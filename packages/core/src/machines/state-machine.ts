@@ -43,3 +43,31 @@ export function transition<S extends string>(machine: StateMachine<S>, from: S, 
     { details: { machine: machine.name, from, to, allowed } },
   );
 }
+
+/**
+ * The shortest way from `from` to `to` through the machine's table (the states after `from`,
+ * ending with `to`): empty when they are the same, null when the table has no way.
+ */
+export function pathBetween<S extends string>(
+  machine: StateMachine<S>,
+  from: S,
+  to: S,
+): ReadonlyArray<S> | null {
+  if (from === to) return [];
+  const previous = new Map<S, S>([[from, from]]);
+  const queue: S[] = [from];
+  while (queue.length > 0) {
+    const at = queue.shift() as S;
+    for (const next of allowedNext(machine, at)) {
+      if (previous.has(next)) continue;
+      previous.set(next, at);
+      if (next === to) {
+        const path: S[] = [to];
+        for (let s = at; s !== from; s = previous.get(s) as S) path.unshift(s);
+        return path;
+      }
+      queue.push(next);
+    }
+  }
+  return null;
+}

@@ -12,6 +12,7 @@
  *   them land or none does (the error `fn` threw is rethrown unchanged).
  */
 
+import type { AlertOrder } from "../domain/casework.js";
 import type {
   AlertStatus,
   CheckKind,
@@ -19,6 +20,7 @@ import type {
   Proximity,
   RiskLevel,
   RiskType,
+  RuleRiskLevel,
   TxStatus,
 } from "../domain/enums.js";
 import type {
@@ -48,6 +50,7 @@ import type {
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
+import type { CaseworkStoreOps } from "./store-casework.js";
 import type { ChainFollowStoreOps } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
@@ -113,6 +116,22 @@ export interface AlertFilter {
   readonly tokenSymbol?: string;
   readonly entityCategory?: string;
   readonly proximity?: Proximity;
+  /** The exact assignee; null: the alerts nobody is assigned to. */
+  readonly assignee?: string | null;
+  /** True: only alerts not done (open, in progress, awaiting response). */
+  readonly active?: boolean;
+  /**
+   * Only overdue alerts: for each level named, created strictly before its cut-off (see
+   * `slaCutoffs`); alerts of a level not named never match.
+   */
+  readonly overdue?: Readonly<Partial<Record<RuleRiskLevel, Millis>>>;
+  /**
+   * What identifies an alert, case-insensitive: its id or its transfer's id or client id exactly,
+   * or a part of its transfer's tx hash, input or output address.
+   */
+  readonly search?: string;
+  /** The order of the list; default `newest`. */
+  readonly order?: AlertOrder;
 }
 
 /** What makes two registrations the same transfer. */
@@ -449,6 +468,7 @@ export interface SettingsStore {
 export interface StoreOps
   extends LedgerReader,
     UserStoreOps,
+    CaseworkStoreOps,
     ChainFollowStoreOps,
     BacktestStoreOps,
     OperationsStoreOps,

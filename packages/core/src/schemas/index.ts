@@ -3,6 +3,7 @@
  * schemas (which also feed the OpenAPI document), and the presenters from records to wire objects.
  */
 export * from "./backtest-schemas.js";
+export * from "./casework-schemas.js";
 export * from "./date-filters.js";
 export * from "./entity-category-ids.js";
 export * from "./network-fields.js";

@@ -30,28 +30,35 @@ function merged<T>(
   return value ?? old;
 }
 
+/** The fields of GET /v1/alerts/'s query (the queue's query adds its own to them). */
+export function alertListFields() {
+  return {
+    ...pageFields,
+    client_id: textFilter("Client ID of the alert's transfer."),
+    risk_type: z.enum(RISK_TYPES).optional().describe("Risk type, e.g. origin_of_funds."),
+    risk_level: z.enum(RULE_RISK_LEVELS).optional().describe("low, medium, high, severe."),
+    alert_status: z.enum(ALERT_STATUSES).optional().describe("open, in_progress, awaiting_response, done."),
+    created_from: dateFilter("from", "Created at or after."),
+    created_to: dateFilter("to", "Created at or before."),
+    occurred_from: dateFilter("from", "Risk occurred at or after."),
+    occurred_to: dateFilter("to", "Risk occurred at or before."),
+    network: networkField.optional(),
+    token_id: textFilter("Token id of the alert's transfer."),
+    token_symbol: textFilter("Token ticker, e.g. USDT."),
+    entity_category: textFilter("Risky entity category code."),
+    proximity: z.enum(PROXIMITIES).optional().describe("direct or indirect."),
+    type: z.enum(RISK_TYPES).optional().describe("Deprecated: use risk_type."),
+    interaction: z.enum(PROXIMITIES).optional().describe("Deprecated: use proximity."),
+    status: z.enum(ALERT_STATUSES).optional().describe("Deprecated: use alert_status."),
+  };
+}
+
 /** Query of GET /v1/alerts/, deprecated type/interaction/status included. */
 export const alertListQuerySchema = z.preprocess(
   dropEmptyValues,
   z
     .strictObject({
-      ...pageFields,
-      client_id: textFilter("Client ID of the alert's transfer."),
-      risk_type: z.enum(RISK_TYPES).optional().describe("Risk type, e.g. origin_of_funds."),
-      risk_level: z.enum(RULE_RISK_LEVELS).optional().describe("low, medium, high, severe."),
-      alert_status: z.enum(ALERT_STATUSES).optional().describe("open, in_progress, awaiting_response, done."),
-      created_from: dateFilter("from", "Created at or after."),
-      created_to: dateFilter("to", "Created at or before."),
-      occurred_from: dateFilter("from", "Risk occurred at or after."),
-      occurred_to: dateFilter("to", "Risk occurred at or before."),
-      network: networkField.optional(),
-      token_id: textFilter("Token id of the alert's transfer."),
-      token_symbol: textFilter("Token ticker, e.g. USDT."),
-      entity_category: textFilter("Risky entity category code."),
-      proximity: z.enum(PROXIMITIES).optional().describe("direct or indirect."),
-      type: z.enum(RISK_TYPES).optional().describe("Deprecated: use risk_type."),
-      interaction: z.enum(PROXIMITIES).optional().describe("Deprecated: use proximity."),
-      status: z.enum(ALERT_STATUSES).optional().describe("Deprecated: use alert_status."),
+      ...alertListFields(),
     })
     .transform((q, ctx): AlertListQuery => {
       const f = filterNormalizer(q.network);

@@ -1,4 +1,5 @@
 /** Risks, alerts and alert history of the in-memory store. */
+import type { AlertOrder } from "../domain/casework.js";
 import { riskRank } from "../domain/enums.js";
 import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
 import { notFound } from "../errors.js";
@@ -26,6 +27,27 @@ export function compareRisks(a: RiskRecord, b: RiskRecord): number {
   );
 }
 
+/** The alert search: id, transfer id or client id exactly, or a part of the hash or an address. */
+function matchesSearch(a: AlertRecord, t: TransferRecord | undefined, search: string): boolean {
+  const q = search.toLowerCase();
+  if (a.id.toLowerCase() === q) return true;
+  if (!t) return false;
+  const exact = [t.id, t.clientId].some((v) => v !== null && v.toLowerCase() === q);
+  const part = [t.txHash, t.inputAddress, t.outputAddress].some((v) => v?.toLowerCase().includes(q) === true);
+  return exact || part;
+}
+
+/** Compares two alerts in the order asked for; ties newest first, then by id descending. */
+export function alertOrder(order: AlertOrder = "newest") {
+  const newest = newestFirst<AlertRecord>((a) => a.createdAt);
+  return (a: AlertRecord, b: AlertRecord): number => {
+    if (order === "oldest") return -newest(a, b);
+    if (order === "level") return riskRank(b.riskLevel) - riskRank(a.riskLevel) || newest(a, b);
+    if (order === "value") return (b.valueInFiat ?? -1) - (a.valueInFiat ?? -1) || newest(a, b);
+    return newest(a, b);
+  };
+}
+
 /** True when an alert (and its transfer, for the transfer filters) passes every filter given. */
 export function matchesAlertFilter(a: AlertRecord, t: TransferRecord | undefined, f: AlertFilter): boolean {
   const needsTransfer =
@@ -40,6 +62,13 @@ export function matchesAlertFilter(a: AlertRecord, t: TransferRecord | undefined
     if (f.tokenId !== undefined && t.tokenId !== f.tokenId) return false;
     if (f.tokenSymbol !== undefined && t.tokenSymbol?.toLowerCase() !== f.tokenSymbol.toLowerCase())
       return false;
+  }
+  if (f.search !== undefined && !matchesSearch(a, t, f.search)) return false;
+  if (f.assignee !== undefined && a.assignee !== f.assignee) return false;
+  if (f.active === true && a.alertStatus === "done") return false;
+  if (f.overdue !== undefined) {
+    const cutoff = f.overdue[a.riskLevel];
+    if (cutoff === undefined || a.createdAt >= cutoff) return false;
   }
   return (
     (f.riskType === undefined || a.riskType === f.riskType) &&
@@ -90,7 +119,7 @@ export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): Risk
       const matching = [...alerts.values()].filter(
         (a) => a.accountId === accountId && matchesAlertFilter(a, transfers.get(a.transferId), filter),
       );
-      matching.sort(newestFirst((a) => a.createdAt));
+      matching.sort(alertOrder(filter.order));
       return pageOf(matching, page);
     },
     async listAlertsOfTransfer(transferId) {

@@ -5,6 +5,12 @@
 
 import type { BacktestRecord } from "../domain/backtests.js";
 import type {
+  AuditEventRecord,
+  DecisionRecord,
+  SavedViewRecord,
+  SlaPolicyRecord,
+} from "../domain/casework.js";
+import type {
   AlertHistoryRecord,
   AlertRecord,
   ApiKeyRecord,
@@ -71,6 +77,12 @@ export interface MemoryTables {
   /** Session id (the token's hash) to the session. */
   readonly sessions: Map<string, SessionRecord>;
   readonly backtests: Map<string, BacktestRecord>;
+  readonly decisions: Map<string, DecisionRecord>;
+  /** The audit log in the order it was appended. */
+  readonly auditEvents: Map<string, AuditEventRecord>;
+  /** Account id to its SLA policy. */
+  readonly slaPolicies: Map<string, SlaPolicyRecord>;
+  readonly savedViews: Map<string, SavedViewRecord>;
 }
 
 /**
@@ -112,6 +124,10 @@ export function createMemoryTables(): MemoryTables {
     users: new Map(),
     sessions: new Map(),
     backtests: new Map(),
+    decisions: new Map(),
+    auditEvents: new Map(),
+    slaPolicies: new Map(),
+    savedViews: new Map(),
   };
 }
 

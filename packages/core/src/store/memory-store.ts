@@ -6,6 +6,7 @@
 import type { Store, StoreCapabilities, StoreOps } from "../ports/store.js";
 import { memoryBacktestOps } from "./memory-backtests.js";
 import { memoryBulkLedgerWriter } from "./memory-bulk-ledger.js";
+import { memoryCaseworkOps } from "./memory-casework.js";
 import { memoryChainFollowOps } from "./memory-chain-follow.js";
 import { memoryClusterOps } from "./memory-clusters.js";
 import { memoryJobOps } from "./memory-jobs.js";
@@ -45,6 +46,7 @@ function memoryOps(tables: MemoryTables, journal: Journal): StoreOps {
     ...memoryWebhookOps(tables, journal),
     ...memorySecretOps(tables, journal),
     ...memoryUserOps(tables, journal),
+    ...memoryCaseworkOps(tables, journal),
     ...memoryChainFollowOps(tables, journal),
     ...memoryBacktestOps(tables, journal),
     ...memoryOperationsOps(tables),

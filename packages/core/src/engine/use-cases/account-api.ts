@@ -44,6 +44,7 @@ import type {
   TransferListParams,
 } from "../../schemas/request-types.js";
 import { presentScreeningDetails } from "../../schemas/sanctions-details.js";
+import { caseworkApi } from "../casework/casework-api.js";
 import type { EngineContext } from "../engine-context.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import { backtestRuns } from "./backtest-runs.js";
@@ -251,6 +252,8 @@ export function accountApi(ctx: EngineContext, accountId: string) {
      * GET /v1/webhooks/{id}/deliveries/
      */
     webhooks: webhookManagement(ctx, accountId),
+    /** Casework: the queue, cases and decisions, SLAs and the audit log (casework-api.ts). */
+    casework: caseworkApi(ctx, accountId),
     /** GET /v1/basics/networks/ */
     async listNetworks(query: PageListParams = {}) {
       return pageOf(NETWORKS, query, presentNetwork);

@@ -16,6 +16,7 @@ import {
   presentAlertWorkflow,
   textProblem,
 } from "../../schemas/index.js";
+import { recordAudit } from "../casework/audit-log.js";
 import type { EngineContext } from "../engine-context.js";
 import { recordEvent } from "../webhooks/webhook-outbox.js";
 
@@ -25,7 +26,7 @@ export interface Actor {
 }
 
 /** The actor kept in the history: null when not given; VALIDATION_ERROR for text no store can hold. */
-function actorOf(by: Actor): string | null {
+export function actorOf(by: Actor): string | null {
   const actor = by.actor ?? null;
   const problem = actor === null ? null : textProblem(actor);
   if (problem !== null) throw fieldError("actor", problem);
@@ -33,14 +34,33 @@ function actorOf(by: Actor): string | null {
 }
 
 /** Loads an alert of the account inside `tx`, or NOT_FOUND. */
-async function loadAlert(tx: StoreOps, accountId: string, id: string): Promise<AlertRecord> {
+export async function loadAlert(tx: StoreOps, accountId: string, id: string): Promise<AlertRecord> {
   const alert = await tx.getAlert(lookupId("alert", id));
   if (!alert || alert.accountId !== accountId) throw notFound("alert", id);
   return alert;
 }
 
+/**
+ * The assignee as kept: an account with console users assigns only to one of them that is not
+ * disabled (its e-mail, as stored), else VALIDATION_ERROR naming `assignee`; an account without
+ * users (an integration that only uses API keys) keeps free text.
+ */
+export async function checkedAssignee(
+  tx: StoreOps,
+  accountId: string,
+  assignee: string | null,
+): Promise<string | null> {
+  if (assignee === null) return null;
+  const users = await tx.listUsers(accountId);
+  if (users.length === 0) return assignee;
+  const wanted = assignee.trim().toLowerCase();
+  const user = users.find((u) => u.email === wanted && u.disabledAt === null);
+  if (!user) throw fieldError("assignee", `not an active user of this account: ${JSON.stringify(assignee)}`);
+  return user.email;
+}
+
 /** Applies one change to one alert in `tx`; an illegal status change is ILLEGAL_TRANSITION with the allowed next states. */
-async function applyChange(
+export async function applyChange(
   ctx: EngineContext,
   tx: StoreOps,
   alert: AlertRecord,
@@ -56,11 +76,15 @@ async function applyChange(
       { details: { machine: ALERT_STATUS_MACHINE.name, id: alert.id, from: alert.alertStatus, to, allowed } },
     );
   }
+  const assignee =
+    change.assignee === undefined || change.assignee === alert.assignee
+      ? alert.assignee
+      : await checkedAssignee(tx, alert.accountId, change.assignee);
   const now = ctx.clock.now();
   const next: AlertRecord = {
     ...alert,
     alertStatus: to,
-    assignee: change.assignee === undefined ? alert.assignee : change.assignee,
+    assignee,
     updatedAt: now,
   };
   await tx.updateAlert(next);
@@ -91,9 +115,17 @@ export async function updateAlert(
 ) {
   const change = parseInput(alertUpdateSchema, body, "alert update");
   const actor = actorOf(by);
-  const updated = await ctx.store.transaction(async (tx) =>
-    applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, actor),
-  );
+  const updated = await ctx.store.transaction(async (tx) => {
+    const before = await loadAlert(tx, accountId, id);
+    const after = await applyChange(ctx, tx, before, change, actor);
+    await recordAudit(ctx, tx, accountId, {
+      action: "alert.updated",
+      actor,
+      subject: id,
+      details: { from: before.alertStatus, to: after.alertStatus, assignee: after.assignee },
+    });
+    return after;
+  });
   ctx.events.emit("alert.updated", updated);
   ctx.wake();
   return presentAlertWorkflow(updated, await ctx.store.getTransfer(updated.transferId));
@@ -113,6 +145,11 @@ export async function bulkUpdateAlerts(ctx: EngineContext, accountId: string, bo
     const out: AlertRecord[] = [];
     for (const id of ids)
       out.push(await applyChange(ctx, tx, await loadAlert(tx, accountId, id), change, actor));
+    await recordAudit(ctx, tx, accountId, {
+      action: "alerts.bulk_updated",
+      actor,
+      details: { ids, alert_status: input.alert_status, changed: out.length, refused: 0 },
+    });
     return out;
   });
   for (const alert of updated) ctx.events.emit("alert.updated", alert);

@@ -11,6 +11,7 @@ import type { ApiKeyRecord } from "../../domain/records.js";
 import { fieldError, isKytError, KytError } from "../../errors.js";
 import type { Clock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
+import { textProblem } from "../../schemas/wire-text.js";
 import type { SecretVault } from "../secrets/secret-vault.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -34,7 +35,12 @@ export interface ApiKeyInfo {
   readonly accountId: string;
   readonly createdAt: number;
   readonly revokedAt: number | null;
+  /** What the key is for; null when unnamed. */
+  readonly name: string | null;
 }
+
+/** Longest key name. */
+export const API_KEY_NAME_MAX = 100;
 
 /** A key just created: the only time its secret is shown. */
 export interface CreatedApiKey extends ApiKeyInfo {
@@ -79,6 +85,7 @@ const info = (r: ApiKeyRecord): ApiKeyInfo => ({
   accountId: r.accountId,
   createdAt: r.createdAt,
   revokedAt: r.revokedAt,
+  name: r.name ?? null,
 });
 
 function checkAccount(accountId: string): void {
@@ -117,11 +124,17 @@ export function apiKeyService(
     /** True when secrets are encrypted at rest. */
     encryptsSecrets: vault.encrypts,
     /** Creates a key for an account: a 32-character id and a 64-character secret. */
-    async create(accountId: string): Promise<CreatedApiKey> {
+    async create(accountId: string, name?: string): Promise<CreatedApiKey> {
       checkAccount(accountId);
+      const named = name?.trim();
+      if (
+        named !== undefined &&
+        (named.length === 0 || named.length > API_KEY_NAME_MAX || textProblem(named) !== null)
+      )
+        throw fieldError("name", `1-${API_KEY_NAME_MAX} characters of plain text`);
       const id = randomToken(32);
       const secret = randomToken(64);
-      const record = newKey(id, secret, accountId);
+      const record = { ...newKey(id, secret, accountId), ...(named === undefined ? {} : { name: named }) };
       await store.putApiKey(record);
       return { ...info(record), secret };
     },
