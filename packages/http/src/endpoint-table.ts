@@ -3,6 +3,7 @@ import type { Endpoint } from "./endpoint-types.js";
 import { ALERT_ENDPOINTS } from "./endpoints-alerts.js";
 import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
+import { REPORT_ENDPOINTS } from "./endpoints-reports.js";
 import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
 import { TRANSFER_ENDPOINTS } from "./endpoints-transfers.js";
 import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
@@ -11,6 +12,7 @@ import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
 export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...TRANSFER_ENDPOINTS,
   ...MANUAL_CHECK_ENDPOINTS,
+  ...REPORT_ENDPOINTS,
   ...ALERT_ENDPOINTS,
   ...REFERENCE_ENDPOINTS,
   ...RISK_MODEL_ENDPOINTS,
