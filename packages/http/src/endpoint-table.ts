@@ -3,7 +3,7 @@ import type { Endpoint } from "./endpoint-types.js";
 import { ALERT_ENDPOINTS } from "./endpoints-alerts.js";
 import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
-import { REPORT_ENDPOINTS } from "./endpoints-reports.js";
+import { ADDRESS_ENDPOINTS, REPORT_ENDPOINTS } from "./endpoints-reports.js";
 import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
 import { TRANSFER_ENDPOINTS } from "./endpoints-transfers.js";
 import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
@@ -17,6 +17,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...REFERENCE_ENDPOINTS,
   ...RISK_MODEL_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
+  ...ADDRESS_ENDPOINTS,
 ]);
 
 /** The Hono route of an interface path: `/v1/transfers/{id}/` -> `/v1/transfers/:id`. */

@@ -4,7 +4,12 @@
  * the account's alerts with their decisions, and the report settings the console reads
  * (explorer links, whether goAML is configured). Static paths come before `{id}` paths.
  */
-import { alertListQuerySchema, KytError } from "@openkyt/core";
+import {
+  addressProfileQuerySchema,
+  addressProfileResponseSchema,
+  alertListQuerySchema,
+  KytError,
+} from "@openkyt/core";
 import { alertsCsv } from "./alerts-csv.js";
 import { type Endpoint, file, json, pdf } from "./endpoint-types.js";
 import { GOAML_SCHEMA_VERSION, goamlReport } from "./goaml-report.js";
@@ -80,5 +85,22 @@ export const REPORT_ENDPOINTS: ReadonlyArray<Endpoint> = [
         goamlReport(data, settings.goaml, now),
       );
     },
+  },
+];
+
+/** The address page's endpoint (static paths of /v1/addresses/ have none to precede). */
+export const ADDRESS_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  {
+    operationId: "getAddressProfile",
+    method: "GET",
+    path: "/v1/addresses/{id}/",
+    summary:
+      "What the account knows of an address of `network`: its entity, sanctions listings and cluster (UTXO), and the account's transfers, alerts and manual checks that touch it.",
+    tag: "basics",
+    status: 200,
+    query: addressProfileQuerySchema,
+    response: addressProfileResponseSchema,
+    errors: [],
+    run: async (api, { id, query }) => json(await api.addressProfile(query.network ?? "", id)),
   },
 ];

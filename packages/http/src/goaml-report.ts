@@ -92,44 +92,30 @@ function address(parent: XMLBuilder, name: string, a: GoamlProfile["location"]):
     .txt(a.country_code);
 }
 
-/** The customer's address: an account of the reporting entity's client. */
-function clientAccount(parent: XMLBuilder, name: string, p: GoamlProfile, account: string, currency: string) {
+/**
+ * An account of the transfer: the customer's address at the reporting entity, or the on-chain
+ * counterparty's address (named by its network). Both are t_account: OpenKYT keeps no customer
+ * identification (the t_*_my_client types require it), which the reporting entity adds.
+ */
+function account(
+  parent: XMLBuilder,
+  name: string,
+  institution: { name: string; code: string },
+  address: string,
+) {
   parent
     .ele(name)
     .ele("institution_name")
-    .txt(p.institution_name)
+    .txt(institution.name)
     .up()
     .ele("institution_code")
-    .txt(p.institution_code)
-    .up()
-    .ele("non_bank_institution")
-    .txt("true")
-    .up()
-    .ele("branch")
-    .txt(p.rentity_branch)
-    .up()
-    .ele("account")
-    .txt(account)
-    .up()
-    .ele("currency_code")
-    .txt(currency);
-}
-
-/** The on-chain counterparty: an account at no institution, named by its network. */
-function chainAccount(parent: XMLBuilder, name: string, network: string, account: string) {
-  parent
-    .ele(name)
-    .ele("institution_name")
-    .txt(`${network} blockchain (self-hosted or unknown custodian)`)
-    .up()
-    .ele("institution_code")
-    .txt(network)
+    .txt(institution.code)
     .up()
     .ele("non_bank_institution")
     .txt("true")
     .up()
     .ele("account")
-    .txt(account);
+    .txt(address);
 }
 
 /** The goAML XML of a case, for the FIU of `profile`. */
@@ -170,16 +156,18 @@ export function goamlReport(d: CaseFileReportData, profile: GoamlProfile, now: n
   const incoming = t.direction === "incoming";
   const customer = (incoming ? t.output_address : t.input_address) ?? "unknown";
   const counterparty = (incoming ? t.input_address : t.output_address) ?? "unknown";
-  const from = tx.ele(incoming ? "t_from" : "t_from_my_client");
+  const own = { name: profile.institution_name, code: profile.institution_code };
+  const chain = { name: `${t.network} blockchain (self-hosted or unknown custodian)`, code: t.network };
+  const from = tx.ele("t_from");
   from.ele("from_funds_code").txt(profile.funds_code);
-  if (incoming) chainAccount(from, "from_account", t.network, counterparty);
-  else clientAccount(from, "from_account", profile, customer, profile.currency_code_local);
+  account(from, "from_account", incoming ? chain : own, incoming ? counterparty : customer);
   from.ele("from_country").txt(incoming ? profile.counterparty_country_code : profile.country_code);
-  const to = tx.ele(incoming ? "t_to_my_client" : "t_to");
+  const to = tx.ele("t_to");
   to.ele("to_funds_code").txt(profile.funds_code);
-  if (incoming) clientAccount(to, "to_account", profile, customer, profile.currency_code_local);
-  else chainAccount(to, "to_account", t.network, counterparty);
+  account(to, "to_account", incoming ? own : chain, incoming ? customer : counterparty);
   to.ele("to_country").txt(incoming ? profile.country_code : profile.counterparty_country_code);
+  if (t.client_id)
+    tx.ele("comments").txt(clip(`Customer reference (client_id): ${t.client_id}`, COMMENTS_MAX));
   const indicators = root.ele("report_indicators");
   for (const code of profile.indicators) indicators.ele("indicator").txt(code);
   return root.end({ prettyPrint: true });

@@ -82,6 +82,14 @@ export function presentSanctions(result: SanctionsResult | null): SanctionsDetai
   return { address: result.address, hit: result.hit, listings: result.listings.map(listing) };
 }
 
+/** The listings of one sanctioned address on the wire (an address page's listings). */
+export const sanctionsListingsSchema = z.array(sanctionsListingSchema);
+
+/** Listings on the wire. */
+export function presentListings(listings: ReadonlyArray<SanctionsListing>) {
+  return listings.map(listing);
+}
+
 /** Path sanctions on the wire. */
 export function presentPathSanctions(results: ReadonlyArray<SanctionsResult>) {
   return results.map((r) => ({ address: r.address, hit: r.hit, listings: r.listings.map(listing) }));

@@ -45,6 +45,7 @@ import type {
 } from "../../schemas/request-types.js";
 import { presentPathSanctions, presentScreeningDetails } from "../../schemas/sanctions-details.js";
 import type { EngineContext } from "../engine-context.js";
+import { addressProfile } from "./address-profile.js";
 import { exportAlerts } from "./alert-export.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import { backtestRuns } from "./backtest-runs.js";
@@ -268,6 +269,13 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     /** GET /v1/alerts/export/: every matching alert with its transfer and decision (rows for CSV). */
     exportAlerts(query: AlertListParams = {}) {
       return exportAlerts(ctx, accountId, query);
+    },
+    /**
+     * GET /v1/addresses/{address}/?network=: the address's entity, listings and cluster, and the
+     * account's transfers, alerts and manual checks that touch it.
+     */
+    addressProfile(network: string, address: string) {
+      return addressProfile(ctx, accountId, network, address);
     },
     /** GET /v1/alerts/{id}/history/ */
     async getAlertHistory(id: string) {

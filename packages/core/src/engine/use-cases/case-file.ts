@@ -63,7 +63,8 @@ export async function caseFileData(
   const own = histories[siblings.findIndex((a) => a.id === alert.id)] ?? [];
   const history: CaseHistoryEntry[] = siblings
     .flatMap((a, n) => (histories[n] ?? []).map((e) => ({ e, alertId: a.id })))
-    .sort((x, y) => x.e.at - y.e.at || (x.e.id < y.e.id ? -1 : 1))
+    // Stable: entries of one time keep their alert's order, and each alert's own order.
+    .sort((x, y) => x.e.at - y.e.at)
     .map(({ e, alertId }) => ({ ...presentAlertHistoryEntry(e), alert_id: alertId }));
   const onPath = await pathSanctions(ctx.sanctions, {
     exposure: t.exposure,
