@@ -38,6 +38,7 @@ import {
   screeningSources,
 } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
+import { readReportsConfig } from "./reports-config.js";
 
 const OPTIONS = {
   db: { type: "string" },
@@ -51,6 +52,7 @@ const OPTIONS = {
   "max-connections-per-address": { type: "string" },
   "failed-auth-limit": { type: "string" },
   "no-console": { type: "boolean" },
+  "reports-config": { type: "string" },
   "drain-seconds": { type: "string" },
   ...CHAIN_OPTIONS,
   ...METRICS_OPTIONS,
@@ -90,6 +92,7 @@ export const serveCommand: CliCommand = {
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--screening-threads N] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
+                     [--reports-config FILE]
                      [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
@@ -105,6 +108,8 @@ export const serveCommand: CliCommand = {
                 this process may use; 0: trace on this thread (docs/deployment.md)
   --no-console  do not serve the analyst console at /console/ nor accept console sign-ins
                 (signed requests only); users are made with \`openkyt users create\`
+  --reports-config  JSON file of report settings: block explorer URL templates per network and
+                the goAML profile of your FIU (docs/reports.md); default built-in explorers, no goAML
   --log-level   pino level of the request log on stderr; default info
   --max-connections  most open connections in all (0: no cap); default $OPENKYT_MAX_CONNECTIONS,
                 then 1,000 (less when the open-file limit is low)
@@ -129,6 +134,7 @@ ${CHAIN_USAGE}
     const port = portOption(args, "port", 8080);
     const host = stringOption(args, "host") ?? "127.0.0.1";
     const workers = args.values["no-workers"] !== true;
+    const reports = readReportsConfig(stringOption(args, "reports-config"));
     const maxConnections = capOption(
       args,
       "max-connections",
@@ -217,6 +223,7 @@ ${CHAIN_USAGE}
           logger,
           limits: failedAuth,
           console: consoleOption,
+          reports,
           ops: ops.mainRoutes,
         });
         if (workers) engine.start();

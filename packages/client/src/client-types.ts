@@ -101,6 +101,7 @@ export interface WebhookEventData {
   "alert.created": { alert: AlertWorkflowResponse };
   "alert.updated": { alert: AlertWorkflowResponse };
   "manual_check.completed": { manual_check: ManualCheckResponse };
+  "webhook.test": { webhook_id: string; message: string };
 }
 
 /** The body OpenKYT POSTs to a webhook: `{id, type, created_at, data}`. */

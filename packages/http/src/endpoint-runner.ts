@@ -30,6 +30,7 @@ import { logValue } from "./log-fields.js";
 import { nodeIncoming, readHeader } from "./node-incoming.js";
 import type { RateLimiter, RateVerdict } from "./rate-limiter.js";
 import { socketLimitAddress } from "./remote-address.js";
+import type { ReportSettings } from "./report-settings.js";
 import { type Caller, type CallerRequest, readBody, takeRate } from "./request-caller.js";
 import { REQUEST_ID_HEADER } from "./request-context.js";
 import { API_ANSWER_HEADERS } from "./response-headers.js";
@@ -50,6 +51,8 @@ export interface EndpointRunnerDeps {
   readonly batchBodyBytes: number;
   /** Console sessions (cookie and CSRF token); null: only signed requests are accepted. */
   readonly sessions: ConsoleSessions | null;
+  /** The server's report settings, given to every endpoint. */
+  readonly settings: ReportSettings;
 }
 
 /**
@@ -166,6 +169,14 @@ function respond(c: Context<AppEnv>, result: EndpointResult): Response {
       "Content-Length": String(bytes.byteLength),
     });
   }
+  if (result.kind === "file") {
+    const bytes = new TextEncoder().encode(result.text);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": result.contentType,
+      "Content-Disposition": `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, "_")}"`,
+      "Content-Length": String(bytes.byteLength),
+    });
+  }
   // A Response with plain headers (the request id included): node-server writes it as it is,
   // without building a Headers object or having the middleware add the request id afterwards.
   c.set("requestIdSent", true);
@@ -253,6 +264,7 @@ export function endpointHandler(endpoint: Endpoint, deps: EndpointRunnerDeps) {
       body: parsed.kind === "json" ? parsed.value : undefined,
       query: endpoint.query ? queryRecord(url()) : {},
       keyId: caller.actor,
+      settings: deps.settings,
       origin: requestOrigin(c, endpoint),
     };
     const api = deps.accounts(caller.accountId);

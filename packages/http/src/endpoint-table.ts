@@ -4,6 +4,7 @@ import { ALERT_ENDPOINTS } from "./endpoints-alerts.js";
 import { CASE_ENDPOINTS } from "./endpoints-cases.js";
 import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
+import { ADDRESS_ENDPOINTS, REPORT_ENDPOINTS } from "./endpoints-reports.js";
 import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
 import { TRANSFER_ENDPOINTS } from "./endpoints-transfers.js";
 import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
@@ -13,10 +14,12 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...TRANSFER_ENDPOINTS,
   ...MANUAL_CHECK_ENDPOINTS,
   ...CASE_ENDPOINTS,
+  ...REPORT_ENDPOINTS,
   ...ALERT_ENDPOINTS,
   ...REFERENCE_ENDPOINTS,
   ...RISK_MODEL_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
+  ...ADDRESS_ENDPOINTS,
 ]);
 
 /** The Hono route of an interface path: `/v1/transfers/{id}/` -> `/v1/transfers/:id`. */

@@ -10,6 +10,7 @@ import {
   type RenderedReport,
 } from "@openkyt/core";
 import { z } from "zod";
+import type { ReportSettings } from "./report-settings.js";
 
 /** What an endpoint answers. */
 export type EndpointResult =
@@ -19,7 +20,15 @@ export type EndpointResult =
       readonly body: unknown;
       readonly headers?: Readonly<Record<string, string>>;
     }
-  | { readonly kind: "pdf"; readonly report: RenderedReport };
+  | { readonly kind: "pdf"; readonly report: RenderedReport }
+  | {
+      readonly kind: "file";
+      /** e.g. `text/csv; charset=utf-8`. */
+      readonly contentType: string;
+      /** The name the download is saved under. */
+      readonly fileName: string;
+      readonly text: string;
+    };
 
 /** The parsed parts of a request an endpoint gets. */
 export interface EndpointInput {
@@ -31,6 +40,8 @@ export interface EndpointInput {
   readonly query: Readonly<Record<string, string>>;
   /** The authenticated API key id (the actor of alert changes). */
   readonly keyId: string;
+  /** The server's report settings (explorers, goAML profile). */
+  readonly settings: ReportSettings;
   /**
    * The request as the origin of the jobs the call enqueues (its request id, its span): an
    * endpoint that writes passes it with the call (`{ origin }`); undefined on a GET.
@@ -61,8 +72,8 @@ export interface Endpoint {
   readonly body?: z.ZodType;
   /** Query schema (lists, and `wait` on creation); absent: the query string is ignored. */
   readonly query?: z.ZodType;
-  /** Response schema, or "pdf" for application/pdf bytes. */
-  readonly response: z.ZodType | "pdf";
+  /** Response schema, or "pdf" (application/pdf), "csv" (text/csv) or "xml" (application/xml) for a file. */
+  readonly response: z.ZodType | "pdf" | "csv" | "xml";
   /**
    * The body limit that applies: `default` (the app's `limits.bodyBytes`) or `batch` (the larger
    * `limits.batchBodyBytes`, for endpoints that take many items). Default `default`.
@@ -81,6 +92,11 @@ export function json(body: unknown, status: 200 | 201 = 200): EndpointResult {
 /** A PDF result. */
 export function pdf(report: RenderedReport): EndpointResult {
   return { kind: "pdf", report };
+}
+
+/** A file result (CSV, XML) saved under `fileName`. */
+export function file(contentType: string, fileName: string, text: string): EndpointResult {
+  return { kind: "file", contentType, fileName, text };
 }
 
 /** The body of endpoints that take none: nothing, `{}` or `null`. */

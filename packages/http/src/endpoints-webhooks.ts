@@ -1,12 +1,15 @@
 /**
  * Webhook subscriptions beyond the published interface: create (the only answer carrying the
- * signing secret), list, read, delete, resume a paused one, and the recorded delivery attempts.
+ * signing secret), list, read, delete, resume a paused one, the recorded delivery attempts with
+ * their events, a redelivery of an event and a test event.
  */
 import {
   pageQuerySchema,
   pageSchema,
   webhookCreateSchema,
   webhookDeliveryResponseSchema,
+  webhookQueuedResponseSchema,
+  webhookRedeliverSchema,
   webhookResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
@@ -85,5 +88,30 @@ export const WEBHOOK_ENDPOINTS: ReadonlyArray<Endpoint> = [
     response: pageSchema(webhookDeliveryResponseSchema),
     errors: [404],
     run: async (api, { id, query }) => json(await api.webhooks.deliveries(id, query)),
+  },
+  {
+    operationId: "redeliverWebhookEvent",
+    method: "POST",
+    path: "/v1/webhooks/{id}/redeliver/",
+    summary:
+      "Delivers one of the account's events (`event_id`, from a delivery) to the webhook again, as a new delivery signed anew with the same event id. 409 while the webhook is paused.",
+    tag,
+    status: 200,
+    body: webhookRedeliverSchema,
+    response: webhookQueuedResponseSchema,
+    errors: [404, 409],
+    run: async (api, { id, body }) => json(await api.webhooks.redeliver(id, wireBody(body))),
+  },
+  {
+    operationId: "sendWebhookTest",
+    method: "POST",
+    path: "/v1/webhooks/{id}/test/",
+    summary:
+      "Sends a `webhook.test` event to this webhook only (whatever it subscribed to). 409 while the webhook is paused.",
+    tag,
+    status: 200,
+    response: webhookQueuedResponseSchema,
+    errors: [404, 409],
+    ...bodiless((api, { id }) => api.webhooks.sendTest(id)),
   },
 ];

@@ -19,6 +19,7 @@ import { openApiDocument } from "./openapi-document.js";
 import { type OpsOptions, opsRoutes } from "./ops-routes.js";
 import { createRateLimiter, DEFAULT_RATE_PER_KEY, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard, type ReplayGuardSettings } from "./replay-guard.js";
+import { type ReportSettings, reportSettings } from "./report-settings.js";
 import { requestContext, requestIds } from "./request-context.js";
 import { requestMetrics } from "./request-metrics.js";
 import { requestTracing } from "./request-tracing.js";
@@ -90,6 +91,11 @@ export interface HttpAppOptions {
    * no files.
    */
   readonly console?: HttpConsoleOptions | null;
+  /**
+   * Report settings: block explorers per network and the goAML profile (see report-settings.ts);
+   * default the built-in explorers and no goAML profile.
+   */
+  readonly reports?: ReportSettings;
   /** Version shown in the OpenAPI document; default "0.1.0". */
   readonly version?: string;
   /**
@@ -128,6 +134,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         });
   const deps = {
     accounts: accountApis(options.engine),
+    settings: options.reports ?? reportSettings(),
     sessions,
     clock,
     bodyBytes: options.limits?.bodyBytes ?? HTTP_DEFAULTS.bodyBytes,

@@ -2,6 +2,8 @@
  * @openkyt/http: the published KYT interface over HMAC-signed requests, as a Hono app over an
  * engine (`createHttpApp`), served on Node by `serveHttp`.
  */
+
+export { ALERT_CSV_COLUMNS, alertsCsv, csvField } from "./alerts-csv.js";
 export type { AppEnv, AppVariables } from "./app-env.js";
 export {
   AUTH_REFUSAL_REASONS,
@@ -43,7 +45,10 @@ export {
   type EndpointResult,
   waitQuerySchema,
 } from "./endpoint-types.js";
+export { NO_GOAML_PROFILE, REPORT_ENDPOINTS } from "./endpoints-reports.js";
 export { CREATED_HEADER } from "./endpoints-transfers.js";
+export { type GoamlProfile, goamlProfileSchema } from "./goaml-profile.js";
+export { actionText, GOAML_SCHEMA_VERSION, goamlReport, reasonText, sqlDate } from "./goaml-report.js";
 export {
   createHttpApp,
   HTTP_DEFAULTS,
@@ -90,6 +95,13 @@ export {
   type ReplayGuardSettings,
   replayPerKeyBound,
 } from "./replay-guard.js";
+export {
+  DEFAULT_EXPLORERS,
+  type ExplorerTemplate,
+  type ReportSettings,
+  reportSettings,
+  reportSettingsFileSchema,
+} from "./report-settings.js";
 export { REQUEST_ID_HEADER } from "./request-context.js";
 export {
   type ObservedRequest,

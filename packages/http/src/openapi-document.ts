@@ -41,21 +41,30 @@ function queryParameters(schema: z.ZodType): JsonObject[] {
   });
 }
 
+/** The media type of each file answer. */
+const FILE_TYPES: Readonly<Record<"pdf" | "csv" | "xml", { readonly mime: string; readonly what: string }>> =
+  {
+    pdf: { mime: "application/pdf", what: "PDF report" },
+    csv: { mime: "text/csv", what: "CSV file" },
+    xml: { mime: "application/xml", what: "XML file" },
+  };
+
 function operation(endpoint: Endpoint): JsonObject {
   const parameters: JsonObject[] = [];
   if (endpoint.path.includes("{id}")) {
     parameters.push({ name: "id", in: "path", required: true, schema: { type: "string" } });
   }
   if (endpoint.query) parameters.push(...queryParameters(endpoint.query));
+  const response = endpoint.response;
   const success =
-    endpoint.response === "pdf"
+    typeof response === "string"
       ? {
-          description: "The PDF report (Content-Disposition names the file).",
-          content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+          description: `The ${FILE_TYPES[response].what} (Content-Disposition names the file).`,
+          content: { [FILE_TYPES[response].mime]: { schema: { type: "string", format: "binary" } } },
         }
       : {
           description: "Success.",
-          content: { "application/json": { schema: jsonSchema(endpoint.response, "output") } },
+          content: { "application/json": { schema: jsonSchema(response, "output") } },
         };
   const responses: JsonObject = { [String(endpoint.status)]: success };
   // A signed non-GET request is recorded against replay first: a full guard answers 503.

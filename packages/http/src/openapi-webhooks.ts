@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_DATA: Readonly<Record<WebhookEventType, z.ZodType>> =
   "alert.created": z.strictObject({ alert: alertWorkflowResponseSchema }),
   "alert.updated": z.strictObject({ alert: alertWorkflowResponseSchema }),
   "manual_check.completed": z.strictObject({ manual_check: manualCheckResponseSchema }),
+  "webhook.test": z.strictObject({ webhook_id: z.string(), message: z.string() }),
 });
 
 const SUMMARIES: Readonly<Record<WebhookEventType, string>> = {
@@ -30,6 +31,7 @@ const SUMMARIES: Readonly<Record<WebhookEventType, string>> = {
   "alert.created": "A check raised an alert.",
   "alert.updated": "An alert's status, assignee or comments changed.",
   "manual_check.completed": "A manual check is checked or in error.",
+  "webhook.test": "A test event an admin sent (POST /v1/webhooks/{id}/test/), to this webhook only.",
 };
 
 const HEADERS = {

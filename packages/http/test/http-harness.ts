@@ -32,7 +32,14 @@ export interface Served {
 export const stubRenderer: ReportRenderer = {
   async render(request) {
     const d = request.data;
-    const subject = d.kind === "transfer" ? d.transfer.id : d.kind === "backtest" ? d.backtestId : d.check.id;
+    const subject =
+      d.kind === "transfer"
+        ? d.transfer.id
+        : d.kind === "backtest"
+          ? d.backtestId
+          : d.kind === "case_file"
+            ? d.alert.id
+            : d.check.id;
     return new TextEncoder().encode(
       `%PDF-1.4\n% ${request.data.kind} ${subject} risks=${request.withRisks}\n%%EOF\n`,
     );

@@ -23,6 +23,8 @@ export interface RawAnswer {
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
   readonly json: any;
   readonly headers: Headers;
+  /** The body as text (CSV, XML). */
+  readonly text: string;
 }
 
 /** Sends a hand-signed request to `baseUrl`. */
@@ -55,5 +57,5 @@ export async function rawRequest(baseUrl: string, r: RawRequest): Promise<RawAns
   } catch {
     json = null;
   }
-  return { status: response.status, json, headers: response.headers };
+  return { status: response.status, json, headers: response.headers, text };
 }

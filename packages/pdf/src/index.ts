@@ -13,6 +13,8 @@ export { createPdfRenderer, type PdfRenderer, type PdfRendererOptions } from "./
 export {
   type BacktestReportRequest,
   backtestReportDocument,
+  type CaseFileRequest,
+  caseFileDocument,
   type ManualCheckReportRequest,
   manualCheckReportDocument,
   reportDocument,

@@ -4,6 +4,7 @@
  */
 import type {
   BacktestReportData,
+  CaseFileReportData,
   ManualCheckReportData,
   ReportRequest,
   TransferReportData,
@@ -17,6 +18,7 @@ import {
   levelsSection,
   movedTransfersSection,
 } from "./report-backtest-sections.js";
+import { caseSection, historySection, pathSanctionsSection } from "./report-case-sections.js";
 import { manualCheckPending, pendingNotice, transferPending } from "./report-checks.js";
 import { counterpartySection } from "./report-counterparty-section.js";
 import { exposureSection } from "./report-exposure-section.js";
@@ -31,6 +33,8 @@ import { manualCheckSection, transferSection } from "./report-transfer-section.j
 export type TransferReportRequest = ReportRequest & { readonly data: TransferReportData };
 /** A request for a manual check report. */
 export type ManualCheckReportRequest = ReportRequest & { readonly data: ManualCheckReportData };
+/** A request for a case file. */
+export type CaseFileRequest = ReportRequest & { readonly data: CaseFileReportData };
 /** A request for a backtest report. */
 export type BacktestReportRequest = ReportRequest & { readonly data: BacktestReportData };
 
@@ -89,6 +93,37 @@ export function transferReportDocument(request: TransferReportRequest): TDocumen
   return documentOf(frameOf(request, "Transfer report", t.id), body);
 }
 
+/**
+ * The document of a case file: the case and its decision first, then the transfer with its
+ * findings, their paths and the listings on them, every alert of the transfer, and the history
+ * with its comments.
+ */
+export function caseFileDocument(request: CaseFileRequest): TDocumentDefinitions {
+  const { data: d } = request;
+  const t = d.transfer;
+  const body: Content[] = [
+    ...caseSection(d),
+    riskSummary(t.risk_level, t.risk_score, d.risks.length),
+    ...transferSection(t),
+    ...exposureSection({ exposure: d.exposure, detail: d.exposureDetail, direction: t.direction }),
+    ...counterpartySection({
+      counterparty: d.counterparty,
+      title: `Counterparty (${roleOf(t.direction)})`,
+      checkLabel: "Counterparty check",
+    }),
+    ...sanctionsSection({
+      sanctions: d.sanctions,
+      state: t.check_state.sanctions,
+      at: t.check_state.sanctions_checked_at,
+    }),
+    ...pathSanctionsSection(d.pathSanctions),
+    ...risksSection(d.risks, t.risk_level !== "undefined"),
+    ...alertsSection(d.alerts),
+    ...historySection(d.history, d.alert.id),
+  ];
+  return documentOf(frameOf(request, "Case file", d.alert.id), body);
+}
+
 /** The document of a manual check report: a transfer check or a single-address check. */
 export function manualCheckReportDocument(request: ManualCheckReportRequest): TDocumentDefinitions {
   const { data: d, withRisks } = request;
@@ -131,6 +166,7 @@ export function backtestReportDocument(request: BacktestReportRequest): TDocumen
 export function reportDocument(request: ReportRequest): TDocumentDefinitions {
   const { data } = request;
   if (data.kind === "backtest") return backtestReportDocument({ ...request, data });
+  if (data.kind === "case_file") return caseFileDocument({ ...request, data });
   return data.kind === "transfer"
     ? transferReportDocument({ ...request, data })
     : manualCheckReportDocument({ ...request, data });

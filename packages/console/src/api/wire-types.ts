@@ -105,7 +105,34 @@ export interface ExposureWire {
   readonly check_status?: string;
   /** OpenKYT's additions: the sanctions check's result and the model version that made the risks. */
   readonly sanctions?: SanctionsWire | null;
+  /** The listings of the sanctioned addresses on the strongest paths (an indirect hit's). */
+  readonly path_sanctions?: ReadonlyArray<SanctionsWire>;
   readonly risk_model?: string | null;
+}
+
+/** GET /v1/basics/report-settings/. */
+export interface ReportSettingsWire {
+  readonly explorers: Readonly<Record<string, { readonly address: string; readonly tx: string }>>;
+  readonly goaml_configured: boolean;
+}
+
+/** GET /v1/addresses/{address}/?network=. */
+export interface AddressProfileWire {
+  readonly network: string;
+  readonly address: string;
+  readonly entity: {
+    readonly name: string;
+    readonly category: string;
+    readonly source: string | null;
+    readonly attribution: "address" | "cluster";
+    readonly defining_address?: string;
+  } | null;
+  readonly listings: SanctionsWire["listings"];
+  readonly cluster: { readonly cluster_id: string; readonly size: number } | null;
+  readonly transfers: ReadonlyArray<TransferWire>;
+  readonly transfers_total: number;
+  readonly alerts: ReadonlyArray<AlertWire>;
+  readonly manual_checks: ReadonlyArray<ManualCheckWire>;
 }
 
 export interface SanctionsWire {
@@ -156,7 +183,11 @@ export interface WebhookWire {
 
 export interface DeliveryWire {
   readonly id: string;
-  readonly event_type?: string;
+  readonly event_id?: string;
+  readonly attempt?: number;
+  readonly duration_ms?: number;
+  readonly payload?: Readonly<Record<string, unknown>> | null;
+  readonly event_type?: string | null;
   readonly status_code?: number | null;
   readonly ok?: boolean;
   readonly at?: string;

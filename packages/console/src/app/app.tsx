@@ -7,6 +7,7 @@ import type { SessionInfo } from "../api/api-client.js";
 import { apiPath, isPathValue, UnsafePathValue } from "../api/api-path.js";
 import { useServices } from "../api/query-hooks.js";
 import { Failure, Loading } from "../components/states.js";
+import { AddressPage } from "../screens/address-page.js";
 import { AlertPage } from "../screens/alert-page.js";
 import { AlertQueue } from "../screens/alert-queue.js";
 import { ApiKeys } from "../screens/api-keys.js";
@@ -53,6 +54,12 @@ function Screen({ route, session }: { route: Route; session: SessionInfo }) {
       return id ? <RiskModelPage id={id} admin={admin} /> : <RiskModels admin={admin} />;
     case "webhooks":
       return <Webhooks />;
+    case "addresses": {
+      const address = route.parts[2];
+      if (id === undefined || address === undefined || !isPathValue(address))
+        return <Failure error={new Error("an address page is #/addresses/NETWORK/ADDRESS")} />;
+      return <AddressPage network={id} address={address} />;
+    }
     case "api-keys":
       return <ApiKeys />;
     case "operations":

@@ -1,25 +1,24 @@
-/** A button that copies a text (an id, a secret, a hash) and says so in a live region. */
+/** A button that copies a value (an address, a hash, an id) and says so to screen readers too. */
 import { useState } from "preact/hooks";
 
-/** Copies `text`; `label` names what is copied for screen readers. */
+/** Copies `text`; `label` names what is copied ("Copy address"). */
 export function CopyButton({ text, label }: { text: string; label: string }) {
-  const [done, setDone] = useState<string>("");
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      setDone("Copied");
+      setState("copied");
     } catch {
-      setDone("Select and copy by hand");
+      setState("failed");
     }
+    setTimeout(() => setState("idle"), 2_000);
   };
   return (
-    <span class="copy">
-      <button type="button" class="small" onClick={copy} aria-label={`Copy ${label}`}>
-        Copy
-      </button>
-      <span aria-live="polite" class="sub">
-        {done}
+    <button type="button" class="copy" onClick={copy} aria-label={label} title={label}>
+      {state === "copied" ? "Copied" : state === "failed" ? "Not copied" : "Copy"}
+      <span class="sr-only" aria-live="polite">
+        {state === "copied" ? `${label}: copied` : state === "failed" ? `${label}: the browser refused` : ""}
       </span>
-    </span>
+    </button>
   );
 }

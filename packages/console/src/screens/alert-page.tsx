@@ -15,6 +15,7 @@ import { AssigneePicker } from "../components/assignee-picker.js";
 import { fiat, share, when, words } from "../components/format.js";
 import { Empty, Failure, Loading, RiskBadge, StatusBadge } from "../components/states.js";
 import { outcomeWords } from "./case-panel.js";
+import { CaseReports } from "./case-reports.js";
 import { ExposureView } from "./exposure-view.js";
 import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
@@ -225,6 +226,7 @@ export function AlertPage({ id }: { id: string }) {
           PDF report
         </a>
       </p>
+      <CaseReports alertId={a.id} />
       <div class="columns">
         <section aria-labelledby="facts-title">
           <h2 id="facts-title">The transfer</h2>
@@ -273,7 +275,11 @@ export function AlertPage({ id }: { id: string }) {
       <section aria-labelledby="sanctions-title">
         <h2 id="sanctions-title">Sanctions</h2>
         {exposure.data ? (
-          <SanctionsView sanctions={exposure.data.sanctions} />
+          <SanctionsView
+            sanctions={exposure.data.sanctions}
+            pathSanctions={exposure.data.path_sanctions ?? []}
+            network={a.transfer.network}
+          />
         ) : exposure.error ? null : (
           <Loading what="the sanctions check" />
         )}
@@ -281,7 +287,7 @@ export function AlertPage({ id }: { id: string }) {
       <section aria-labelledby="exposure-title">
         <h2 id="exposure-title">Exposure</h2>
         {exposure.data ? (
-          <ExposureView exposure={exposure.data} />
+          <ExposureView exposure={exposure.data} transfer={a.transfer} />
         ) : exposure.error ? (
           <Failure error={exposure.error} what="No exposure" />
         ) : (

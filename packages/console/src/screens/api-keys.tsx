@@ -81,11 +81,11 @@ export function ApiKeys() {
           </p>
           <p>
             Key id: <code class="break">{created.id}</code>{" "}
-            <CopyButton text={created.id} label="the key id" />
+            <CopyButton text={created.id} label="Copy the key id" />
           </p>
           <p>
             Secret: <code class="break">{created.secret}</code>{" "}
-            <CopyButton text={created.secret ?? ""} label="the secret" />
+            <CopyButton text={created.secret ?? ""} label="Copy the secret" />
           </p>
         </div>
       ) : null}
@@ -114,7 +114,7 @@ export function ApiKeys() {
                 <tr key={k.id}>
                   <td>{k.name ?? <span class="sub">unnamed</span>}</td>
                   <td class="mono">
-                    {k.id} <CopyButton text={k.id} label={`the id of ${k.name ?? k.id}`} />
+                    {k.id} <CopyButton text={k.id} label={`Copy the id of ${k.name ?? k.id}`} />
                   </td>
                   <td>{when(k.created_at)}</td>
                   <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : "live"}</td>

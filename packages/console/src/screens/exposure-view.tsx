@@ -1,10 +1,11 @@
 /**
  * A transfer's exposure: the share of its value by entity category as a chart with the direct
- * and indirect parts, and the strongest path of each indirect category as a chain of hops.
+ * and indirect parts, and the strongest path of each indirect category drawn whole (path-view.tsx).
  */
-import type { ExposureWire, InteractionWire } from "../api/wire-types.js";
+import type { ExposureWire, InteractionWire, TransferWire } from "../api/wire-types.js";
 import { BarChart, type BarPart } from "../components/bar-chart.js";
-import { fiat, share, short, words } from "../components/format.js";
+import { fiat, share, words } from "../components/format.js";
+import { PathView } from "./path-view.js";
 
 const LEGEND: ReadonlyArray<BarPart> = [
   { label: "direct", value: 0, tone: "tone-direct" },
@@ -17,7 +18,15 @@ function list(value: ExposureWire["direct_interaction"]): ReadonlyArray<Interact
 }
 
 /** The chart and the paths of one exposure. */
-export function ExposureView({ exposure }: { exposure: ExposureWire }) {
+export function ExposureView({
+  exposure,
+  transfer,
+  network = transfer?.network ?? "ETH",
+}: {
+  exposure: ExposureWire;
+  transfer?: TransferWire;
+  network?: string;
+}) {
   const direct = list(exposure.direct_interaction);
   const indirect = list(exposure.indirect_interaction);
   const categories = [...new Set([...direct, ...indirect].map((i) => i.entity_category))];
@@ -58,7 +67,7 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
       />
       {named.map((i) => (
         <p key={i.entity_category}>
-          Direct counterparty: <strong>{i.entity_name}</strong> ({words(i.entity_category)},{" "}
+          Direct: the counterparty is <strong>{i.entity_name}</strong> ({words(i.entity_category)},{" "}
           {fiat(i.value_in_fiat)})
         </p>
       ))}
@@ -66,40 +75,13 @@ export function ExposureView({ exposure }: { exposure: ExposureWire }) {
         <div>
           <h3>Strongest paths</h3>
           {paths.map((i) => (
-            <div class="path" key={i.entity_category}>
-              <p>
-                <strong>{words(i.entity_category)}</strong>: {share(i.value_share ?? 1)} (
-                {fiat(i.value_in_fiat)}) over {i.strongest_path?.hops} hops
-              </p>
-              <ol class="hops">
-                {i.strongest_path?.addresses.map((address, n) => {
-                  const last = n === (i.strongest_path?.addresses.length ?? 0) - 1;
-                  const tx = i.strongest_path?.tx_hashes[n];
-                  return (
-                    <li key={`${address}-${n}`}>
-                      <span class="mono" title={address}>
-                        {short(address, 10)}
-                      </span>
-                      <span class="hop-note">
-                        {n === 0
-                          ? " the transfer's side"
-                          : last
-                            ? ` ${words(i.entity_category)}`
-                            : ` hop ${n}`}
-                      </span>
-                      {tx && !last ? (
-                        <div class="hop-tx">
-                          linked by tx{" "}
-                          <span class="mono" title={tx}>
-                            {short(tx, 10)}
-                          </span>
-                        </div>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ol>
-            </div>
+            <PathView
+              key={i.entity_category}
+              interaction={i}
+              transfer={transfer}
+              network={network}
+              pathSanctions={exposure.path_sanctions ?? []}
+            />
           ))}
         </div>
       ) : null}

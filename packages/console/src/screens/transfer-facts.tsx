@@ -1,5 +1,6 @@
 /** A transfer's facts as a definition list. */
 import type { TransferWire } from "../api/wire-types.js";
+import { AddressRef, TxRef } from "../components/chain-refs.js";
 import { fiat, when, words } from "../components/format.js";
 import { RiskBadge } from "../components/states.js";
 
@@ -13,21 +14,19 @@ export function TransferFacts({ transfer: t }: { transfer: TransferWire }) {
     ["Value", fiat(t.value_in_fiat)],
     [
       "Transaction",
-      <span key="h" class="mono break">
-        {t.tx_hash ?? "not known yet"}
-      </span>,
+      t.tx_hash ? <TxRef key="h" network={t.network} hash={t.tx_hash} keep={14} /> : "not known yet",
     ],
     [
-      "From",
-      <span key="i" class="mono break">
-        {t.input_address ?? "–"}
-      </span>,
+      t.direction === "incoming" ? "From (counterparty)" : "From (your customer)",
+      t.input_address ? <AddressRef key="i" network={t.network} address={t.input_address} keep={14} /> : "–",
     ],
     [
-      "To",
-      <span key="o" class="mono break">
-        {t.output_address ?? "–"}
-      </span>,
+      t.direction === "incoming" ? "To (your customer)" : "To (counterparty)",
+      t.output_address ? (
+        <AddressRef key="o" network={t.network} address={t.output_address} keep={14} />
+      ) : (
+        "–"
+      ),
     ],
     ["Occurred", when(t.occurred_at)],
     ["Registered", when(t.registered_at)],

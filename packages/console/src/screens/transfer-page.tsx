@@ -98,12 +98,18 @@ export function TransferPage({ id }: { id: string }) {
       </section>
       <section aria-labelledby="tf-sanctions">
         <h2 id="tf-sanctions">Sanctions</h2>
-        {exposure.data ? <SanctionsView sanctions={exposure.data.sanctions} /> : null}
+        {exposure.data ? (
+          <SanctionsView
+            sanctions={exposure.data.sanctions}
+            pathSanctions={exposure.data.path_sanctions ?? []}
+            network={t.network}
+          />
+        ) : null}
       </section>
       <section aria-labelledby="tf-exposure">
         <h2 id="tf-exposure">Exposure</h2>
         {exposure.data ? (
-          <ExposureView exposure={exposure.data} />
+          <ExposureView exposure={exposure.data} transfer={t} />
         ) : exposure.error ? (
           <Failure error={exposure.error} what="No exposure" />
         ) : (

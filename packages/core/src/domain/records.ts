@@ -90,6 +90,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "alert.created",
   "alert.updated",
   "manual_check.completed",
+  "webhook.test",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -55,6 +55,7 @@ export {
   wholeSanctionsSource,
 } from "./sources/whole-reference.js";
 export type { AccountApi } from "./use-cases/account-api.js";
+export { type AlertExportRow, MAX_EXPORT_ALERTS } from "./use-cases/alert-export.js";
 export type { Actor } from "./use-cases/alert-workflow.js";
 export {
   API_KEY_NAME_MAX,
@@ -66,6 +67,8 @@ export {
 export { BACKTEST_PAGE_SIZE, type BacktestProgress, type BacktestRunOptions } from "./use-cases/backtest.js";
 export { BACKTESTS_PENDING_PER_ACCOUNT } from "./use-cases/backtest-runs.js";
 export type { CallOptions } from "./use-cases/call-origin.js";
+export { decisionOf } from "./use-cases/case-file.js";
+export { type PathSubject, pathAddresses, pathSanctions } from "./use-cases/path-sanctions.js";
 export type { RenderedReport } from "./use-cases/report-assembly.js";
 export { type BatchRegistration, MAX_BATCH_REGISTRATIONS } from "./use-cases/transfer-registration.js";
 export { MAX_WAIT_SECONDS, type WaitOptions } from "./use-cases/wait-for-result.js";

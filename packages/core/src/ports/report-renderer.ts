@@ -6,6 +6,7 @@
 import type { ExposureResult, SanctionsResult } from "../domain/records.js";
 import type {
   AddressExposureResponse,
+  AlertHistoryEntryResponse,
   AlertResponse,
   BacktestReportResponse,
   ManualCheckResponse,
@@ -71,9 +72,43 @@ export interface BacktestReportData {
   readonly riskModel: ReportModel;
 }
 
+/** The decision on a case: the alert's closing, and the outcome when the account records one. */
+export interface CaseDecision {
+  /** The alert's status now. */
+  readonly status: AlertResponse["alert_status"];
+  /** The outcome recorded with the decision (e.g. false_positive); null when none was recorded. */
+  readonly outcome: string | null;
+  /** Who closed it (the actor of the last change to done); null while it is not closed. */
+  readonly decidedBy: string | null;
+  /** When it was closed (offset timestamp); null while it is not closed. */
+  readonly decidedAt: string | null;
+  /** The comment given with the closing; null when none. */
+  readonly comment: string | null;
+}
+
+/** One entry of a case's history: an alert's change, with the alert it belongs to. */
+export type CaseHistoryEntry = AlertHistoryEntryResponse & { readonly alert_id: string };
+
+/**
+ * Everything a case file shows: the transfer report's content (always with risks), the alert
+ * the case was opened from and its siblings on the same transfer, the listings of sanctioned
+ * addresses on the paths, the decision, and the history with its comments (oldest first).
+ */
+export interface CaseFileReportData extends Omit<TransferReportData, "kind"> {
+  readonly kind: "case_file";
+  /** The alert the case file was asked for. */
+  readonly alert: AlertResponse;
+  /** Its assignee now; null when nobody. */
+  readonly assignee: string | null;
+  /** Sanctions results of the addresses on the strongest paths (see path-sanctions.ts). */
+  readonly pathSanctions: ReadonlyArray<SanctionsResult>;
+  readonly decision: CaseDecision;
+  readonly history: ReadonlyArray<CaseHistoryEntry>;
+}
+
 /** Which report, and whether risks are left out. */
 export interface ReportRequest {
-  readonly data: TransferReportData | ManualCheckReportData | BacktestReportData;
+  readonly data: TransferReportData | ManualCheckReportData | BacktestReportData | CaseFileReportData;
   /**
    * False for the "without risks" variants: risks, alerts, risk level and score are left out.
    * A backtest report is about risks: always true.

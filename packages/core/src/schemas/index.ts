@@ -24,6 +24,7 @@ export * from "./requests-manual-checks.js";
 export * from "./requests-workflow.js";
 export * from "./response-fields.js";
 export * from "./responses.js";
+export * from "./responses-address.js";
 export * from "./responses-alerts.js";
 export * from "./responses-exposure.js";
 export * from "./responses-reference.js";

@@ -5,6 +5,7 @@ import type {
   RiskModel,
   TransferRecord,
   WebhookDeliveryRecord,
+  WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
 import { presentAlert, presentRule } from "./presenters-alerts.js";
@@ -70,7 +71,10 @@ export function presentWebhook(w: WebhookRecord, secret?: string): WebhookRespon
 }
 
 /** A delivery attempt. */
-export function presentWebhookDelivery(d: WebhookDeliveryRecord): WebhookDeliveryResponse {
+export function presentWebhookDelivery(
+  d: WebhookDeliveryRecord,
+  event?: WebhookEventRecord | null,
+): WebhookDeliveryResponse {
   return {
     id: d.id,
     event_id: d.eventId,
@@ -80,5 +84,6 @@ export function presentWebhookDelivery(d: WebhookDeliveryRecord): WebhookDeliver
     status_code: d.statusCode,
     error: d.error,
     duration_ms: Math.round(d.durationMs),
+    ...(event === undefined ? {} : { event_type: event?.type ?? null, payload: event?.payload ?? null }),
   };
 }

@@ -16,6 +16,7 @@ import type {
   alertUpdateSchema,
   riskModelBodySchema,
   webhookCreateSchema,
+  webhookRedeliverSchema,
 } from "./requests-workflow.js";
 
 /** Body of POST /v1/transfers/register/ (`registerTransfer`; each item of `registerTransfers`). */
@@ -36,6 +37,8 @@ export type AlertBulkUpdateRequest = z.input<typeof alertBulkUpdateSchema>;
 export type RiskModelRequest = z.input<typeof riskModelBodySchema>;
 /** Body of POST /v1/webhooks/ (`webhooks.create`). */
 export type WebhookCreateRequest = z.input<typeof webhookCreateSchema>;
+/** The body of POST /v1/webhooks/{id}/redeliver/. */
+export type WebhookRedeliverRequest = z.input<typeof webhookRedeliverSchema>;
 /** Body of POST /v1/risk-models/{id}/backtest/ (`backtests.start`). */
 export type BacktestStartRequest = z.input<typeof backtestBodySchema>;
 /** An in-process backtest (`backtests.run`): the window and filters, and the model by id or as rules. */

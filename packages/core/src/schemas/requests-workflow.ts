@@ -98,6 +98,13 @@ export const webhookCreateSchema = z
   })
   .describe("A webhook subscription.");
 
+/** The body of a redelivery: the event to send again. */
+export const webhookRedeliverSchema = z
+  .strictObject({
+    event_id: wireString().max(200).describe("The event to deliver again (a delivery's event_id)."),
+  })
+  .describe("An event to deliver again.");
+
 /** Parsed PATCH body. */
 export type AlertUpdateInput = z.output<typeof alertUpdateSchema>;
 /** Parsed bulk body. */

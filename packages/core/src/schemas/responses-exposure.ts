@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { CHECK_STATES } from "../domain/enums.js";
 import { fiatCurrency, fiatValue, share, utcTimestamp } from "./response-fields.js";
-import { riskModelVersionField, sanctionsDetailsSchema } from "./sanctions-details.js";
+import { pathSanctionsSchema, riskModelVersionField, sanctionsDetailsSchema } from "./sanctions-details.js";
 
 /**
  * How an entity was found on a UTXO chain (OpenKYT's addition): on the address itself, or
@@ -95,6 +95,7 @@ export const transferExposureResponseSchema = z
     check_status: checkStatus.optional(),
     checked_at: checkedAt.optional(),
     sanctions: sanctionsDetailsSchema.optional(),
+    path_sanctions: pathSanctionsSchema.optional(),
     risk_model: riskModelVersionField.optional(),
     input_addresses: z
       .array(z.string())
@@ -105,7 +106,7 @@ export const transferExposureResponseSchema = z
   })
   .describe(
     "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer, and " +
-      "OpenKYT's additions sanctions (the sanctions check's listings), risk_model (the version that made the risks) " +
+      "OpenKYT's additions sanctions (the sanctions check's listings), path_sanctions (listings of the addresses on the strongest paths), risk_model (the version that made the risks) " +
       "and input_addresses (a UTXO transaction's inputs).",
   );
 

@@ -70,8 +70,28 @@ export const webhookDeliveryResponseSchema = z
     status_code: z.number().int().nullable(),
     error: z.string().nullable(),
     duration_ms: z.number().int(),
+    event_type: z
+      .enum(WEBHOOK_EVENT_TYPES)
+      .nullable()
+      .optional()
+      .describe("The event's type; null when the event is no longer kept."),
+    payload: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe("The event's `data` as it was sent; null when the event is no longer kept."),
   })
-  .describe("An attempt to deliver an event.");
+  .describe("An attempt to deliver an event, with the event's type and data.");
+
+/** The answer of a redelivery or a test event: the event queued for the webhook. */
+export const webhookQueuedResponseSchema = z
+  .strictObject({
+    webhook_id: z.string(),
+    event_id: z.string(),
+    event_type: z.enum(WEBHOOK_EVENT_TYPES),
+    queued: z.literal(true),
+  })
+  .describe("An event queued for delivery to one webhook (its attempts appear among the deliveries).");
 
 /** An alert with its assignee, as sent. */
 export type AlertWorkflowResponse = z.output<typeof alertWorkflowResponseSchema>;

@@ -40,6 +40,19 @@ export const sanctionsDetailsSchema = z
   .nullable()
   .describe("The sanctions check's result; null until the check finished.");
 
+/** OpenKYT's addition: the listings of the sanctioned addresses met on the strongest paths. */
+export const pathSanctionsSchema = z
+  .array(
+    z.strictObject({
+      address: z.string().describe("An address of a strongest path (not the direct counterparty)."),
+      hit: z.boolean().describe("Whether a listing in force at the transfer's time was found."),
+      listings: z.array(sanctionsListingSchema).describe("The address's listings."),
+    }),
+  )
+  .describe(
+    "The sanctions listings of the addresses on the strongest paths (an indirect hit's listed address), hits first; empty when none is listed.",
+  );
+
 /** The model version field. */
 export const riskModelVersionField = z
   .string()
@@ -67,6 +80,19 @@ function listing(l: SanctionsListing) {
 export function presentSanctions(result: SanctionsResult | null): SanctionsDetails {
   if (result === null) return null;
   return { address: result.address, hit: result.hit, listings: result.listings.map(listing) };
+}
+
+/** The listings of one sanctioned address on the wire (an address page's listings). */
+export const sanctionsListingsSchema = z.array(sanctionsListingSchema);
+
+/** Listings on the wire. */
+export function presentListings(listings: ReadonlyArray<SanctionsListing>) {
+  return listings.map(listing);
+}
+
+/** Path sanctions on the wire. */
+export function presentPathSanctions(results: ReadonlyArray<SanctionsResult>) {
+  return results.map((r) => ({ address: r.address, hit: r.hit, listings: r.listings.map(listing) }));
 }
 
 /** The additions of a record's exposure answer. */

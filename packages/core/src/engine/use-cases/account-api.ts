@@ -43,13 +43,17 @@ import type {
   TokenListParams,
   TransferListParams,
 } from "../../schemas/request-types.js";
-import { presentScreeningDetails } from "../../schemas/sanctions-details.js";
+import { presentPathSanctions, presentScreeningDetails } from "../../schemas/sanctions-details.js";
 import { caseworkApi } from "../casework/casework-api.js";
 import type { EngineContext } from "../engine-context.js";
+import { addressProfile } from "./address-profile.js";
+import { exportAlerts } from "./alert-export.js";
 import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert-workflow.js";
 import { backtestRuns } from "./backtest-runs.js";
 import { type CallOptions, callContext } from "./call-origin.js";
+import { caseFileData, caseFileReport } from "./case-file.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
+import { pathSanctions } from "./path-sanctions.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
 import { riskModelManagement } from "./risk-model-management.js";
 import {
@@ -79,6 +83,17 @@ function pageOf<T, W>(rows: ReadonlyArray<T>, query: unknown, present: (row: T) 
   const q = parseInput(pageQuerySchema, query, "page query");
   const start = (q.page - 1) * q.pageSize;
   return presentPage(rows.slice(start, start + q.pageSize).map(present), rows.length, q);
+}
+
+/** What the path sanctions lookup reads of a transfer. */
+export function transferPathSubject(t: TransferRecord, now: number) {
+  return {
+    exposure: t.exposure,
+    counterpartyExposure: t.counterparty?.exposure ?? null,
+    from: t.occurredAt ?? t.registeredAt,
+    to: t.checks.exposure.at ?? now,
+    counterparty: t.sanctions?.address ?? t.counterparty?.address ?? null,
+  };
 }
 
 /** Builds the operations of one account. */
@@ -152,7 +167,12 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     /** GET /v1/transfers/{id}/exposure/, with OpenKYT's sanctions and risk_model additions. */
     async getTransferExposure(id: string) {
       const t = await loadTransfer(ctx.store, accountId, id);
-      return { ...presentTransferExposure(t.exposure, t.checks.exposure), ...presentScreeningDetails(t) };
+      const onPath = await pathSanctions(ctx.sanctions, transferPathSubject(t, ctx.clock.now()));
+      return {
+        ...presentTransferExposure(t.exposure, t.checks.exposure),
+        ...presentScreeningDetails(t),
+        path_sanctions: presentPathSanctions(onPath),
+      };
     },
     /** GET /v1/transfers/{id}/counterparty/ */
     async getTransferCounterparty(id: string) {
@@ -235,6 +255,28 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     /** POST /v1/alerts/bulk-update/: the same change for several alerts, all or nothing. */
     bulkUpdateAlerts(body: AlertBulkUpdateRequest, by: Actor = {}, options?: CallOptions) {
       return bulkUpdateAlerts(callContext(ctx, options), accountId, body, by);
+    },
+    /**
+     * The case file of alert `id`: the transfer, findings with paths and the listings on them,
+     * the transfer's alerts, the decision and the history (the data of the PDF and goAML exports).
+     */
+    caseFile(id: string) {
+      return caseFileData(ctx, accountId, id);
+    },
+    /** GET /v1/alerts/{id}/case-file/: the case file as a PDF. */
+    caseFileReport(id: string) {
+      return caseFileReport(ctx, accountId, id);
+    },
+    /** GET /v1/alerts/export/: every matching alert with its transfer and decision (rows for CSV). */
+    exportAlerts(query: AlertListParams = {}) {
+      return exportAlerts(ctx, accountId, query);
+    },
+    /**
+     * GET /v1/addresses/{address}/?network=: the address's entity, listings and cluster, and the
+     * account's transfers, alerts and manual checks that touch it.
+     */
+    addressProfile(network: string, address: string) {
+      return addressProfile(ctx, accountId, network, address);
     },
     /** GET /v1/alerts/{id}/history/ */
     async getAlertHistory(id: string) {
