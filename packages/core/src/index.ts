@@ -12,6 +12,7 @@ export * from "./domain/money.js";
 export * from "./domain/networks.js";
 export * from "./domain/node-url.js";
 export * from "./domain/records.js";
+export * from "./domain/risk-model-diff.js";
 export * from "./domain/users.js";
 export * from "./domain/utxo.js";
 export * from "./domain/utxo-binding.js";

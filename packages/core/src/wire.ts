@@ -13,5 +13,6 @@ export {
   type WebhookEventType,
   type WebhookState,
 } from "./domain/records.js";
+export * from "./domain/risk-model-diff.js";
 export * from "./machines/index.js";
 export type { Page } from "./schemas/page.js";

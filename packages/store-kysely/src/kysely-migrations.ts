@@ -23,6 +23,7 @@ import { transferStatusIndexMigration } from "./kysely-migration-0018-transfer-s
 import { followedBlocksMigration } from "./kysely-migration-0020-followed-blocks.js";
 import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
 import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js";
+import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change-reason.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -45,6 +46,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0020_followed_blocks": followedBlocksMigration,
   "0030_utxo_ledger": utxoLedgerMigration,
   "0031_utxo_clusters": utxoClustersMigration,
+  "0060_model_change_reason": modelChangeReasonMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -37,16 +37,25 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0031) adds the address clusters' two tables and the members index.
+      // 0060 adds the change reason of a risk model version: one column of risk_models, nothing else.
+      const modelsTable = (entry: string) => entry.startsWith("table risk_models:");
+      expect(latest.find(modelsTable)).toMatch(/"change_reason" text/);
+      const noReason = await schema();
+      expect(noReason.find(modelsTable)).not.toMatch(/change_reason/);
+      expect(noReason.filter((e) => !modelsTable(e))).toEqual(latest.filter((e) => !modelsTable(e)));
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      const latestBefore0060 = [...noReason];
+      // The one before (0031) adds the address clusters' two tables and the members index.
       const clusters = (entry: string) => / utxo_cluster/.test(entry);
-      expect(latest.filter(clusters)).toHaveLength(3);
-      const withoutClusters = latest.filter((e) => !clusters(e));
+      expect(latestBefore0060.filter(clusters)).toHaveLength(3);
+      const withoutClusters = latestBefore0060.filter((e) => !clusters(e));
       expect(await schema()).toEqual(withoutClusters);
       // The one before (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
       const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
-      expect(latest.filter(utxo)).toHaveLength(6);
+      expect(latestBefore0060.filter(utxo)).toHaveLength(6);
       expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
         /\("prev_txid", "network", "prev_vout"\)/,
       );
@@ -55,7 +64,7 @@ describe("sqlite migrations", () => {
       // The one before (0020) adds the followed blocks of chain followers and the ledger's
       // (network, block) index, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -4));
       const followed = (entry: string) =>
         entry.startsWith("table followed_blocks:") || entry.startsWith("index ledger_transfers_block:");
       expect(latest.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
@@ -68,7 +77,7 @@ describe("sqlite migrations", () => {
       expect(await schema()).toEqual(withoutFollowed);
       // The one before (0018) adds the index of the tx_status filter, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -4));
+      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -5));
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
       expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
       const withoutStatus = withoutFollowed.filter((e) => !statusIndex(e));
