@@ -4,6 +4,7 @@
  */
 
 export * from "./domain/addresses.js";
+export * from "./domain/backtest-words.js";
 export * from "./domain/backtests.js";
 export * from "./domain/coinjoin.js";
 export * from "./domain/entity-categories.js";

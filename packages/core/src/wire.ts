@@ -5,6 +5,8 @@
  * reachable from here imports zod, a `node:` builtin or the engine, so a bundle that imports
  * this entry carries these tables and nothing else.
  */
+
+export * from "./domain/backtest-words.js";
 export { BACKTEST_STATUSES, type BacktestStatus } from "./domain/backtests.js";
 export * from "./domain/enums.js";
 export {
