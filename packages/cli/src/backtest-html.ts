@@ -1,10 +1,21 @@
 /**
  * A backtest report as one self-contained HTML page (no script, no external resource): the
  * summary, a chart of the level shift (transfers per level as checked and under the candidate,
- * side by side, as inline SVG), the alerts table, the from/to table and the listed ids. Pure: the
- * report in, the page out; every text from the report is escaped.
+ * side by side, as inline SVG), the from/to table, alerts by level and by category, the sanctions
+ * warning, the "never checked" explanation and the transfers that move with hash and value, in
+ * the words of core's BACKTEST_WORDS (as the console and the PDF). Pure: the report in, the page
+ * out; every text from the report is escaped.
  */
-import { type BacktestReportResponse, RISK_LEVELS } from "@openkyt/core";
+import {
+  type BacktestReportResponse,
+  levelShiftSentence,
+  modelLabel,
+  movedValue,
+  RISK_LEVELS,
+  sanctionsWarningSentence,
+  signedChange,
+  BACKTEST_WORDS as W,
+} from "@openkyt/core";
 
 const grouped = (n: number) => n.toLocaleString("en-US");
 
@@ -50,53 +61,85 @@ function table(header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
   return `<table><thead><tr>${cells("th", header)}</tr></thead><tbody>${rows.map((r) => `<tr>${cells("td", r)}</tr>`).join("")}</tbody></table>`;
 }
 
-/** The report as an HTML page. */
+/** Level counts as a table: level, as checked, candidate, change (highest level first). */
+function levelTable(rows: ReadonlyArray<{ level: string; actual: number; candidate: number }>): string {
+  return table(
+    [W.level, W.asChecked, W.candidateColumn, W.change],
+    [...rows]
+      .reverse()
+      .map((l) => [l.level, grouped(l.actual), grouped(l.candidate), signedChange(l.candidate - l.actual)]),
+  );
+}
+
+/** The transfers that move: id, network, hash, value, from and to; bare ids on older reports. */
+function movedTable(r: BacktestReportResponse): string {
+  if (r.moved.length === 0 && r.shift.up_ids.length + r.shift.down_ids.length > 0) {
+    return table(
+      [W.movedColumns[0]],
+      [...r.shift.up_ids, ...r.shift.down_ids].map((id) => [id]),
+    );
+  }
+  return table(
+    [...W.movedColumns],
+    r.moved.map((m) => [
+      m.id,
+      m.network,
+      m.tx_hash ?? W.noHash,
+      movedValue({ amount: m.amount, tokenSymbol: m.token_symbol, valueInFiat: m.value_in_fiat }),
+      m.from,
+      m.to,
+    ]),
+  );
+}
+
+/** The report as an HTML page; headings and explanations are core's BACKTEST_WORDS. */
 export function backtestHtml(r: BacktestReportResponse, window: { from: string; to: string }): string {
-  const signed = (n: number) => (n > 0 ? `+${grouped(n)}` : grouped(n));
   const count = (from: string, to: string) =>
     r.shift.moves.find((m) => m.from === from && m.to === to)?.count ?? 0;
   const levels = [...RISK_LEVELS];
-  const title = `Backtest of ${r.candidate}`;
+  const model = r.candidate_model ? `${modelLabel(r.candidate_model)}, ${r.candidate}` : r.candidate;
+  const title = `${W.title}: ${model}`;
+  const warning = sanctionsWarningSentence(r.sanctions_dropped.count);
+  const listed = r.moved.length || r.shift.up_ids.length + r.shift.down_ids.length;
+  const moved = r.shift.up + r.shift.down;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}</style>
+<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}.warning{border:2px solid #c0392b;background:#fdecea;padding:.5em 1em}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>Transfers registered ${escapeHtml(window.from)} .. ${escapeHtml(window.to)}: ${grouped(r.evaluated)} evaluated, ${grouped(r.unchecked)} never checked.
-Checked by ${escapeHtml(r.actual_models.map((m) => `${m.version} (${grouped(m.transfers)})`).join(", ") || "no model")}.
+<p>${W.window}: transfers registered ${escapeHtml(window.from)} .. ${escapeHtml(window.to)}: ${grouped(r.evaluated)} evaluated, ${grouped(r.unchecked)} ${W.neverChecked.toLowerCase()}.
+${W.checkedBy} ${escapeHtml(r.actual_models.map((m) => `${m.version} (${grouped(m.transfers)})`).join(", ") || "no model")}.
 ${r.retraced ? "The candidate saw fresh traces (current ledger, labels and lists)." : "The candidate saw the stored results."}</p>
-<h2>Level shift: ${grouped(r.shift.up)} up, ${grouped(r.shift.down)} down, ${grouped(r.shift.same)} same</h2>
-<p class="key"><span style="background:${COLORS.actual}"></span>as checked<span style="background:${COLORS.candidate}"></span>candidate</p>
+${warning === null ? "" : `<p class="warning" role="alert"><strong>${W.sanctionsWarning}:</strong> ${escapeHtml(warning)}</p>`}
+${r.unchecked > 0 ? `<p><strong>${W.neverChecked}:</strong> ${escapeHtml(W.neverCheckedNote)}</p>` : ""}
+${r.actual_model_missing > 0 ? `<p>${grouped(r.actual_model_missing)} evaluated transfers were ${escapeHtml(W.modelGone)}</p>` : ""}
+<h2>${W.levelShift}: ${grouped(r.shift.up)} up, ${grouped(r.shift.down)} down, ${grouped(r.shift.same)} same</h2>
+<p>${escapeHtml(levelShiftSentence(r.shift))}</p>
+<p class="key"><span style="background:${COLORS.actual}"></span>${W.asChecked.toLowerCase()}<span style="background:${COLORS.candidate}"></span>${W.candidateColumn.toLowerCase()}</p>
 ${levelShiftSvg(r)}
 ${table(
-  ["actual \\ candidate", ...levels],
+  [`${W.asChecked} \\ ${W.candidateColumn.toLowerCase()}`, ...levels],
   levels.map((from) => [from, ...levels.map((to) => grouped(count(from, to)))]),
 )}
-<h2>Transfers by level</h2>
+<h2>${W.transfersByLevel}</h2>
+${levelTable(r.levels)}
+<h2>${W.alertsByLevel}</h2>
+<p>${escapeHtml(W.alertsByLevelNote)}</p>
+${levelTable(r.alert_levels)}
+<h2>${W.alertsByCategory}</h2>
+<p>${escapeHtml(W.alertsByCategoryNote)}</p>
 ${table(
-  ["level", "actual", "candidate", "change"],
-  [...r.levels]
-    .reverse()
-    .map((l) => [l.level, grouped(l.actual), grouped(l.candidate), signed(l.candidate - l.actual)]),
-)}
-<h2>Alerts by risk type and category</h2>
-${table(
-  ["risk type / category", "actual", "candidate", "change"],
+  ["Risk type / category", W.asChecked, W.candidateColumn, W.change],
   r.alerts.map((a) => [
     `${a.risk_type} / ${a.category}`,
     grouped(a.actual),
     grouped(a.candidate),
-    signed(a.candidate - a.actual),
+    signedChange(a.candidate - a.actual),
   ]),
 )}
-<h2>Transfers that move</h2>
-${table(
-  ["up (first)", "down (first)"],
-  Array.from({ length: Math.max(r.shift.up_ids.length, r.shift.down_ids.length) }, (_, i) => [
-    r.shift.up_ids[i] ?? "",
-    r.shift.down_ids[i] ?? "",
-  ]),
-)}
+<h2>${W.movedTransfers}</h2>
+<p>${moved === 0 ? "No transfer changes level." : listed < moved ? `The first ${grouped(listed)} of ${grouped(moved)} (up ones, then down ones).` : `All ${grouped(moved)} (up ones, then down ones).`}</p>
+${moved === 0 ? "" : movedTable(r)}
 </body></html>
 `;
 }

@@ -3,7 +3,14 @@
  * under the candidate, the change), the level shift as a from/to table, and the first ids each
  * way. Pure: the report in, lines out.
  */
-import { type BacktestReportResponse, RISK_LEVELS } from "@openkyt/core";
+import {
+  type BacktestReportResponse,
+  modelLabel,
+  movedValue,
+  RISK_LEVELS,
+  sanctionsWarningSentence,
+  BACKTEST_WORDS as W,
+} from "@openkyt/core";
 
 const grouped = (n: number) => n.toLocaleString("en-US");
 const signed = (n: number) => (n > 0 ? `+${grouped(n)}` : n < 0 ? `-${grouped(-n)}` : "0");
@@ -22,7 +29,10 @@ function table(rows: ReadonlyArray<ReadonlyArray<string>>): string[] {
 /** The report as lines of text (no trailing newline on the last). */
 export function backtestText(r: BacktestReportResponse, window: { from: string; to: string }): string {
   const lines: string[] = [];
-  lines.push(`Backtest of ${r.candidate}, transfers registered ${window.from} .. ${window.to}`);
+  const model = r.candidate_model ? `${modelLabel(r.candidate_model)}, ${r.candidate}` : r.candidate;
+  lines.push(`Backtest of ${model}, transfers registered ${window.from} .. ${window.to}`);
+  const warning = sanctionsWarningSentence(r.sanctions_dropped.count);
+  if (warning !== null) lines.push(`WARNING: ${W.sanctionsWarning}: ${warning}`);
   lines.push(
     `${grouped(r.evaluated)} transfers evaluated in ${r.elapsed_ms < 1 ? "under 1 ms" : `${grouped(Math.round(r.elapsed_ms))} ms (${grouped(r.transfers_per_second)} transfers/s)`}` +
       (r.unchecked > 0 ? ` (${grouped(r.unchecked)} never checked, not evaluated)` : ""),
@@ -48,7 +58,19 @@ export function backtestText(r: BacktestReportResponse, window: { from: string; 
         .map((l) => [l.level, grouped(l.actual), grouped(l.candidate), signed(l.candidate - l.actual)]),
     ]),
   );
+  if (r.unchecked > 0) lines.push(`${W.neverChecked}: ${W.neverCheckedNote}`);
   lines.push("");
+  if (r.alert_levels.length > 0) {
+    lines.push(
+      ...table([
+        ["alerts: level", "actual", "candidate", "change"],
+        ...[...r.alert_levels]
+          .reverse()
+          .map((l) => [l.level, grouped(l.actual), grouped(l.candidate), signed(l.candidate - l.actual)]),
+      ]),
+      "",
+    );
+  }
   if (r.alerts.length === 0) lines.push("alerts: none under either model");
   else
     lines.push(
@@ -75,9 +97,20 @@ export function backtestText(r: BacktestReportResponse, window: { from: string; 
       ...levels.map((from) => [from, ...levels.map((to) => grouped(count(from, to)))]),
     ]),
   );
-  if (r.shift.up_ids.length > 0)
-    lines.push("", `up (first ${r.shift.up_ids.length}):`, ...r.shift.up_ids.map((id) => `  ${id}`));
-  if (r.shift.down_ids.length > 0)
-    lines.push("", `down (first ${r.shift.down_ids.length}):`, ...r.shift.down_ids.map((id) => `  ${id}`));
+  if (r.moved.length > 0) {
+    lines.push(
+      "",
+      `${W.movedTransfers.toLowerCase()} (first ${r.moved.length}):`,
+      ...r.moved.map(
+        (m) =>
+          `  ${m.id}  ${m.network}  ${m.tx_hash ?? W.noHash}  ${movedValue({ amount: m.amount, tokenSymbol: m.token_symbol, valueInFiat: m.value_in_fiat })}  ${m.from} -> ${m.to}`,
+      ),
+    );
+  } else {
+    if (r.shift.up_ids.length > 0)
+      lines.push("", `up (first ${r.shift.up_ids.length}):`, ...r.shift.up_ids.map((id) => `  ${id}`));
+    if (r.shift.down_ids.length > 0)
+      lines.push("", `down (first ${r.shift.down_ids.length}):`, ...r.shift.down_ids.map((id) => `  ${id}`));
+  }
   return lines.join("\n");
 }

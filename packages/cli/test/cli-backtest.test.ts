@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type {
-  BacktestReportResponse,
-  ExposureResult,
-  RiskModel,
-  RiskRule,
-  TransferRecord,
+import {
+  type BacktestReportResponse,
+  type ExposureResult,
+  levelShiftSentence,
+  type RiskModel,
+  type RiskRule,
+  type TransferRecord,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -210,8 +211,8 @@ describe("openkyt backtest", () => {
     expect(
       await runCli(["backtest", "--db", db, "--account", "lab", "--model", "lab", ...window], byId, COMMANDS),
     ).toBe(0);
-    expect(byFile.out).toContain("Backtest of inline:From a file");
-    expect(byId.out).toContain("Backtest of lab@2");
+    expect(byFile.out).toContain("Backtest of From a file (version 1), inline:From a file");
+    expect(byId.out).toMatch(/^Backtest of .+ \(version 2\), lab@2,/);
     const body = (text: string) =>
       text
         .split("\n")
@@ -271,11 +272,9 @@ describe("openkyt backtest", () => {
       expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
       const text = pdfText(bytes);
       expect(text).toContain("Backtest report");
-      expect(text).toMatch(/Candidate model\s+lab@2/);
+      expect(text).toMatch(/Candidate model\s+.+ \(version 2\), lab@2/);
       expect(text).toContain("2000-01-01 .. 2100-01-01");
-      expect(text).toContain(
-        `${report.shift.up} transfers would go up a level or more, ${report.shift.down} down, ${report.shift.same} stay.`,
-      );
+      expect(text).toContain(levelShiftSentence(report.shift));
       for (const id of [...report.shift.up_ids, ...report.shift.down_ids])
         expect(compactText(bytes)).toContain(id);
       // Transfers by level: each level's two counts and the change, as the report says.

@@ -16,6 +16,7 @@ import type {
   registerAttemptSchema,
   registerTransferSchema,
   riskModelBodySchema,
+  riskModelReplaceSchema,
   TransferResponse,
   TxStatus,
   WebhookEventType,
@@ -36,6 +37,7 @@ export type {
   NetworkInfoResponse,
   Page,
   RiskModelResponse,
+  RiskModelVersionResponse,
   RiskResponse,
   TokenInfoResponse,
   TransferExposureResponse,
@@ -78,8 +80,10 @@ export type CheckAddressBody = WireInput<typeof checkAddressSchema>;
 export type AlertUpdateBody = WireInput<typeof alertUpdateSchema>;
 /** Body of POST /v1/alerts/bulk-update/. */
 export type AlertBulkUpdateBody = WireInput<typeof alertBulkUpdateSchema>;
-/** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/. */
+/** Body of POST /v1/risk-models/. */
 export type RiskModelBody = WireInput<typeof riskModelBodySchema>;
+/** Body of PUT /v1/risk-models/{id}/: the new version and why (`change_reason`, required). */
+export type RiskModelReplaceBody = WireInput<typeof riskModelReplaceSchema>;
 /** Body of POST /v1/risk-models/{id}/backtest/. */
 export type BacktestBody = WireInput<typeof backtestBodySchema>;
 /** Body of POST /v1/webhooks/. */

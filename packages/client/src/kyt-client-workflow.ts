@@ -8,6 +8,7 @@ import type {
   BacktestResponse,
   Page,
   RiskModelResponse,
+  RiskModelVersionResponse,
   WebhookDeliveryResponse,
   WebhookResponse,
 } from "@openkyt/core";
@@ -19,6 +20,7 @@ import type {
   BacktestBody,
   PageParams,
   RiskModelBody,
+  RiskModelReplaceBody,
   WebhookCreateBody,
 } from "./client-types.js";
 
@@ -50,9 +52,12 @@ export function workflowMethods(t: Transport) {
     createRiskModel: (body: RiskModelBody) => call<RiskModelResponse>("POST", "/v1/risk-models/", body),
     /** GET /v1/risk-models/{id}/ */
     getRiskModel: (id: string) => call<RiskModelResponse>("GET", `/v1/risk-models/${seg(id)}/`),
-    /** PUT /v1/risk-models/{id}/: a new version (the built-in model is a 409). */
-    replaceRiskModel: (id: string, body: RiskModelBody) =>
+    /** PUT /v1/risk-models/{id}/: a new version, with its `change_reason` (the built-in model is a 409). */
+    replaceRiskModel: (id: string, body: RiskModelReplaceBody) =>
       call<RiskModelResponse>("PUT", `/v1/risk-models/${seg(id)}/`, body),
+    /** GET /v1/risk-models/{id}/versions/: every version, newest first, with its reason and diff. */
+    riskModelVersions: (id: string) =>
+      call<RiskModelVersionResponse[]>("GET", `/v1/risk-models/${seg(id)}/versions/`),
     /** DELETE /v1/risk-models/{id}/ */
     deleteRiskModel: (id: string) => call<Deleted>("DELETE", `/v1/risk-models/${seg(id)}/`),
     /** POST /v1/risk-models/{id}/backtest/ (201): starts a backtest of the model; poll `getBacktest`. */

@@ -4,6 +4,7 @@
  */
 
 export * from "./domain/addresses.js";
+export * from "./domain/backtest-words.js";
 export * from "./domain/backtests.js";
 export * from "./domain/casework.js";
 export * from "./domain/coinjoin.js";
@@ -13,6 +14,7 @@ export * from "./domain/money.js";
 export * from "./domain/networks.js";
 export * from "./domain/node-url.js";
 export * from "./domain/records.js";
+export * from "./domain/risk-model-diff.js";
 export * from "./domain/users.js";
 export * from "./domain/utxo.js";
 export * from "./domain/utxo-binding.js";

@@ -5,6 +5,8 @@
  * reachable from here imports zod, a `node:` builtin or the engine, so a bundle that imports
  * this entry carries these tables and nothing else.
  */
+
+export * from "./domain/backtest-words.js";
 export { BACKTEST_STATUSES, type BacktestStatus } from "./domain/backtests.js";
 export * from "./domain/enums.js";
 export {
@@ -13,5 +15,6 @@ export {
   type WebhookEventType,
   type WebhookState,
 } from "./domain/records.js";
+export * from "./domain/risk-model-diff.js";
 export * from "./machines/index.js";
 export type { Page } from "./schemas/page.js";

@@ -8,7 +8,9 @@ import {
   backtestBodySchema,
   backtestResponseSchema,
   riskModelBodySchema,
+  riskModelReplaceSchema,
   riskModelResponseSchema,
+  riskModelVersionResponseSchema,
 } from "@openkyt/core";
 import { z } from "zod";
 import { bodiless, deletedResponseSchema, type Endpoint, json, pdf, wireBody } from "./endpoint-types.js";
@@ -58,13 +60,26 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     path: "/v1/risk-models/{id}/",
     summary:
       "Replaces a model's name and rules: a new version, used by checks from now on; past results keep " +
-      "theirs. The built-in model is a 409.",
+      "theirs. `change_reason` (why) is required and kept with the version. The built-in model is a 409.",
     tag,
     status: 200,
-    body: riskModelBodySchema,
+    body: riskModelReplaceSchema,
     response: riskModelResponseSchema,
     errors: [404, 409],
     run: async (api, { id, body }) => json(await api.riskModels.replace(id, wireBody(body))),
+  },
+  {
+    operationId: "riskModelVersions",
+    method: "GET",
+    path: "/v1/risk-models/{id}/versions/",
+    summary:
+      "Every version of a model, newest first: when it was written, why (`change_reason`) and its diff " +
+      "against the version before (rules added, removed and changed, by number). The built-in model: [].",
+    tag,
+    status: 200,
+    response: z.array(riskModelVersionResponseSchema).describe("The versions, newest first."),
+    errors: [404],
+    run: async (api, { id }) => json(await api.riskModels.versions(id)),
   },
   {
     operationId: "deleteRiskModel",

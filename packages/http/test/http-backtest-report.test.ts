@@ -61,17 +61,23 @@ describe.skipIf(popplerMissing() !== null)("backtest PDF report over HTTP, rende
     const text = pdfText(pdf.bytes);
     expect(text).toContain("Backtest report");
     expect(text).toMatch(/Risk model\s+Strict \(/);
-    expect(text).toMatch(new RegExp(`Candidate model\\s+${report.candidate}`));
+    expect(text).toMatch(new RegExp(`Candidate model\\s+Strict \\(version 1\\), ${report.candidate}`));
     expect(text).toContain(`${done.from} .. ${done.to}`);
     expect(text).toMatch(/Transfers\s+1 evaluated, 0 never checked/);
     expect(text).toMatch(/Checked by\s+default@1 \(1\)/);
-    expect(text).toContain("1 transfer would go up a level or more, 0 down, 0 stay.");
+    expect(text).toContain("1 transfer changes level: 1 up, 0 down; 0 stay the same.");
+    expect(text).toMatch(/Alerts by level/);
     expect(text).toMatch(/High\s+0\s+1\s+\+1/);
     expect(text).toMatch(/None\s+1\s+0\s+-1/);
     expect(text).toMatch(/Origin of funds\s+Exchange\s+0\s+1\s+\+1/);
-    expect(text).toContain("All 1 going up:");
-    expect(text).toContain("No transfer goes down.");
+    expect(text).toContain("All 1 (up ones, then down ones):");
     expect(compactText(pdf.bytes)).toContain(transfer.id);
+    // The transfer that moves is listed with its hash and its levels, not as a bare id.
+    expect(compactText(pdf.bytes)).toContain(transfer.tx_hash ?? "no hash");
+    expect(report.moved).toEqual([
+      expect.objectContaining({ id: transfer.id, tx_hash: transfer.tx_hash, from: "none", to: "high" }),
+    ]);
+    expect(report.candidate_model).toMatchObject({ name: "Strict", version: 1 });
     expect(compactText(pdf.bytes)).toContain(started.id);
   });
 

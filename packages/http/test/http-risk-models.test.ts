@@ -1,5 +1,5 @@
-import type { KytHttpError, RiskModelBody } from "@openkyt/client";
-import { riskModelResponseSchema } from "@openkyt/core";
+import type { KytHttpError, RiskModelBody, RiskModelReplaceBody } from "@openkyt/client";
+import { riskModelResponseSchema, riskModelVersionResponseSchema } from "@openkyt/core";
 import { TX, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -23,7 +23,8 @@ const lenient = {
   ...strict,
   name: "Strict, softened",
   rules: [{ ...exchangeRule, risk_level: "low" }],
-} satisfies RiskModelBody;
+  change_reason: "Exchanges are low risk",
+} satisfies RiskModelReplaceBody;
 const exchangeDeposit = {
   direction: "incoming" as const,
   network: "ETH",
@@ -46,7 +47,7 @@ describe("risk models over HTTP", () => {
     expect(builtin).toMatchObject({ id: "default", is_builtin: true, is_default: true, created_at: null });
     expect(await s.acme.getRiskModel("default")).toEqual(builtin);
     for (const attempt of [
-      () => s.acme.replaceRiskModel("default", strict),
+      () => s.acme.replaceRiskModel("default", { ...strict, change_reason: "try" }),
       () => s.acme.deleteRiskModel("default"),
     ]) {
       expect(await rejection(attempt())).toMatchObject({ status: 409, code: "ILLEGAL_TRANSITION" });
@@ -62,9 +63,15 @@ describe("risk models over HTTP", () => {
     expect(copy.rules).toEqual(builtin.rules);
     expect(copy.id).not.toBe("default");
     // The copy is editable.
-    expect((await s.acme.replaceRiskModel(copy.id, { name: "My copy", rules: strict.rules })).version).toBe(
-      2,
-    );
+    expect(
+      (
+        await s.acme.replaceRiskModel(copy.id, {
+          name: "My copy",
+          rules: strict.rules,
+          change_reason: "strict",
+        })
+      ).version,
+    ).toBe(2);
   });
 
   it("an edit after a check leaves the old result intact; a recheck uses the new version", async () => {
@@ -165,6 +172,46 @@ describe("risk models over HTTP", () => {
       body: JSON.stringify({ force: true }),
     });
     expect(withBody.status).toBe(400);
+  });
+
+  it("a new version needs a change reason; the history lists every version with its reason and diff", async () => {
+    const model = await s.acme.createRiskModel({ ...strict, name: "Reasoned" });
+    // Every field error at once: the missing reason and the bad share, each by its field.
+    const refused = (await rejection(
+      s.acme.replaceRiskModel(model.id, {
+        name: "Reasoned",
+        rules: [{ ...exchangeRule, min_value_share: "half" as unknown as number }],
+      } as RiskModelReplaceBody),
+    )) as KytHttpError;
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.errors).sort()).toEqual(["change_reason", "rules[0].min_value_share"]);
+    expect((await s.acme.getRiskModel(model.id)).version).toBe(1);
+
+    const mixer: RuleBody = { ...exchangeRule, entity_category: "mixer", risk_level: "severe" };
+    await s.acme.replaceRiskModel(model.id, {
+      ...lenient,
+      name: "Reasoned",
+      rules: [{ ...exchangeRule, risk_level: "low" }, mixer],
+    });
+    const latest = await s.acme.getRiskModel(model.id);
+    expect(latest).toMatchObject({ version: 2, change_reason: "Exchanges are low risk" });
+    const versions = expectWire(
+      z.array(riskModelVersionResponseSchema),
+      await s.acme.riskModelVersions(model.id),
+    );
+    expect(versions.map((v) => [v.version, v.change_reason])).toEqual([
+      [2, "Exchanges are low risk"],
+      [1, null],
+    ]);
+    expect(versions[1]?.diff).toBeNull();
+    expect(versions[0]?.diff).toMatchObject({
+      added: [{ number: 2, rule: { entity_category: "mixer", risk_level: "severe" } }],
+      removed: [],
+      changed: [{ number: 1, previous_number: 1, fields: ["risk_level"] }],
+      unchanged: 0,
+    });
+    expect(await s.acme.riskModelVersions("default")).toEqual([]);
+    expect(await rejection(s.other.riskModelVersions(model.id))).toMatchObject({ status: 404 });
   });
 
   it("another account's models are 404 and unchanged; PATCH is 405", async () => {

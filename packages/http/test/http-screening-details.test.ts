@@ -56,7 +56,11 @@ describe("the exposure answer's sanctions details and model version", () => {
     const before = expectWire(transferExposureResponseSchema, await s.acme.getTransferExposure(t.id));
     expect(before.sanctions).toEqual({ address: W.b, hit: false, listings: [] });
     expect(before.risk_model).toBe(`${model.id}@1`);
-    const v2 = await s.acme.replaceRiskModel(model.id, { name: "Mine, v2", copy_from: "default" });
+    const v2 = await s.acme.replaceRiskModel(model.id, {
+      name: "Mine, v2",
+      copy_from: "default",
+      change_reason: "back to the built-in rules",
+    });
     expect(v2.version).toBe(2);
     const after = expectWire(transferExposureResponseSchema, await s.acme.getTransferExposure(t.id));
     expect(after.risk_model).toBe(`${model.id}@1`);

@@ -8,7 +8,7 @@ import { type AccountName, createSecurityWorld, type SecurityWorld } from "./sec
 const BODIES: Readonly<Record<string, unknown>> = {
   bindTransaction: { tx_hash: TX.exchangeDeposit },
   updateAlert: { alert_status: "done", comment: "mine now" },
-  replaceRiskModel: { name: "taken over", copy_from: "default" },
+  replaceRiskModel: { name: "taken over", copy_from: "default", change_reason: "taken over" },
   decideCase: { outcome: "false_positive", comment: "taken over" },
 };
 

@@ -264,7 +264,11 @@ function validBodies(mine: AccountData): Readonly<Record<string, fc.Arbitrary<Re
       fc.record({ name: shortText, copy_from: fc.constantFrom("default", mine.riskModelId) }),
       fc.record({ name: shortText, rules: fc.array(rule, { minLength: 1, maxLength: 3 }) }),
     ),
-    replaceRiskModel: fc.record({ name: shortText, rules: fc.array(rule, { minLength: 1, maxLength: 3 }) }),
+    replaceRiskModel: fc.record({
+      name: shortText,
+      rules: fc.array(rule, { minLength: 1, maxLength: 3 }),
+      change_reason: shortText,
+    }),
     createWebhook: fc.record({
       url: fc.constantFrom("https://hooks.example/a", "http://127.0.0.1:9/x"),
       events: fc.subarray(["alert.created", "transfer.checked", "manual_check.completed"], { minLength: 1 }),

@@ -12,6 +12,7 @@ import type {
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { alertsSection } from "./report-alerts-table.js";
 import {
+  alertLevelsSection,
   backtestAlertsSection,
   backtestSummary,
   levelShiftSection,
@@ -148,7 +149,8 @@ export function manualCheckReportDocument(request: ManualCheckReportRequest): TD
 
 /**
  * The document of a backtest report: what was evaluated, the level shift (chart and from/to
- * table), transfers by level, alerts by risk type and category, the transfers that move.
+ * table), transfers by level, alerts by level and by risk type and category, the transfers
+ * that move with hash and value.
  */
 export function backtestReportDocument(request: BacktestReportRequest): TDocumentDefinitions {
   const { data: d } = request;
@@ -156,6 +158,7 @@ export function backtestReportDocument(request: BacktestReportRequest): TDocumen
     ...backtestSummary(d),
     ...levelShiftSection(d.report),
     ...levelsSection(d.report),
+    ...alertLevelsSection(d.report),
     ...backtestAlertsSection(d.report),
     ...movedTransfersSection(d.report),
   ];

@@ -3,7 +3,7 @@
  * for real and read back with poppler (every count and id there, nothing off the page, the
  * tables' headers repeated on each page they span).
  */
-import { type BacktestReportResponse, RISK_LEVELS, RISK_TYPES } from "@openkyt/core";
+import { BACKTEST_WORDS, type BacktestReportResponse, RISK_LEVELS, RISK_TYPES } from "@openkyt/core";
 import type { CanvasRect } from "pdfmake/interfaces";
 import { describe, expect, it } from "vitest";
 import { createPdfRenderer } from "../src/index.js";
@@ -24,6 +24,26 @@ function bigReport(): BacktestReportResponse {
   const ids = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}-${"f".repeat(30)}-${i}`);
   return {
     candidate: `inline:${"a very long model name ".repeat(6).trim()}`,
+    candidate_model: { id: "inline", name: "a very long model name ".repeat(6).trim(), version: 1 },
+    alert_levels: [
+      { level: "low", actual: 10, candidate: 0 },
+      { level: "medium", actual: 0, candidate: 0 },
+      { level: "high", actual: 2_000, candidate: 81 },
+      { level: "severe", actual: 7, candidate: 1_926 },
+    ],
+    moved: ids("up")
+      .slice(0, 60)
+      .map((id, i) => ({
+        id,
+        network: "ETH",
+        tx_hash: i === 0 ? null : `0x${i.toString(16).padStart(64, "a")}`,
+        amount: 1.5,
+        token_symbol: "ETH",
+        value_in_fiat: 4_200,
+        from: "none" as const,
+        to: "high" as const,
+      })),
+    sanctions_dropped: { count: 3, ids: ["t-1", "t-2", "t-3"] },
     evaluated: 4_321_027,
     unchecked: 17,
     retraced: true,
@@ -57,6 +77,9 @@ function bigReport(): BacktestReportResponse {
     transfers_per_second: 123_025.7,
   };
 }
+
+/** Text with whitespace removed, as compactText reads a PDF. */
+const compactText0 = (text: string) => text.replace(/\s+/g, "");
 
 describe("backtest report", () => {
   it("draws the level-shift chart to one scale: the largest count is a full bar", () => {
@@ -99,15 +122,26 @@ describe("backtest report", () => {
       expect(text).toMatch(/Transfers\s+4,321,027 evaluated, 17 never checked/);
       expect(text).toContain("traced again against the current ledger");
       expect(text).toContain("5 checks could not run");
-      expect(text).toContain("12 evaluated transfers were checked by a model version that is gone");
+      expect(text).toContain("12 evaluated transfers were checked by a model version no longer stored");
       expect(text).toMatch(/Throughput\s+123,026 transfers\/s \(35,123 ms\)/);
       expect(text).toContain(
-        "2,000,001 transfers would go up a level or more, 999,999 down, 1,321,027 stay.",
+        "3,000,000 transfers change level: 2,000,001 up, 999,999 down; 1,321,027 stay the same.",
       );
-      expect(text).toContain("The first 100 of 2,000,001 going up:");
-      expect(text).toContain("The first 100 of 999,999 going down:");
+      expect(text).toContain("The first 60 of 3,000,000 (up ones, then down ones):");
+      expect(text).toContain(
+        "Sanctions findings dropped: The candidate raises no sanctions finding on 3 transfers",
+      );
+      expect(compactText(bytes)).toContain(compactText0(BACKTEST_WORDS.neverCheckedNote));
+      expect(text).toMatch(/Alerts by level/);
+      expect(text).toContain("a very long model name");
+      expect(text).toContain("(version 1)");
       const compact = compactText(bytes);
-      for (const id of [...r.shift.up_ids, ...r.shift.down_ids]) expect(compact).toContain(id);
+      for (const m of r.moved) {
+        expect(compact).toContain(m.id);
+        if (m.tx_hash) expect(compact).toContain(m.tx_hash);
+      }
+      expect(text).toContain("1.5 ETH (USD 4,200.00)");
+      expect(text).toContain(BACKTEST_WORDS.noHash);
       expect(text.match(/Darknet market/g)?.length).toBe(RISK_TYPES.length);
       const pages = Number(pdfInfo(bytes).Pages);
       expect(pages).toBeGreaterThan(2);

@@ -26,6 +26,7 @@ function modelFromRow(r: Selectable<RiskModelsTable>): StoredRiskModel {
     rules: fromJson<RiskRule[]>(r.rules),
     createdAt: num(r.created_at),
     deletedAt: numOrNull(r.deleted_at),
+    changeReason: r.change_reason ?? null,
   };
 }
 
@@ -45,7 +46,7 @@ function keyFromRow(r: Selectable<ApiKeysTable>): ApiKeyRecord {
 export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
   const { db } = ctx;
   return {
-    async putRiskModel(accountId, model, createdAt) {
+    async putRiskModel(accountId, model, createdAt, details) {
       const result = await db
         .insertInto("risk_models")
         .values({
@@ -55,6 +56,7 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
           name: model.name,
           rules: toJson(model.rules),
           created_at: createdAt ?? 0,
+          change_reason: details?.changeReason ?? null,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();

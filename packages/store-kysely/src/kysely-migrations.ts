@@ -25,6 +25,7 @@ import { utxoLedgerMigration } from "./kysely-migration-0030-utxo-ledger.js";
 import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js";
 import { utxoKeysMigration } from "./kysely-migration-0032-utxo-keys.js";
 import { caseworkMigration } from "./kysely-migration-0040-casework.js";
+import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change-reason.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -49,6 +50,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0031_utxo_clusters": utxoClustersMigration,
   "0032_utxo_keys": utxoKeysMigration,
   "0040_casework": caseworkMigration,
+  "0060_model_change_reason": modelChangeReasonMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -165,6 +165,8 @@ export interface RiskModelsTable {
   rules: string;
   created_at: Int8;
   deleted_at: NullableInt8;
+  /** Why this version was written (migration 0060); NULL when none was given. */
+  change_reason: string | null;
 }
 
 /** `api_keys`. */

@@ -41,7 +41,8 @@ function idOperations(api: AccountApi): Record<string, (id: string) => Promise<u
     updateAlert: (id) => api.updateAlert(id, { alert_status: "done" }),
     getAlertHistory: (id) => api.getAlertHistory(id),
     "riskModels.get": (id) => api.riskModels.get(id),
-    "riskModels.replace": (id) => api.riskModels.replace(id, { name: "x", copy_from: "default" }),
+    "riskModels.replace": (id) =>
+      api.riskModels.replace(id, { name: "x", copy_from: "default", change_reason: "x" }),
     "riskModels.remove": (id) => api.riskModels.remove(id),
     "webhooks.get": (id) => api.webhooks.get(id),
     "webhooks.remove": (id) => api.webhooks.remove(id),

@@ -37,8 +37,33 @@ describe("sqlite migrations", () => {
       const oneDown = await migrateDown(db);
       expect(oneDown.applied).toEqual([{ name: ALL[ALL.length - 1], direction: "Down" }]);
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
-      // The last migration (0032) makes the UTXO tables' keys unique indexes instead of primary
+      // Migrations applied up to and including `name`.
+      const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
+      // The last migration (0060) adds the change reason of a risk model version: one column of
+      // risk_models, nothing else.
+      expect(await appliedMigrations(db)).toEqual(upTo("0040_casework"));
+      const modelsTable = (entry: string) => entry.startsWith("table risk_models:");
+      expect(latest.find(modelsTable)).toMatch(/"change_reason" text/);
+      const before0060 = await schema();
+      expect(before0060.find(modelsTable)).not.toMatch(/change_reason/);
+      expect(before0060.filter((e) => !modelsTable(e))).toEqual(latest.filter((e) => !modelsTable(e)));
+      // The one before (0040) adds casework: decisions, the audit log (with its two append-only
+      // triggers), SLA policies, saved views and a name column of api_keys.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(upTo("0032_utxo_keys"));
+      const casework = (entry: string) => / (decisions|audit_events|sla_policies|saved_views)/.test(entry);
+      expect(latest.filter((e) => e.startsWith("trigger audit_events_no_"))).toHaveLength(2);
+      const keysTable = (entry: string) => entry.startsWith("table api_keys:");
+      expect(latest.find(keysTable)).toMatch(/"name" text/);
+      const before0040 = await schema();
+      expect(before0040.filter((e) => !keysTable(e))).toEqual(
+        before0060.filter((e) => !casework(e) && !keysTable(e)),
+      );
+      expect(before0040.find(keysTable)).not.toMatch(/"name"/);
+      // The one before (0032) makes the UTXO tables' keys unique indexes instead of primary
       // keys, the tables otherwise as they were.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(upTo("0031_utxo_clusters"));
       const utxoKey = (entry: string) => /^index utxo_(transactions|outputs|inputs)_key:/.test(entry);
       expect(latest.filter(utxoKey)).toHaveLength(3);
       expect(latest.find((e) => e.startsWith("index utxo_outputs_key:"))).toMatch(
@@ -50,17 +75,17 @@ describe("sqlite migrations", () => {
         /primary key \("txid", "network", "vin"\)/,
       );
       const tableOrIndex = (entry: string) => entry.replace(/:.*$/, "");
-      expect(before0032.map(tableOrIndex)).toEqual(latest.filter((e) => !utxoKey(e)).map(tableOrIndex));
+      expect(before0032.map(tableOrIndex)).toEqual(before0040.filter((e) => !utxoKey(e)).map(tableOrIndex));
       // The one before (0031) adds the address clusters' two tables and the members index.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -2));
+      expect(await appliedMigrations(db)).toEqual(upTo("0030_utxo_ledger"));
       const clusters = (entry: string) => / utxo_cluster/.test(entry);
       expect(before0032.filter(clusters)).toHaveLength(3);
       const withoutClusters = before0032.filter((e) => !clusters(e));
       expect(await schema()).toEqual(withoutClusters);
       // The one before (0030) adds the UTXO ledger's three tables and their indexes, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -3));
+      expect(await appliedMigrations(db)).toEqual(upTo("0020_followed_blocks"));
       const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
       expect(before0032.filter(utxo)).toHaveLength(6);
       expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
@@ -71,7 +96,7 @@ describe("sqlite migrations", () => {
       // The one before (0020) adds the followed blocks of chain followers and the ledger's
       // (network, block) index, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -4));
+      expect(await appliedMigrations(db)).toEqual(upTo("0018_transfer_status_index"));
       const followed = (entry: string) =>
         entry.startsWith("table followed_blocks:") || entry.startsWith("index ledger_transfers_block:");
       expect(latest.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
@@ -84,7 +109,7 @@ describe("sqlite migrations", () => {
       expect(await schema()).toEqual(withoutFollowed);
       // The one before (0018) adds the index of the tx_status filter, nothing else.
       await migrateDown(db);
-      expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -5));
+      expect(await appliedMigrations(db)).toEqual(upTo("0015_job_leases"));
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
       expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
       const withoutStatus = withoutFollowed.filter((e) => !statusIndex(e));

@@ -88,18 +88,24 @@ function fires(rule: RiskRule, o: Observation): boolean {
 export function oracleAssess(
   model: RiskModel,
   t: TransferRecord,
-): { level: RiskLevel; findings: Set<string> } {
+): { level: RiskLevel; findings: Set<string>; findingLevels: Map<string, RiskLevel> } {
   const anyChecked = Object.values(t.checks).some((c) => c.state === "checked");
   let level: RiskLevel = anyChecked ? "none" : "undefined";
   const findings = new Set<string>();
+  // A finding's alert is raised at the highest level of the rules that fire on it.
+  const findingLevels = new Map<string, RiskLevel>();
   for (const o of observations(t)) {
     for (const rule of model.rules) {
       if (!fires(rule, o)) continue;
       if (ORDER.indexOf(rule.riskLevel) > ORDER.indexOf(level)) level = rule.riskLevel;
-      findings.add(`${o.riskType}|${o.category}|${o.proximity}`);
+      const key = `${o.riskType}|${o.category}|${o.proximity}`;
+      findings.add(key);
+      const was = findingLevels.get(key);
+      if (was === undefined || ORDER.indexOf(rule.riskLevel) > ORDER.indexOf(was))
+        findingLevels.set(key, rule.riskLevel);
     }
   }
-  return { level, findings };
+  return { level, findings, findingLevels };
 }
 
 /** What the oracle expects of a backtest report (the fields it can know). */
@@ -114,6 +120,10 @@ export interface OracleCounts {
   down: number;
   upIds: string[];
   downIds: string[];
+  /** Alerts by the level they are raised at (every rule level). */
+  alertLevels: Record<string, { actual: number; candidate: number }>;
+  /** Transfers with a sanctions finding as checked and none under the candidate. */
+  sanctionsDropped: number;
 }
 
 /**
@@ -137,7 +147,21 @@ export function oracleCounts(
     down: 0,
     upIds: [],
     downIds: [],
+    alertLevels: {
+      low: { actual: 0, candidate: 0 },
+      medium: { actual: 0, candidate: 0 },
+      high: { actual: 0, candidate: 0 },
+      severe: { actual: 0, candidate: 0 },
+    },
+    sanctionsDropped: 0,
   };
+  const countLevels = (levels: Map<string, RiskLevel>, side: "actual" | "candidate") => {
+    for (const level of levels.values()) {
+      const entry = counts.alertLevels[level];
+      if (entry) entry[side] += 1;
+    }
+  };
+  const sanctioned = (findings: Set<string>) => [...findings].some((f) => f.split("|")[1] === "sanctions");
   const countFindings = (findings: Set<string>, side: "actual" | "candidate") => {
     for (const f of findings) {
       const [riskType, category] = f.split("|");
@@ -165,8 +189,14 @@ export function oracleCounts(
     }
     const actualModel = models.get(t.riskModelVersion);
     if (actualModel === undefined) counts.actualModelMissing += 1;
-    else countFindings(oracleAssess(actualModel, t).findings, "actual");
+    else {
+      const actual = oracleAssess(actualModel, t);
+      countFindings(actual.findings, "actual");
+      countLevels(actual.findingLevels, "actual");
+      if (sanctioned(actual.findings) && !sanctioned(next.findings)) counts.sanctionsDropped += 1;
+    }
     countFindings(next.findings, "candidate");
+    countLevels(next.findingLevels, "candidate");
   }
   return counts;
 }

@@ -21,6 +21,8 @@ function countsOf(report: {
   levels: ReadonlyArray<{ level: string; actual: number; candidate: number }>;
   alerts: ReadonlyArray<{ risk_type: string; category: string; actual: number; candidate: number }>;
   shift: { up: number; down: number; up_ids: ReadonlyArray<string>; down_ids: ReadonlyArray<string> };
+  alert_levels: ReadonlyArray<{ level: string; actual: number; candidate: number }>;
+  sanctions_dropped: { count: number };
 }): OracleCounts {
   return {
     evaluated: report.evaluated,
@@ -39,6 +41,10 @@ function countsOf(report: {
     down: report.shift.down,
     upIds: [...report.shift.up_ids],
     downIds: [...report.shift.down_ids],
+    alertLevels: Object.fromEntries(
+      report.alert_levels.map((l) => [l.level, { actual: l.actual, candidate: l.candidate }]),
+    ),
+    sanctionsDropped: report.sanctions_dropped.count,
   };
 }
 
@@ -102,6 +108,16 @@ export function runBacktestScenarios(factory: StoreFactory): void {
       expect(inScope).toHaveLength(1_100);
       expect(countsOf(report)).toEqual(oracleCounts(inScope, v2, models, 7));
       expect(report.candidate).toBe("lab@2");
+      expect(report.candidate_model).toEqual({ id: "lab", name: v2.name, version: 2 });
+      // The transfers that move are listed with their hash, value and both levels.
+      const byId = new Map(history.map((t) => [t.id, t]));
+      expect(report.moved.map((m) => m.id)).toEqual([...report.shift.up_ids, ...report.shift.down_ids]);
+      for (const m of report.moved) {
+        const t = byId.get(m.id)!;
+        expect([m.tx_hash, m.value_in_fiat, m.from]).toEqual([t.txHash, t.valueInFiat, t.riskLevel]);
+        expect(m.to).not.toBe(m.from);
+      }
+      expect(report.alert_levels.map((l) => l.level)).toEqual(["low", "medium", "high", "severe"]);
       // The history is rich enough for the comparison to mean something.
       expect(
         Math.min(report.shift.up, report.shift.down, report.unchecked, report.actual_model_missing),

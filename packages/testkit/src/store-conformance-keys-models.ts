@@ -37,6 +37,22 @@ export function keyModelConformance(ctx: ConformanceContext): void {
       await ctx.store().putRiskModel("acct-2", { ...model("strict", 1), name: "theirs" });
       expect((await ctx.store().getRiskModel("acct-1", "strict"))?.name).toBe("Model strict");
     });
+
+    it("keeps each version's change reason, null when none was given", async () => {
+      await ctx.store().putRiskModel("acct-1", model("strict", 1), T0);
+      await ctx.store().putRiskModel("acct-1", model("strict", 2), T0 + 1, {
+        changeReason: "Mixers from USD 100: fewer false positives",
+      });
+      const versions = await ctx.store().listRiskModelVersions("acct-1", "strict");
+      expect(versions.map((v) => [v.version, v.changeReason])).toEqual([
+        [1, null],
+        [2, "Mixers from USD 100: fewer false positives"],
+      ]);
+      const [listed] = await ctx.store().listRiskModels("acct-1");
+      expect(listed?.changeReason).toBe("Mixers from USD 100: fewer false positives");
+      // The reason is not part of the model a check evaluates.
+      expect(await ctx.store().getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
+    });
   });
 
   describe("api keys", () => {

@@ -5,7 +5,7 @@
  * actually got. It writes no result of a transfer and opens no alert; what it keeps is the
  * backtest itself (its request, progress and report), read back by id.
  */
-import type { Direction, RiskLevel, RiskType } from "./enums.js";
+import type { Direction, RiskLevel, RiskType, RuleRiskLevel } from "./enums.js";
 import type { Millis, RiskRule } from "./records.js";
 
 /** States of a backtest run as a job: queued -> running -> done or error. */
@@ -62,10 +62,52 @@ export interface LevelMove {
   readonly count: number;
 }
 
+/** Alerts one model opens at one level (one per finding, as alerts open). */
+export interface AlertLevelCount {
+  readonly level: RuleRiskLevel;
+  readonly actual: number;
+  readonly candidate: number;
+}
+
+/** A transfer whose level the candidate moves, with what an analyst recognises it by. */
+export interface MovedTransfer {
+  readonly id: string;
+  readonly network: string;
+  /** Null for an attempt not bound to a transaction yet. */
+  readonly txHash: string | null;
+  readonly amount: number | null;
+  readonly tokenSymbol: string | null;
+  readonly valueInFiat: number | null;
+  readonly from: RiskLevel;
+  readonly to: RiskLevel;
+}
+
+/** The model a backtest tried, by name and version. */
+export interface BacktestModelName {
+  /** The model id ("inline" for rules given inline). */
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+}
+
 /** What a backtest found. Counts cover the evaluated transfers only. */
 export interface BacktestReport {
   /** The candidate as `id@version` (inline rules: `inline:<name>`). */
   readonly candidate: string;
+  /** The candidate by name and version; absent on reports stored before it was kept. */
+  readonly candidateModel?: BacktestModelName;
+  /** Alerts by the level they raise, under each model, every rule level; absent on older reports. */
+  readonly alertLevels?: ReadonlyArray<AlertLevelCount>;
+  /**
+   * The first transfers whose level moves (up ones first, then down ones, at most `shiftLimit`
+   * each), with hash, value and from -> to level; absent on older reports.
+   */
+  readonly moved?: ReadonlyArray<MovedTransfer>;
+  /**
+   * Transfers where the model that checked them raised a sanctions finding and the candidate
+   * raises none: how many, and the ids of the first (at most `shiftLimit`). Absent on older reports.
+   */
+  readonly sanctionsDropped?: { readonly count: number; readonly ids: ReadonlyArray<string> };
   readonly scope: BacktestScope;
   /** Transfers in scope with stored results (checked at least once), evaluated under both models. */
   readonly evaluated: number;

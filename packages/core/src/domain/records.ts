@@ -81,6 +81,17 @@ export interface StoredRiskModel extends RiskModel {
   readonly createdAt: Millis;
   /** When the model was deleted (every version); null while it is live. */
   readonly deletedAt: Millis | null;
+  /**
+   * Why this version was written, as its author gave it (required for every version after the
+   * first); null when none was given (versions stored before it was asked for).
+   */
+  readonly changeReason: string | null;
+}
+
+/** What a store keeps of a risk model version beside its rules. */
+export interface RiskModelVersionDetails {
+  /** Why this version was written; absent or null: none given. */
+  readonly changeReason?: string | null;
 }
 
 /** Event types a webhook can subscribe to. */

@@ -35,6 +35,7 @@ import type {
   Millis,
   PriceRow,
   RiskModel,
+  RiskModelVersionDetails,
   RiskRecord,
   RiskSubjectType,
   SanctionsListing,
@@ -335,8 +336,16 @@ export interface JobStore {
 
 /** Versioned risk models of an account. */
 export interface RiskModelStore {
-  /** Stores a version of a model (id + version unique); a same id+version: CONFLICT. */
-  putRiskModel(accountId: string, model: RiskModel, createdAt?: Millis): Promise<void>;
+  /**
+   * Stores a version of a model (id + version unique); a same id+version: CONFLICT. `details`
+   * (the change reason) is kept with the version and answered by the list members.
+   */
+  putRiskModel(
+    accountId: string,
+    model: RiskModel,
+    createdAt?: Millis,
+    details?: RiskModelVersionDetails,
+  ): Promise<void>;
   /**
    * A model of the account by id: its newest version unless `version` is given. Without a
    * version a deleted model is null (it cannot check anything new); with one it is returned

@@ -11,7 +11,8 @@ import { ruleKey } from "./rule-matching.js";
  * empty when it is valid. Checked: a non-empty id and name, a positive integer version, known
  * rule types, sub types, levels and entity categories, shares in [0, 1], non-negative finite
  * fiat thresholds, an `entity` rule with sub type direct or all, and no two rules equal but for
- * their level.
+ * their level. Messages name other rules by number (1-based: "rule 4"), as the console labels them;
+ * field keys keep the 0-based wire path (`rules[3]`).
  */
 export function validateRiskModel(model: RiskModel): FieldErrors {
   const errors: Record<string, string[]> = {};
@@ -52,7 +53,7 @@ export function validateRiskModel(model: RiskModel): FieldErrors {
     const key = ruleKey(rule);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);
-    else add(at, `duplicates rules[${first}] (same type, sub type, category and thresholds)`);
+    else add(at, `duplicates rule ${first + 1} (same type, sub type, category and thresholds)`);
   });
   return errors;
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { BacktestRecord, BacktestReport } from "../domain/backtests.js";
 import { BACKTEST_STATUSES } from "../domain/backtests.js";
-import { DIRECTIONS, RISK_LEVELS, RISK_TYPES } from "../domain/enums.js";
+import { DIRECTIONS, RISK_LEVELS, RISK_TYPES, RULE_RISK_LEVELS } from "../domain/enums.js";
 import { dateField } from "./query-fields.js";
 import { riskModelBodySchema } from "./requests-workflow.js";
 import { formatOffsetTimestamp } from "./timestamps.js";
@@ -95,6 +95,10 @@ const count = z.number().int().min(0);
 export const backtestReportSchema = z
   .strictObject({
     candidate: z.string().describe("The model tried: id@version, or inline:NAME for rules given inline."),
+    candidate_model: z
+      .strictObject({ id: z.string(), name: z.string(), version: z.number().int() })
+      .nullable()
+      .describe("The model tried by name and version; null on reports stored before it was kept."),
     evaluated: count.describe("Transfers in scope with stored results, evaluated under both models."),
     unchecked: count.describe("Transfers in scope never checked: not evaluated."),
     retraced: z.boolean().describe("The candidate saw fresh traces (retrace) instead of the stored results."),
@@ -118,6 +122,31 @@ export const backtestReportSchema = z
         }),
       )
       .describe("Alerts each model opens, one per finding, by risk type and category."),
+    alert_levels: z
+      .array(z.strictObject({ level: z.enum(RULE_RISK_LEVELS), actual: count, candidate: count }))
+      .describe(
+        "Alerts each model opens, one per finding, by the level of the rule that raised them (every rule level; empty on older reports).",
+      ),
+    moved: z
+      .array(
+        z.strictObject({
+          id: z.string(),
+          network: z.string(),
+          tx_hash: z.string().nullable().describe("Null for an attempt not bound yet."),
+          amount: z.number().nullable(),
+          token_symbol: z.string().nullable(),
+          value_in_fiat: z.number().nullable().describe("USD."),
+          from: z.enum(RISK_LEVELS).describe("The level as checked."),
+          to: z.enum(RISK_LEVELS).describe("The level under the candidate."),
+        }),
+      )
+      .describe("The first transfers whose level moves (up ones, then down ones), with hash and value."),
+    sanctions_dropped: z
+      .strictObject({
+        count: count.describe("Transfers with a sanctions finding as checked and none under the candidate."),
+        ids: z.array(z.string()).describe("The first of them (registration order)."),
+      })
+      .describe("Sanctions findings the candidate would drop: a non-zero count is a warning."),
     shift: z.strictObject({
       up: count,
       down: count,
@@ -157,6 +186,9 @@ export type BacktestResponse = z.output<typeof backtestResponseSchema>;
 export function presentBacktestReport(r: BacktestReport): BacktestReportResponse {
   return {
     candidate: r.candidate,
+    candidate_model: r.candidateModel
+      ? { id: r.candidateModel.id, name: r.candidateModel.name, version: r.candidateModel.version }
+      : null,
     evaluated: r.evaluated,
     unchecked: r.unchecked,
     retraced: r.retraced,
@@ -170,6 +202,25 @@ export function presentBacktestReport(r: BacktestReport): BacktestReportResponse
       actual: a.actual,
       candidate: a.candidate,
     })),
+    alert_levels: (r.alertLevels ?? []).map((a) => ({
+      level: a.level,
+      actual: a.actual,
+      candidate: a.candidate,
+    })),
+    moved: (r.moved ?? []).map((m) => ({
+      id: m.id,
+      network: m.network,
+      tx_hash: m.txHash,
+      amount: m.amount,
+      token_symbol: m.tokenSymbol,
+      value_in_fiat: m.valueInFiat,
+      from: m.from,
+      to: m.to,
+    })),
+    sanctions_dropped: {
+      count: r.sanctionsDropped?.count ?? 0,
+      ids: [...(r.sanctionsDropped?.ids ?? [])],
+    },
     shift: {
       up: r.shift.up,
       down: r.shift.down,

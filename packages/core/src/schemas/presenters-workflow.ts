@@ -3,16 +3,20 @@ import type {
   AlertHistoryRecord,
   AlertRecord,
   RiskModel,
+  RiskRule,
+  StoredRiskModel,
   TransferRecord,
   WebhookDeliveryRecord,
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
+import { type DiffRule, diffRiskModelRules } from "../domain/risk-model-diff.js";
 import { presentAlert, presentRule } from "./presenters-alerts.js";
 import type {
   AlertHistoryEntryResponse,
   AlertWorkflowResponse,
   RiskModelResponse,
+  RiskModelVersionResponse,
   WebhookDeliveryResponse,
   WebhookResponse,
 } from "./responses-workflow.js";
@@ -42,7 +46,12 @@ export function presentAlertHistoryEntry(e: AlertHistoryRecord): AlertHistoryEnt
 /** A risk model. */
 export function presentRiskModel(
   model: RiskModel,
-  flags: { readonly isDefault: boolean; readonly isBuiltin: boolean; readonly createdAt: number | null },
+  flags: {
+    readonly isDefault: boolean;
+    readonly isBuiltin: boolean;
+    readonly createdAt: number | null;
+    readonly changeReason?: string | null;
+  },
 ): RiskModelResponse {
   return {
     id: model.id,
@@ -51,7 +60,47 @@ export function presentRiskModel(
     is_default: flags.isDefault,
     is_builtin: flags.isBuiltin,
     created_at: flags.createdAt === null ? null : formatOffsetTimestamp(flags.createdAt),
-    rules: model.rules.map((r) => ({ ...presentRule(r), risk_level: r.riskLevel })),
+    change_reason: flags.changeReason ?? null,
+    rules: model.rules.map(presentModelRule),
+  };
+}
+
+/** A rule of a risk model, with the level it raises. */
+function presentModelRule(r: RiskRule): RiskModelResponse["rules"][number] {
+  return { ...presentRule(r), risk_level: r.riskLevel };
+}
+
+/** A version of a model in its history, with its diff against `previous` (null: none). */
+export function presentRiskModelVersion(
+  model: StoredRiskModel,
+  previous: StoredRiskModel | null,
+): RiskModelVersionResponse {
+  const rules = model.rules.map(presentModelRule);
+  let diff: RiskModelVersionResponse["diff"] = null;
+  if (previous !== null) {
+    const d = diffRiskModelRules(previous.rules.map(presentModelRule), rules);
+    const back = (r: DiffRule) => r as RiskModelResponse["rules"][number];
+    diff = {
+      added: d.added.map((a) => ({ number: a.number, rule: back(a.rule) })),
+      removed: d.removed.map((a) => ({ number: a.number, rule: back(a.rule) })),
+      changed: d.changed.map((c) => ({
+        number: c.number,
+        previous_number: c.previousNumber,
+        before: back(c.before),
+        after: back(c.after),
+        fields: [...c.fields],
+      })),
+      unchanged: d.unchanged,
+    };
+  }
+  return {
+    id: model.id,
+    version: model.version,
+    name: model.name,
+    created_at: formatOffsetTimestamp(model.createdAt),
+    change_reason: model.changeReason,
+    rule_count: model.rules.length,
+    diff,
   };
 }
 

@@ -15,6 +15,7 @@ import type {
   alertBulkUpdateSchema,
   alertUpdateSchema,
   riskModelBodySchema,
+  riskModelReplaceSchema,
   webhookCreateSchema,
   webhookRedeliverSchema,
 } from "./requests-workflow.js";
@@ -33,8 +34,10 @@ export type CheckAddressRequest = z.input<typeof checkAddressSchema>;
 export type AlertUpdateRequest = z.input<typeof alertUpdateSchema>;
 /** Body of POST /v1/alerts/bulk-update/ (`bulkUpdateAlerts`). */
 export type AlertBulkUpdateRequest = z.input<typeof alertBulkUpdateSchema>;
-/** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/ (`riskModels.create`, `replace`). */
+/** Body of POST /v1/risk-models/ (`riskModels.create`). */
 export type RiskModelRequest = z.input<typeof riskModelBodySchema>;
+/** Body of PUT /v1/risk-models/{id}/ (`riskModels.replace`): a new version and why. */
+export type RiskModelReplaceRequest = z.input<typeof riskModelReplaceSchema>;
 /** Body of POST /v1/webhooks/ (`webhooks.create`). */
 export type WebhookCreateRequest = z.input<typeof webhookCreateSchema>;
 /** The body of POST /v1/webhooks/{id}/redeliver/. */

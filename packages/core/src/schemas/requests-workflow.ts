@@ -48,6 +48,9 @@ export const alertBulkUpdateSchema = z
   })
   .describe("A status change for several alerts, applied to all or to none.");
 
+/** Longest change reason of a risk model version. */
+export const RISK_MODEL_CHANGE_REASON_MAX = 1_000;
+
 /** One rule of a risk model, as clients send it. */
 export const riskRuleBodySchema = z
   .strictObject({
@@ -60,27 +63,49 @@ export const riskRuleBodySchema = z
   })
   .describe("A RISK_RULE plus the level it raises.");
 
-/** Body of POST /v1/risk-models/ and PUT /v1/risk-models/{id}/. */
-export const riskModelBodySchema = z
-  .strictObject({
-    name: wireString().trim().min(1).max(200).describe("Display name."),
-    rules: z
-      .array(riskRuleBodySchema)
-      .max(2_000)
-      .optional()
-      .describe("The rules; required unless copy_from is given."),
-    copy_from: wireString()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Start from the rules of this model ("default": the built-in one).'),
-    is_default: z.boolean().optional().describe("Make it the account's default model."),
-  })
-  .refine((b) => b.rules !== undefined || b.copy_from !== undefined, {
-    message: "give rules or copy_from",
-    path: ["rules"],
-  })
+/** The fields of a risk model body. */
+const riskModelFields = z.strictObject({
+  name: wireString().trim().min(1).max(200).describe("Display name."),
+  rules: z
+    .array(riskRuleBodySchema)
+    .max(2_000)
+    .optional()
+    .describe("The rules; required unless copy_from is given."),
+  copy_from: wireString()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Start from the rules of this model ("default": the built-in one).'),
+  is_default: z.boolean().optional().describe("Make it the account's default model."),
+  change_reason: wireString()
+    .trim()
+    .min(1)
+    .max(RISK_MODEL_CHANGE_REASON_MAX)
+    .optional()
+    .describe("Why this version is written, kept with it and shown in its history. Optional when creating."),
+});
+
+const rulesOrCopy = {
+  check: (b: { rules?: unknown; copy_from?: unknown }) => b.rules !== undefined || b.copy_from !== undefined,
+  error: { message: "give rules or copy_from", path: ["rules"] },
+};
+
+/** Body of POST /v1/risk-models/ (and of an inline backtest model). */
+export const riskModelBodySchema = riskModelFields
+  .refine(rulesOrCopy.check, rulesOrCopy.error)
   .describe("A risk model: a name and its rules.");
+
+/** Body of PUT /v1/risk-models/{id}/: a new version, whose change reason is required. */
+export const riskModelReplaceSchema = riskModelFields
+  .extend({
+    change_reason: wireString()
+      .trim()
+      .min(1, "give the reason for this change: a new version needs one")
+      .max(RISK_MODEL_CHANGE_REASON_MAX)
+      .describe("Why this version is written (required), kept with it and shown in its history."),
+  })
+  .refine(rulesOrCopy.check, rulesOrCopy.error)
+  .describe("A new version of a risk model: its name, its rules and why it changed.");
 
 /** Body of POST /v1/webhooks/. */
 export const webhookCreateSchema = z
@@ -111,5 +136,7 @@ export type AlertUpdateInput = z.output<typeof alertUpdateSchema>;
 export type AlertBulkUpdateInput = z.output<typeof alertBulkUpdateSchema>;
 /** Parsed risk model body. */
 export type RiskModelBodyInput = z.output<typeof riskModelBodySchema>;
+/** Parsed risk model replacement body. */
+export type RiskModelReplaceInput = z.output<typeof riskModelReplaceSchema>;
 /** Parsed webhook body. */
 export type WebhookCreateInput = z.output<typeof webhookCreateSchema>;

@@ -36,9 +36,53 @@ export const riskModelResponseSchema = z
     is_default: z.boolean().describe("The account's default model."),
     is_builtin: z.boolean().describe("The built-in model: readable and copyable, not editable."),
     created_at: z.string().nullable().describe("When this version was written; null for the built-in model."),
+    change_reason: z
+      .string()
+      .nullable()
+      .describe("Why this version was written; null when none was given (and for the built-in model)."),
     rules: z.array(riskModelRuleResponseSchema),
   })
   .describe("A named, versioned set of rules.");
+
+const numberedRuleSchema = z.strictObject({
+  number: z.number().int().describe("The rule's number (1-based) in its version."),
+  rule: riskModelRuleResponseSchema,
+});
+
+/** What changed from the previous version of a model to this one. */
+export const riskModelDiffSchema = z
+  .strictObject({
+    added: z.array(numberedRuleSchema).describe("Rules only in this version, by their number in it."),
+    removed: z
+      .array(numberedRuleSchema)
+      .describe("Rules only in the previous version, by their number there."),
+    changed: z
+      .array(
+        z.strictObject({
+          number: z.number().int().describe("Its number in this version."),
+          previous_number: z.number().int().describe("Its number in the previous version."),
+          before: riskModelRuleResponseSchema,
+          after: riskModelRuleResponseSchema,
+          fields: z.array(z.string()).describe("The fields that differ."),
+        }),
+      )
+      .describe("Rules in both versions with other thresholds or another level."),
+    unchanged: z.number().int().describe("Rules the same in both versions."),
+  })
+  .describe("Rules added, removed and changed against the previous version.");
+
+/** One version of a model in its history. */
+export const riskModelVersionResponseSchema = z
+  .strictObject({
+    id: z.string(),
+    version: z.number().int(),
+    name: z.string(),
+    created_at: z.string(),
+    change_reason: z.string().nullable().describe("Why it was written; null when none was given."),
+    rule_count: z.number().int(),
+    diff: riskModelDiffSchema.nullable().describe("Against the previous version; null for version 1."),
+  })
+  .describe("A version of a risk model: when and why it was written, and what it changed.");
 
 /** A webhook subscription (the secret is shown only when created). */
 export const webhookResponseSchema = z
@@ -99,6 +143,8 @@ export type AlertWorkflowResponse = z.output<typeof alertWorkflowResponseSchema>
 export type AlertHistoryEntryResponse = z.output<typeof alertHistoryEntrySchema>;
 /** A risk model, as sent. */
 export type RiskModelResponse = z.output<typeof riskModelResponseSchema>;
+/** A risk model version in its history, as sent. */
+export type RiskModelVersionResponse = z.output<typeof riskModelVersionResponseSchema>;
 /** A webhook, as sent. */
 export type WebhookResponse = z.output<typeof webhookResponseSchema>;
 /** A delivery attempt, as sent. */

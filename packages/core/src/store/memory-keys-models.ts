@@ -20,7 +20,7 @@ export type KeyModelOps = RiskModelStore & ApiKeyStore;
 export function memoryKeyModelOps(tables: MemoryTables, journal: Journal): KeyModelOps {
   const { riskModels, apiKeys } = tables;
   return {
-    async putRiskModel(accountId, model, createdAt) {
+    async putRiskModel(accountId, model, createdAt, details) {
       const key = keyOf(accountId, model.id);
       const versions = riskModels.get(key) ?? [];
       if (versions.some((m) => m.version === model.version)) {
@@ -34,6 +34,7 @@ export function memoryKeyModelOps(tables: MemoryTables, journal: Journal): KeyMo
         accountId,
         createdAt: createdAt ?? 0,
         deletedAt: versions[0]?.deletedAt ?? null,
+        changeReason: details?.changeReason ?? null,
       };
       setEntry(journal, riskModels, key, [...versions, stored]);
     },

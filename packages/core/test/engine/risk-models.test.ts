@@ -35,7 +35,7 @@ describe("risk models", () => {
     expect(
       isKytError(
         await acme()
-          .riskModels.replace("default", strict)
+          .riskModels.replace("default", { ...strict, change_reason: "try" })
           .catch((e) => e),
         "ILLEGAL_TRANSITION",
       ),
@@ -93,6 +93,7 @@ describe("risk models", () => {
     const edited = await acme().riskModels.replace(model.id, {
       ...strict,
       rules: [{ ...exchangeRule, risk_level: "low" }],
+      change_reason: "Exchanges are low risk",
     });
     expect(edited.version).toBe(2);
     expect(await acme().getTransfer(transfer.id)).toEqual(before);

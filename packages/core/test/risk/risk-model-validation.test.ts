@@ -33,7 +33,7 @@ describe("validateRiskModel", () => {
     expect(validateRiskModel(model)).toEqual({
       id: ["must be a non-empty string"],
       version: ["must be an integer >= 1"],
-      "rules[1]": ["duplicates rules[0] (same type, sub type, category and thresholds)"],
+      "rules[1]": ["duplicates rule 1 (same type, sub type, category and thresholds)"],
       "rules[2].entityCategory": ["unknown entity category casino"],
       "rules[2].minValueShare": ["must be null or a number in [0, 1]"],
       "rules[2].minValueInFiat": ["must be null or a non-negative number"],

@@ -5,7 +5,7 @@
  * most `shiftLimit` ids each way.
  */
 import type { AlertCount, BacktestReport, BacktestScope, LevelMove } from "../../domain/backtests.js";
-import { RISK_LEVELS, type RiskLevel, type RiskType } from "../../domain/enums.js";
+import { RISK_LEVELS, type RiskLevel, type RiskType, RULE_RISK_LEVELS } from "../../domain/enums.js";
 import type { FiredRisk } from "../../domain/records.js";
 
 const LEVELS = RISK_LEVELS.length;
@@ -25,6 +25,8 @@ export interface BacktestTally {
   addUnchecked(): void;
   /** Counts checks a retrace could not run. */
   addRetraceFailures(count: number): void;
+  /** The levels (as checked, under the candidate) of each transfer listed as moving. */
+  movedLevels(): ReadonlyMap<string, { readonly from: RiskLevel; readonly to: RiskLevel }>;
   /** The report of what was counted. */
   report(candidate: string, scope: BacktestScope, elapsedMs: number, retraced: boolean): BacktestReport;
 }
@@ -40,6 +42,13 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
   const versions = new Map<string, number>();
   const upIds: string[] = [];
   const downIds: string[] = [];
+  const alertLevels = {
+    actual: new Array<number>(RULE_RISK_LEVELS.length).fill(0),
+    candidate: new Array<number>(RULE_RISK_LEVELS.length).fill(0),
+  };
+  const sanctionsDroppedIds: string[] = [];
+  const listed = new Map<string, { from: RiskLevel; to: RiskLevel }>();
+  let sanctionsDropped = 0;
   let evaluated = 0;
   let unchecked = 0;
   let retraceFailures = 0;
@@ -48,8 +57,11 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
   let down = 0;
 
   const countAlerts = (risks: ReadonlyArray<FiredRisk>, side: "actual" | "candidate") => {
+    const byLevel = alertLevels[side];
     for (let i = 0; i < risks.length; i += 1) {
       const r = risks[i]!;
+      const level = RULE_RISK_LEVELS.indexOf(r.riskLevel);
+      byLevel[level] = (byLevel[level] ?? 0) + 1;
       let byCategory = alerts.get(r.riskType);
       if (!byCategory) {
         byCategory = new Map();
@@ -74,15 +86,28 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
       moves[from * LEVELS + to] = (moves[from * LEVELS + to] ?? 0) + 1;
       if (to > from) {
         up += 1;
-        if (upIds.length < shiftLimit) upIds.push(id);
+        if (upIds.length < shiftLimit) {
+          upIds.push(id);
+          listed.set(id, { from: actual, to: candidate });
+        }
       } else if (to < from) {
         down += 1;
-        if (downIds.length < shiftLimit) downIds.push(id);
+        if (downIds.length < shiftLimit) {
+          downIds.push(id);
+          listed.set(id, { from: actual, to: candidate });
+        }
       }
       versions.set(actualVersion, (versions.get(actualVersion) ?? 0) + 1);
       if (actualRisks === null) missing += 1;
       else countAlerts(actualRisks, "actual");
       countAlerts(candidateRisks, "candidate");
+      if (actualRisks !== null && hasSanctions(actualRisks) && !hasSanctions(candidateRisks)) {
+        sanctionsDropped += 1;
+        if (sanctionsDroppedIds.length < shiftLimit) sanctionsDroppedIds.push(id);
+      }
+    },
+    movedLevels() {
+      return listed;
     },
     addUnchecked() {
       unchecked += 1;
@@ -122,12 +147,24 @@ export function createBacktestTally(shiftLimit: number): BacktestTally {
           candidate: candidateLevels[i] ?? 0,
         })),
         alerts: alertCounts,
+        alertLevels: RULE_RISK_LEVELS.map((level, i) => ({
+          level,
+          actual: alertLevels.actual[i] ?? 0,
+          candidate: alertLevels.candidate[i] ?? 0,
+        })),
+        sanctionsDropped: { count: sanctionsDropped, ids: sanctionsDroppedIds },
         shift: { up, down, same: evaluated - up - down, moves: levelMoves, upIds, downIds },
         elapsedMs,
         transfersPerSecond: elapsedMs > 0 ? Math.round((evaluated * 1000) / elapsedMs) : 0,
       };
     },
   };
+}
+
+/** True when a sanctions hit raised one of `risks` (the `sanctions` category). */
+function hasSanctions(risks: ReadonlyArray<FiredRisk>): boolean {
+  for (let i = 0; i < risks.length; i += 1) if (risks[i]!.entityCategory === "sanctions") return true;
+  return false;
 }
 
 function compareText(a: string, b: string): number {

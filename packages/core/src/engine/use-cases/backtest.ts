@@ -6,7 +6,13 @@
  * version raises on the same results. Nothing is written: no result, no risk, no alert.
  */
 
-import type { BacktestCandidate, BacktestReport, BacktestRequest } from "../../domain/backtests.js";
+import type {
+  BacktestCandidate,
+  BacktestReport,
+  BacktestRequest,
+  MovedTransfer,
+} from "../../domain/backtests.js";
+import type { RiskLevel } from "../../domain/enums.js";
 import type { RiskModel } from "../../domain/records.js";
 import { notFound } from "../../errors.js";
 import type { TransferFilter } from "../../ports/store.js";
@@ -172,5 +178,40 @@ export async function runBacktest(
     after = page.next;
     await options.onProgress?.({ scanned, total: Math.max(total, scanned) });
   } while (after !== null);
-  return tally.report(tag, s, ctx.clock.now() - started, request.retrace === true);
+  const report = tally.report(tag, s, ctx.clock.now() - started, request.retrace === true);
+  return {
+    ...report,
+    candidateModel: { id: model.id, name: model.name, version: model.version },
+    moved: await movedTransfers(ctx, accountId, report, tally.movedLevels()),
+  };
+}
+
+/**
+ * The transfers the report lists as moving level (up ones, then down ones), read back for their
+ * hash and value: at most `shiftLimit` each way, so a few reads by id. A transfer gone from the
+ * store meanwhile is left out.
+ */
+async function movedTransfers(
+  ctx: EngineContext,
+  accountId: string,
+  report: BacktestReport,
+  levels: ReadonlyMap<string, { readonly from: RiskLevel; readonly to: RiskLevel }>,
+): Promise<MovedTransfer[]> {
+  const moved: MovedTransfer[] = [];
+  for (const id of [...report.shift.upIds, ...report.shift.downIds]) {
+    const t = await ctx.store.getTransfer(id);
+    const level = levels.get(id);
+    if (t === null || t.accountId !== accountId || level === undefined) continue;
+    moved.push({
+      id,
+      network: t.network,
+      txHash: t.txHash,
+      amount: t.amount,
+      tokenSymbol: t.tokenSymbol,
+      valueInFiat: t.valueInFiat,
+      from: level.from,
+      to: level.to,
+    });
+  }
+  return moved;
 }

@@ -4,18 +4,22 @@
  * writes a new version, so past results never change. The built-in default model can be read
  * and copied, not changed.
  */
+
+import type { z } from "zod";
 import type { RiskModel, RiskRule } from "../../domain/records.js";
-import { fieldError, KytError, notFound } from "../../errors.js";
+import { fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import type { StoreOps } from "../../ports/store.js";
 import { validateRiskModel } from "../../risk/index.js";
 import {
   lookupId,
   parseInput,
   presentRiskModel,
+  presentRiskModelVersion,
   type RiskModelBodyInput,
   riskModelBodySchema,
+  riskModelReplaceSchema,
 } from "../../schemas/index.js";
-import type { RiskModelRequest } from "../../schemas/request-types.js";
+import type { RiskModelReplaceRequest, RiskModelRequest } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** The setting that holds an account's default model id. */
@@ -63,6 +67,16 @@ export async function rulesOf(
   return model.rules.map((r) => ({ ...r }));
 }
 
+/**
+ * A field key with its rule numbered as the console labels rules (1-based):
+ * `rules[3].min_value_share` is "rule 4 min_value_share (rules[3].min_value_share)".
+ */
+export function ruleNumbered(field: string): string {
+  const m = /^rules\[(\d+)\](?:\.(\w+))?$/.exec(field);
+  if (!m) return field;
+  return `rule ${Number(m[1]) + 1}${m[2] ? ` ${m[2]}` : ""} (${field})`;
+}
+
 /** Validates a model, naming wire fields (`rules[3].min_value_share`). */
 export function checkModel(model: RiskModel): void {
   const problems = validateRiskModel(model);
@@ -74,19 +88,47 @@ export function checkModel(model: RiskModel): void {
       problems[k] ?? [],
     ]),
   );
-  const first = Object.entries(errors)[0];
-  throw new KytError("VALIDATION_ERROR", `risk model: ${first?.[0]}: ${first?.[1]?.[0] ?? "invalid"}`, {
-    errors,
-  });
+  const entries = Object.entries(errors);
+  const [field, messages] = entries[0] ?? ["model", []];
+  const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : "";
+  throw new KytError(
+    "VALIDATION_ERROR",
+    `risk model: ${ruleNumbered(field)}: ${messages[0] ?? "invalid"}${more}`,
+    { errors },
+  );
+}
+
+/**
+ * Parses a model body, naming a rule's fields as the model checks do (`rules[3].min_value_share`,
+ * not zod's `rules.3.min_value_share`), so the console finds every error at its field whichever
+ * check found it; the message numbers rules as the console labels them.
+ */
+function parseModelBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  try {
+    return parseInput(schema, body, "risk model");
+  } catch (error) {
+    if (!isKytError(error, "VALIDATION_ERROR")) throw error;
+    const errors = Object.fromEntries(
+      Object.entries(error.errors).map(([k, v]) => [k.replace(/^rules\.(\d+)(?=\.|$)/, "rules[$1]"), v]),
+    );
+    const parts = Object.entries(errors).map(
+      ([field, messages]) => `${ruleNumbered(field)}: ${messages.join(", ")}`,
+    );
+    throw new KytError("VALIDATION_ERROR", `invalid risk model: ${parts.join("; ")}`, {
+      errors,
+      cause: error,
+    });
+  }
 }
 
 /** The risk model operations of one account. */
 export function riskModelManagement(ctx: EngineContext, accountId: string) {
-  const present = async (model: RiskModel, createdAt: number | null) =>
+  const present = async (model: RiskModel, createdAt: number | null, changeReason: string | null = null) =>
     presentRiskModel(model, {
       isDefault: ((await accountDefaultModelId(ctx.store, accountId)) ?? ctx.defaultModel.id) === model.id,
       isBuiltin: isBuiltin(ctx, model.id),
       createdAt,
+      changeReason,
     });
   const setDefault = async (tx: StoreOps, id: string | null) => {
     if (id === null) await tx.putSetting(defaultModelSetting(accountId), "");
@@ -98,7 +140,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       const own = await ctx.store.listRiskModels(accountId);
       return [
         await present(ctx.defaultModel, null),
-        ...(await Promise.all(own.map((m) => present(m, m.createdAt)))),
+        ...(await Promise.all(own.map((m) => present(m, m.createdAt, m.changeReason)))),
       ];
     },
     /** GET /v1/risk-models/{id}/ */
@@ -109,11 +151,23 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       );
       const latest = versions[versions.length - 1];
       if (!latest) throw notFound("risk model", id);
-      return present(latest, latest.createdAt);
+      return present(latest, latest.createdAt, latest.changeReason);
+    },
+    /**
+     * GET /v1/risk-models/{id}/versions/: every version of a live model, newest first, each with
+     * its change reason and its diff against the version before it. The built-in model has one
+     * version and no history: an empty list.
+     */
+    async versions(id: string) {
+      if (isBuiltin(ctx, id)) return [];
+      const versions = await ctx.store.listRiskModelVersions(accountId, lookupId("risk model", id));
+      if (versions.length === 0 || versions.some((m) => m.deletedAt !== null))
+        throw notFound("risk model", id);
+      return versions.map((m, i) => presentRiskModelVersion(m, versions[i - 1] ?? null)).reverse();
     },
     /** POST /v1/risk-models/ */
     async create(body: RiskModelRequest) {
-      const input = parseInput(riskModelBodySchema, body, "risk model");
+      const input = parseModelBody(riskModelBodySchema, body);
       const model: RiskModel = {
         id: ctx.ids.next(),
         name: input.name,
@@ -122,19 +176,22 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       };
       checkModel(model);
       await ctx.store.transaction(async (tx) => {
-        await tx.putRiskModel(accountId, model, ctx.clock.now());
+        await tx.putRiskModel(accountId, model, ctx.clock.now(), {
+          changeReason: input.change_reason ?? null,
+        });
         if (input.is_default) await setDefault(tx, model.id);
       });
-      return present(model, ctx.clock.now());
+      return present(model, ctx.clock.now(), input.change_reason ?? null);
     },
     /** PUT /v1/risk-models/{id}/: a new version; checks already made keep theirs. */
-    async replace(id: string, body: RiskModelRequest) {
+    async replace(id: string, body: RiskModelReplaceRequest) {
       if (isBuiltin(ctx, id))
         throw new KytError(
           "ILLEGAL_TRANSITION",
           "the built-in risk model cannot be changed; copy it with copy_from",
         );
-      const input = parseInput(riskModelBodySchema, body, "risk model");
+      const input = parseModelBody(riskModelReplaceSchema, body);
+      const reason = input.change_reason;
       const rules = await rulesOf(ctx, accountId, input);
       const now = ctx.clock.now();
       const model = await ctx.store.transaction(async (tx) => {
@@ -142,13 +199,13 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
         if (!current) throw notFound("risk model", id);
         const next: RiskModel = { id, name: input.name, version: current.version + 1, rules };
         checkModel(next);
-        await tx.putRiskModel(accountId, next, now);
+        await tx.putRiskModel(accountId, next, now, { changeReason: reason });
         if (input.is_default === true) await setDefault(tx, id);
         if (input.is_default === false && (await accountDefaultModelId(tx, accountId)) === id)
           await setDefault(tx, null);
         return next;
       });
-      return present(model, now);
+      return present(model, now, reason);
     },
     /** DELETE /v1/risk-models/{id}/: it checks nothing new; past results keep it. */
     async remove(id: string) {
