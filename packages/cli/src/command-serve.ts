@@ -34,8 +34,8 @@ import {
   createCliEngine,
   lazyPdfRenderer,
   PLAIN_SECRETS_WARNING,
-  screeningThreadsOption,
   screeningSources,
+  screeningThreadsOption,
 } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 import { readReportsConfig } from "./reports-config.js";

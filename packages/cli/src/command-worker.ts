@@ -8,7 +8,7 @@ import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./ch
 import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, screeningThreadsOption, screeningSources } from "./engine-setup.js";
+import { createCliEngine, screeningSources, screeningThreadsOption } from "./engine-setup.js";
 import { startProcessOps } from "./ops-setup.js";
 
 /** The worker command. */
