@@ -10,12 +10,21 @@
 import { availableParallelism } from "node:os";
 import {
   createEngine,
+  createEntityResolver,
+  createMemoryStore,
   createWarmSources,
+  heldAttributionSource,
+  heldSanctionsSource,
+  inlineTraceExecutor,
+  LedgerIndex,
   type LedgerTransfer,
   type RegisterTransferRequest,
+  type TraceExecutor,
+  type TraceRequest,
 } from "@openkyt/core";
-import { createPooledWarmSources } from "@openkyt/runtime-node";
+import { createPooledWarmSources, createScreeningPool } from "@openkyt/runtime-node";
 import { createSqliteStore } from "@openkyt/store-sqlite";
+import { generateLedger, seededRandom } from "@openkyt/testkit";
 import { ledgerCopy, removeCopy } from "./bench-ledger-db.js";
 import { type Figure, figure, mainThreadCpuMs, repeat } from "./bench-stats.js";
 import { sampleTransfers } from "./bench-tracing.js";
@@ -84,6 +93,81 @@ async function run(ledgerSize: number, count: number, threads: number) {
   }
 }
 
+/**
+ * The traces alone, without the engine or SQLite: the same transfer and address traces (half
+ * each, 64 in flight) inline over a `LedgerIndex`, and on the pool with 1 and N threads; CPU per
+ * trace of the whole process (what the pool's messages cost) and traces/s. The second of two
+ * passes (the first warms the JIT of every thread).
+ */
+async function tracesAlone(size: number, count: number, threads: number) {
+  const ledger = generateLedger({ transfers: size, tokens: ["native"], seed: 11, days: 365 });
+  const store = createMemoryStore();
+  await store.putLedgerTransfers(ledger.transfers);
+  await store.putAttributions(ledger.attributions);
+  await store.putSanctions(ledger.sanctions);
+  const index = new LedgerIndex();
+  index.add(ledger.transfers);
+  index.compact();
+  const resolver = createEntityResolver({
+    attributions: heldAttributionSource(ledger.attributions),
+    sanctions: heldSanctionsSource(ledger.sanctions),
+  });
+  const rnd = seededRandom(3);
+  const limits = { maxHops: 20, edgeBudget: 10_000, minPathWeight: 1e-3 };
+  const requests: TraceRequest[] = Array.from({ length: count }, (_, i) => {
+    const row = ledger.transfers[Math.floor(size * (0.1 + 0.9 * rnd()))] as LedgerTransfer;
+    const span = { from: row.occurredAt, to: Date.UTC(2026, 0, 1) };
+    return i % 2 === 0
+      ? {
+          kind: "transfer",
+          network: row.network,
+          tokenId: row.tokenId,
+          ...limits,
+          direction: "incoming",
+          counterparty: row.from,
+          at: row.occurredAt,
+          value: 100,
+          span,
+        }
+      : {
+          kind: "address",
+          network: row.network,
+          tokenId: row.tokenId,
+          ...limits,
+          address: row.from,
+          side: "sender",
+          at: span.to,
+          span,
+        };
+  });
+  const measure = async (executor: TraceExecutor) => {
+    let last = { rate: 0, cpuMs: 0 };
+    for (let pass = 0; pass < 2; pass++) {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < requests.length; i += INFLIGHT) {
+        await Promise.all(requests.slice(i, i + INFLIGHT).map((r) => executor.run([r])));
+      }
+      const cpu = process.cpuUsage(cpu0);
+      last = {
+        rate: count / ((performance.now() - t0) / 1000),
+        cpuMs: (cpu.user + cpu.system) / 1000 / count,
+      };
+    }
+    return last;
+  };
+  const out = [{ threads: 0, ...(await measure(inlineTraceExecutor({ ledger: index, resolver }))) }];
+  for (const n of [...new Set([1, threads])]) {
+    const pool = await createScreeningPool(store, { threads: n, referenceRefreshMs: 0 });
+    try {
+      out.push({ threads: n, ...(await measure(pool)) });
+    } finally {
+      await pool.close();
+    }
+  }
+  return out;
+}
+
 /** 0 threads against the machine's count, alternating, on copies of one ledger. */
 export async function benchScreeningThreads(ledgerSize: number, quick: boolean): Promise<Figure[]> {
   const count = quick ? 300 : 4_000;
@@ -100,7 +184,17 @@ export async function benchScreeningThreads(ledgerSize: number, quick: boolean):
     if (pooled[0]?.levels.get(hash) !== level) differing++;
   }
   const n = ledgerSize.toLocaleString("en-US");
+  const aloneSize = Math.min(ledgerSize, 200_000);
+  const alone = await tracesAlone(aloneSize, quick ? 1_000 : 6_000, threads);
   return [
+    ...alone.flatMap((r) => [
+      figure(
+        `traces alone (${aloneSize.toLocaleString("en-US")} generated ledger, in memory, ${INFLIGHT} in flight), ${r.threads === 0 ? "inline" : `${r.threads} screening thread${r.threads === 1 ? "" : "s"}`}`,
+        "traces/s",
+        [r.rate],
+      ),
+      figure("  CPU per trace, every thread", "ms", [r.cpuMs]),
+    ]),
     figure(
       `README API, SQLite, warm, traces on the main thread (0 screening threads; ${n} ledger, ${count} transfers)`,
       "transfers/s",

@@ -36,9 +36,17 @@ function sourceExecArgv(): string[] {
   return [...conditions.map((c) => `--conditions=${c}`), ...profiling];
 }
 
+/**
+ * Where tsx's API is, resolved once: from the sources, `import.meta.resolve` is answered by the
+ * process's module hooks thread, which is busy compiling for the threads already started; asked
+ * again for each thread, the caller's thread waited seconds for it on a loaded machine.
+ */
+let tsxApi: string | undefined;
+
 /** A module that registers tsx, then imports `worker`. */
 function sourceBoot(worker: URL): URL {
-  const tsx = import.meta.resolve("tsx/esm/api");
+  tsxApi ??= import.meta.resolve("tsx/esm/api");
+  const tsx = tsxApi;
   const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(worker.href)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }

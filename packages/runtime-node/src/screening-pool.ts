@@ -109,6 +109,9 @@ export function screeningThreadCount(given: number | undefined): number {
   return n;
 }
 
+/** Lets the event loop answer between the steps of an image build. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Every row of `store`'s ledger after `after`, page by page, into `sink`; resolves to the last position. */
 async function scanFrom(
   store: Store,
@@ -189,7 +192,7 @@ export async function createScreeningPool(
 
   const builder = new LedgerImageBuilder();
   let position = await scanFrom(store, 0, pageSize, (rows) => builder.add(rows));
-  let image = builder.build(allocate);
+  let image = await builder.buildPaused(pause, allocate);
   const rebuildAt = () =>
     options.rebuildAt ?? Math.max(SCREENING_POOL_DEFAULTS.minRebuildAt, Math.floor(image.size / 4));
   let caughtUpAt = now();
@@ -295,7 +298,7 @@ export async function createScreeningPool(
     rebuilding ??= (async () => {
       const next = new LedgerImageBuilder();
       const upTo = await scanFrom(store, 0, pageSize, (rows) => next.add(rows));
-      const built = next.build(allocate);
+      const built = await next.buildPaused(pause, allocate);
       // Serialised with catch-ups: the rows past `upTo` become the new delta, for every reader.
       while (catching) await catching;
       const rest: LedgerTransfer[] = [];

@@ -132,9 +132,36 @@ export class LedgerImageBuilder {
 
   /** The image of every row added, in buffers from `allocate` (default: shared memory). */
   build(allocate: BufferAllocator = sharedAllocator): LedgerImage {
+    const steps = this.#steps(allocate);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * {@link build}, awaiting `pause` between its steps (the string tables, each direction of each
+   * token): a process that serves while it loads answers in between (a step of a million rows
+   * takes about a second).
+   */
+  async buildPaused(
+    pause: () => Promise<void>,
+    allocate: BufferAllocator = sharedAllocator,
+  ): Promise<LedgerImage> {
+    const steps = this.#steps(allocate);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  *#steps(allocate: BufferAllocator): Generator<void, LedgerImage> {
     const c = this.#columns;
     const addresses = buildSharedStrings(this.#addresses, allocate, true);
+    yield;
     const hashes = buildSharedStrings(c.hashes, allocate, true);
+    yield;
     const rowTokens = new Int32Array(allocate(Math.max(c.size, 1) * 4)).subarray(0, c.size);
     rowTokens.set(c.token.subarray(0, c.size));
     const rowPositions = new Int32Array(allocate(Math.max(c.size, 1) * 4)).subarray(0, c.size);
@@ -144,17 +171,20 @@ export class LedgerImageBuilder {
       addresses.codes.byteLength + addresses.offsets.byteLength + (addresses.table?.byteLength ?? 0);
     bytes += hashes.codes.byteLength + hashes.offsets.byteLength + (hashes.table?.byteLength ?? 0);
     bytes += rowTokens.byteLength + rowPositions.byteLength;
-    const tokens = this.#tokens.map((t, k) => {
-      const rows = Int32Array.from(byToken[k] as number[]);
+    const tokens: TokenImage[] = [];
+    for (const [k, t] of this.#tokens.entries()) {
+      const rows = this.#ledgerOrder(Int32Array.from(byToken[k] as number[]));
       const incoming = this.#adjacency(rows, true, allocate);
+      yield;
       const outgoing = this.#adjacency(rows, false, allocate);
       for (let p = 0; p < outgoing.rows.length; p++) rowPositions[outgoing.rows[p] as number] = p;
       for (const a of [incoming, outgoing]) {
         bytes += a.keys.byteLength + (a.slots?.byteLength ?? 0) + a.offsets.byteLength;
         bytes += a.data.byteLength + a.peers.byteLength + a.rows.byteLength;
       }
-      return Object.freeze({ network: t.network, tokenId: t.tokenId, incoming, outgoing });
-    });
+      tokens.push(Object.freeze({ network: t.network, tokenId: t.tokenId, incoming, outgoing }));
+      yield;
+    }
     return Object.freeze({
       size: c.size,
       addresses,
@@ -166,23 +196,37 @@ export class LedgerImageBuilder {
     });
   }
 
-  /** One direction of one token's rows: sorted by own address, then ledger order. */
-  #adjacency(tokenRows: Int32Array, incoming: boolean, allocate: BufferAllocator): AdjacencyImage {
+  /** {@link compareLedgerTransfers} of two added rows by number. */
+  #compareRows(a: number, b: number): number {
+    const c = this.#columns;
+    const ta = c.occurredAt[a] as number;
+    const tb = c.occurredAt[b] as number;
+    if (ta !== tb) return ta - tb;
+    const ha = c.hashes[a] as string;
+    const hb = c.hashes[b] as string;
+    if (ha !== hb) return ha < hb ? -1 : 1;
+    return (c.logIndex[a] as number) - (c.logIndex[b] as number);
+  }
+
+  /** `tokenRows` in ledger order: as given when they are (a store scans them about so), else sorted. */
+  #ledgerOrder(tokenRows: Int32Array): Int32Array {
+    for (let i = 1; i < tokenRows.length; i++) {
+      if (this.#compareRows(tokenRows[i - 1] as number, tokenRows[i] as number) > 0) {
+        return tokenRows.slice().sort((a, b) => this.#compareRows(a, b));
+      }
+    }
+    return tokenRows;
+  }
+
+  /**
+   * One direction of one token's rows (given in ledger order): sorted by own address, keeping
+   * ledger order within an address (the sort is stable), so the comparison is of two integers.
+   */
+  #adjacency(ordered: Int32Array, incoming: boolean, allocate: BufferAllocator): AdjacencyImage {
     const c = this.#columns;
     const own = incoming ? c.to : c.from;
     const peer = incoming ? c.from : c.to;
-    const order = tokenRows.slice().sort((a, b) => {
-      const oa = own[a] as number;
-      const ob = own[b] as number;
-      if (oa !== ob) return oa - ob;
-      const ta = c.occurredAt[a] as number;
-      const tb = c.occurredAt[b] as number;
-      if (ta !== tb) return ta - tb;
-      const ha = c.hashes[a] as string;
-      const hb = c.hashes[b] as string;
-      if (ha !== hb) return ha < hb ? -1 : 1;
-      return (c.logIndex[a] as number) - (c.logIndex[b] as number);
-    });
+    const order = ordered.slice().sort((a, b) => (own[a] as number) - (own[b] as number));
     let keyCount = 0;
     for (let p = 0; p < order.length; p++) {
       if (p === 0 || own[order[p] as number] !== own[order[p - 1] as number]) keyCount++;
