@@ -12,7 +12,7 @@
 import { KytError } from "../../errors.js";
 import { UtxoIndex } from "../../exposure/utxo-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
-import { type Clock, systemClock } from "../../ports/runtime.js";
+import { systemClock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import type { UtxoLedgerReader } from "../../ports/utxo-ledger.js";
 import { utxoLedgerLookup } from "./store-sources.js";
