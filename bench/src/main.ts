@@ -12,6 +12,7 @@
  *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
  *   npm run bench -- --only bitcoin-trace    warm BTC vs ETH traces at 20 hops (p50, p99, CPU ratio), memory per tx
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
+ *   npm run bench -- --only bitcoin-warm     1M BTC txs: bulk import, warm load, warm traces, BTC screening rate
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -40,6 +41,12 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
     name: "bitcoin-trace",
     args: [join(here, "bench-one.ts"), "bitcoin-trace", String(ledgerSize)],
     node: ["--expose-gc"],
+  },
+  {
+    name: "bitcoin-warm",
+    args: [join(here, "bench-one.ts"), "bitcoin-warm", String(ledgerSize)],
+    node: ["--expose-gc"],
+    ownData: true,
   },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
   {
