@@ -173,8 +173,10 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
     // 2. Warm load.
     const heap0 = heapUsed();
     const t0 = performance.now();
+    const warmCpu = process.cpuUsage();
     const warm = await createWarmSources(store);
     const warmMs = performance.now() - t0;
+    const warmCpuMs = cpuMsSince(warmCpu);
     const bytesPerTx = (heapUsed() - heap0) / transactions;
     if (warm.utxoLedger?.size !== transactions) throw new Error("the warm UTXO ledger is incomplete");
     console.error(`warm load: ${Math.round(warmMs)} ms, ${Math.round(bytesPerTx)} bytes/tx`);
@@ -271,6 +273,7 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
         clusterCpuMs / blocks.size,
       ]),
       figure(`BTC warm load from SQLite (${label})`, "ms", [warmMs]),
+      figure(`BTC warm load CPU per 1,000 tx`, "ms", [warmCpuMs / (transactions / 1000)]),
       figure(`BTC warm UTXO ledger memory per transaction (heap)`, "bytes", [bytesPerTx]),
       figure(`BTC 20-hop trace p50, warm from SQLite (${label})`, "ms", [percentile(ms, 50)]),
       figure(`BTC 20-hop trace p99, warm`, "ms", [percentile(ms, 99)]),
