@@ -6,6 +6,7 @@
  */
 import { benchBacktest } from "./bench-backtest.js";
 import { benchBitcoinTrace } from "./bench-bitcoin-trace.js";
+import { benchBitcoinWarm } from "./bench-bitcoin-warm.js";
 import { benchMemory } from "./bench-memory.js";
 import { benchPostgres } from "./bench-postgres.js";
 import { benchPostgresThreads } from "./bench-postgres-threads.js";
@@ -30,6 +31,7 @@ const BENCHES: Record<string, (ledgerSize: number, quick: boolean) => Promise<Fi
   backtest: benchBacktest,
   "bitcoin-trace": benchBitcoinTrace,
   "cold-trace": benchColdTrace,
+  "bitcoin-warm": benchBitcoinWarm,
 };
 
 const [name = "", size = "100000"] = process.argv.slice(2);

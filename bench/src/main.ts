@@ -15,6 +15,7 @@
  *   npm run bench -- --only bitcoin-trace    warm BTC vs ETH traces at 20 hops (p50, p99, CPU ratio), memory per tx
  *   npm run bench -- --only cold-trace      worker CPU per screened transfer tracing from SQLite and Postgres (no --warm)
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
+ *   npm run bench -- --only bitcoin-warm     1M BTC txs: bulk import, warm load, warm traces, BTC screening rate
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -43,6 +44,12 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
     name: "bitcoin-trace",
     args: [join(here, "bench-one.ts"), "bitcoin-trace", String(ledgerSize)],
     node: ["--expose-gc"],
+  },
+  {
+    name: "bitcoin-warm",
+    args: [join(here, "bench-one.ts"), "bitcoin-warm", String(ledgerSize)],
+    node: ["--expose-gc"],
+    ownData: true,
   },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
   {

@@ -53,7 +53,10 @@ export function sqliteUtxoScan(
       for (const [txid, network, vout, address, value] of statements.outputs.all(...ids) as OutputRow[]) {
         const k = key(network, txid);
         let list = outputs.get(k);
-        if (!list) outputs.set(k, (list = []));
+        if (!list) {
+          list = [];
+          outputs.set(k, list);
+        }
         list.push({ vout, address, value, spentBy: null });
       }
       for (const [txid, network, vin, prevTxid, prevVout, address, value, coinbase] of statements.inputs.all(
@@ -61,7 +64,10 @@ export function sqliteUtxoScan(
       ) as InputRow[]) {
         const k = key(network, txid);
         let list = inputs.get(k);
-        if (!list) inputs.set(k, (list = []));
+        if (!list) {
+          list = [];
+          inputs.set(k, list);
+        }
         list.push({ vin, prevTxid, prevVout, address, value, coinbase: coinbase !== 0 });
       }
     }

@@ -149,10 +149,18 @@ export class UtxoIndex {
     if (limit <= 0) return out;
     for (const q of queries) {
       const list = this.sortedPaid(network, q.address);
+      // The list is sorted by time first: start below the first output at or after `before`
+      // (a binary search, not a walk past every later output of a busy address).
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (list[mid]!.tx.occurredAt < q.before) lo = mid + 1;
+        else hi = mid;
+      }
       let taken = 0;
-      for (let i = list.length - 1; i >= 0 && taken < limit; i--) {
+      for (let i = lo - 1; i >= 0 && taken < limit; i--) {
         const p = list[i]!;
-        if (p.tx.occurredAt >= q.before) continue;
         out.push(this.receiptOf(p, q.address));
         taken++;
       }

@@ -7,12 +7,12 @@
  * Freshness: a read that comes more than `maxLagMs` after the last catch-up first reads what was
  * stored since, so a transaction stored by any process is traced at most `maxLagMs` later. A
  * reorg's deletes (`deleteUtxoBlocksFrom`) are not seen by the copy: a process that follows the
- * chain itself keeps a cold UTXO ledger, or restarts after a reorg (docs/deployment.md).
+ * chain itself keeps a cold UTXO ledger, or restarts after a reorg (docs/risk-model.md, §7).
  */
 import { KytError } from "../../errors.js";
 import { UtxoIndex } from "../../exposure/utxo-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
-import { type Clock, systemClock } from "../../ports/runtime.js";
+import { systemClock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import type { UtxoLedgerReader } from "../../ports/utxo-ledger.js";
 import { utxoLedgerLookup } from "./store-sources.js";
