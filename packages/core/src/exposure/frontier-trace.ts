@@ -7,7 +7,7 @@
 import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import type { Proximity } from "../domain/enums.js";
 import type { LedgerTransfer } from "../domain/records.js";
-import type { LedgerReader } from "../ports/ledger-reader.js";
+import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
 import type { ExposureTally, TracePath } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
@@ -101,9 +101,21 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       }
       const [chunk, rest] = takeChunk(pending);
       pending = rest;
-      const rows = await readChunk(input, chunk, remaining + 1);
+      // A node with more rows than the budget has left cannot be followed: when the reader
+      // counts, its rows are not read (at a hub of a large ledger, ten thousand rows a visit).
+      const over = await overLimit(input, chunk, remaining + 1);
+      const rows = await readChunk(
+        input,
+        over === null ? chunk : chunk.filter((n) => !over.has(n)),
+        remaining + 1,
+      );
       let left = remaining;
       for (const n of chunk) {
+        if (over?.has(n)) {
+          unexplained(n);
+          truncated = true;
+          continue;
+        }
         const own = rowsOf(n, rows.get(n.address) ?? [], input.forward, remaining + 1);
         if (!own.complete || own.rows.length > left) {
           // Its edges do not fit in what is left: skipped; lighter nodes may still fit.
@@ -199,6 +211,51 @@ function takeChunk(pending: ReadonlyArray<TraceNode>): [TraceNode[], TraceNode[]
   return [chunk, rest];
 }
 
+/** A forward node's read may reach rows past its `until`: its count says nothing then. */
+const countable = (n: TraceNode): boolean => n.until === null;
+
+/**
+ * The nodes of `chunk` the ledger holds at least `limit` rows for (a read would return `limit`
+ * rows, so `rowsOf` would find them incomplete), by the reader's counts; null when the reader
+ * does not count. Nodes with an `until` are never in it.
+ */
+async function overLimit(
+  input: FrontierTraceInput,
+  chunk: ReadonlyArray<TraceNode>,
+  limit: number,
+): Promise<Set<TraceNode> | null> {
+  const { ledger } = input;
+  const asked = chunk.filter(countable);
+  if (asked.length === 0) return null;
+  let counts: ReadonlyArray<number>;
+  if (input.forward) {
+    if (!ledger.ledgerOutgoingCounts) return null;
+    counts = await ledger.ledgerOutgoingCounts(input.network, input.tokenId, asked.map(outgoingQuery));
+  } else {
+    if (!ledger.ledgerIncomingCounts) return null;
+    counts = await ledger.ledgerIncomingCounts(input.network, input.tokenId, asked.map(incomingQuery));
+  }
+  const over = new Set<TraceNode>();
+  for (const [i, n] of asked.entries()) if ((counts[i] as number) >= limit) over.add(n);
+  return over;
+}
+
+/** The read of a forward node: a node with a block also reads its own time (see `readChunk`). */
+function outgoingQuery(n: TraceNode): OutgoingQuery {
+  return {
+    address: n.address,
+    after: readsSameTime(n.position) ? n.position.occurredAt - 1 : n.position.occurredAt,
+  };
+}
+
+/** The read of a backward node. */
+function incomingQuery(n: TraceNode): IncomingQuery {
+  return {
+    address: n.address,
+    before: readsSameTime(n.position) ? n.position.occurredAt + 1 : n.position.occurredAt,
+  };
+}
+
 /**
  * One ledger call for a chunk; rows grouped by the frontier address they belong to. A node with
  * a block also needs the transfers of its own time (the same block may fund it), so its read
@@ -209,25 +266,10 @@ async function readChunk(
   chunk: ReadonlyArray<TraceNode>,
   limit: number,
 ): Promise<Map<string, LedgerTransfer[]>> {
+  if (chunk.length === 0) return new Map();
   const rows = input.forward
-    ? await input.ledger.ledgerOutgoing(
-        input.network,
-        input.tokenId,
-        chunk.map((n) => ({
-          address: n.address,
-          after: readsSameTime(n.position) ? n.position.occurredAt - 1 : n.position.occurredAt,
-        })),
-        limit,
-      )
-    : await input.ledger.ledgerIncoming(
-        input.network,
-        input.tokenId,
-        chunk.map((n) => ({
-          address: n.address,
-          before: readsSameTime(n.position) ? n.position.occurredAt + 1 : n.position.occurredAt,
-        })),
-        limit,
-      );
+    ? await input.ledger.ledgerOutgoing(input.network, input.tokenId, chunk.map(outgoingQuery), limit)
+    : await input.ledger.ledgerIncoming(input.network, input.tokenId, chunk.map(incomingQuery), limit);
   const out = new Map<string, LedgerTransfer[]>();
   for (const r of rows) {
     const key = input.forward ? r.from : r.to;

@@ -248,6 +248,54 @@ export class LedgerIndex implements LedgerReader {
     return out;
   }
 
+  /** Per query, the number of rows `incomingSync` returns for it without a limit (a binary search each). */
+  incomingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>): number[] {
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return queries.map(() => 0);
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).incoming);
+    return queries.map((q) => {
+      const address = this.#addressIds.get(q.address);
+      if (address === undefined) return 0;
+      const [start, end] = this.#segment(adjacency, address);
+      const recent = adjacency.recent.get(address);
+      const held = this.#searchSegment(adjacency, start, end, q.before, false) - start;
+      return held + (recent === undefined ? 0 : this.#searchTime(recent, q.before, false));
+    });
+  }
+
+  /** Per query, the number of rows `outgoingSync` returns for it without a limit. */
+  outgoingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>): number[] {
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return queries.map(() => 0);
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).outgoing);
+    return queries.map((q) => {
+      const address = this.#addressIds.get(q.address);
+      if (address === undefined) return 0;
+      const [start, end] = this.#segment(adjacency, address);
+      const recent = adjacency.recent.get(address);
+      const held = end - this.#searchSegment(adjacency, start, end, q.after, true);
+      return held + (recent === undefined ? 0 : recent.length - this.#searchTime(recent, q.after, true));
+    });
+  }
+
+  /** See `LedgerReader.ledgerIncomingCounts`. */
+  ledgerIncomingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.incomingCountsSync(network, tokenId, queries));
+  }
+
+  /** See `LedgerReader.ledgerOutgoingCounts`. */
+  ledgerOutgoingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.outgoingCountsSync(network, tokenId, queries));
+  }
+
   /** See `LedgerReader.ledgerIncoming`. */
   ledgerIncoming(
     network: string,

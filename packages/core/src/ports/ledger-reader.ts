@@ -36,4 +36,21 @@ export interface LedgerReader {
     queries: ReadonlyArray<OutgoingQuery>,
     limitPerAddress: number,
   ): Promise<ReadonlyArray<LedgerTransfer>>;
+  /**
+   * Optional, for readers that count without reading (an index in memory): per query, in order,
+   * how many rows `ledgerIncoming` would return for it without a limit. A tracer asks before
+   * reading a hub's rows it could not use: a count at or above what it may read tells it so
+   * without presenting them.
+   */
+  ledgerIncomingCounts?(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+  ): Promise<ReadonlyArray<number>>;
+  /** Optional: the counts of `ledgerOutgoing`'s rows, as `ledgerIncomingCounts`. */
+  ledgerOutgoingCounts?(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+  ): Promise<ReadonlyArray<number>>;
 }

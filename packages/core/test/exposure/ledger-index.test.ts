@@ -125,6 +125,13 @@ describe("LedgerIndex against a model, rows added in batches between reads", () 
             expect(
               await index.ledgerOutgoing("ETH", "native", [{ address: s.address, after: s.at }], s.limit),
             ).toEqual(want.outgoing);
+            // The counts are those of the reads without a limit.
+            expect(await index.ledgerIncomingCounts("ETH", "native", q)).toEqual([
+              added.filter((r) => r.to === s.address && r.occurredAt < s.at).length,
+            ]);
+            expect(
+              await index.ledgerOutgoingCounts("ETH", "native", [{ address: s.address, after: s.at }]),
+            ).toEqual([added.filter((r) => r.from === s.address && r.occurredAt > s.at).length]);
             expect(index.size).toBe(added.length);
             const some = added[0];
             if (some) {

@@ -106,6 +106,14 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
       const read = () => index.outgoingSync(network, tokenId, queries, limit);
       return recent() ? Promise.resolve(read()) : catchUp().then(read);
     },
+    ledgerIncomingCounts(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) {
+      const count = () => index.incomingCountsSync(network, tokenId, queries);
+      return recent() ? Promise.resolve(count()) : catchUp().then(count);
+    },
+    ledgerOutgoingCounts(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>) {
+      const count = () => index.outgoingCountsSync(network, tokenId, queries);
+      return recent() ? Promise.resolve(count()) : catchUp().then(count);
+    },
     chain: {
       async lookup(network, txHash) {
         const utxo = await utxoLedgerLookup(store, network, txHash);
