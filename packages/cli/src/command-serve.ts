@@ -31,10 +31,18 @@ import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, lazyPdfRenderer, PLAIN_SECRETS_WARNING, warmSourcesIf } from "./engine-setup.js";
+import {
+  checkLedgerWithWarm,
+  LEDGER_OPTION,
+  LEDGER_USAGE,
+  resolveLedgerTarget,
+  withLedgerTarget,
+} from "./ledger-target.js";
 import { startProcessOps } from "./ops-setup.js";
 
 const OPTIONS = {
   db: { type: "string" },
+  ...LEDGER_OPTION,
   port: { type: "string", short: "p" },
   host: { type: "string" },
   "no-workers": { type: "boolean" },
@@ -87,6 +95,7 @@ export const serveCommand: CliCommand = {
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+${LEDGER_USAGE}
   --port        port to listen on (0: any free port); default 8080
   --host        interface to bind; default 127.0.0.1
   --no-workers  do not run the job runner here (run \`openkyt worker\` elsewhere)
@@ -141,6 +150,8 @@ ${CHAIN_USAGE}
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
+    const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    checkLedgerWithWarm(ledger, warm);
     const drainSeconds = secondsOption(args, "drain-seconds", 0);
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
@@ -161,7 +172,9 @@ ${CHAIN_USAGE}
           ...(maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress }),
         },
       );
-      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      const store = ops.countStore(
+        await withLedgerTarget(await openStore(target, { migrateSqlite: true }), ledger),
+      );
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {
