@@ -12,6 +12,7 @@
  *   npm run bench -- --only bitcoin-import   Bitcoin import tx/s per format (its own generated ledger)
  *   npm run bench -- --only bitcoin-trace    warm BTC vs ETH traces at 20 hops (p50, p99, CPU ratio), memory per tx
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
+ *   npm run bench -- --only clickhouse       the ClickHouse ledger: ingest rows/s, bytes per row, 20-hop traces
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -58,6 +59,8 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
     node: ["--expose-gc"],
   },
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
+  // Starts its own ClickHouse server and generates its own ledger into it (no figures without one).
+  { name: "clickhouse", args: [join(here, "bench-clickhouse.ts")], ownData: true },
   {
     name: "backtest",
     args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)],
