@@ -16,6 +16,7 @@
  *   npm run bench -- --only cold-trace      worker CPU per screened transfer tracing from SQLite and Postgres (no --warm)
  *   npm run bench -- --only bitcoin-write    the SQLite store's UTXO writes, before/after (tx/s, CPU per 1,000 tx)
  *   npm run bench -- --only bitcoin-warm     1M BTC txs: bulk import, warm load, warm traces, BTC screening rate
+ *   npm run bench -- --only clickhouse       the ClickHouse ledger: ingest rows/s, bytes per row, 20-hop traces
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -75,6 +76,8 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
   { name: "postgres", args: [join(here, "bench-one.ts"), "postgres", String(ledgerSize)] },
   { name: "postgres-threads", args: [join(here, "bench-one.ts"), "postgres-threads", String(ledgerSize)] },
   { name: "cold-trace", args: [join(here, "bench-one.ts"), "cold-trace", String(ledgerSize)] },
+  // Starts its own ClickHouse server and generates its own ledger into it (no figures without one).
+  { name: "clickhouse", args: [join(here, "bench-clickhouse.ts")], ownData: true },
   {
     name: "backtest",
     args: [join(here, "bench-one.ts"), "backtest", String(ledgerSize)],

@@ -23,6 +23,7 @@ import {
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { followProgress } from "./follow-progress.js";
+import { LEDGER_OPTION, LEDGER_USAGE, resolveLedgerTarget, withLedgerTarget } from "./ledger-target.js";
 import { startProcessOps } from "./ops-setup.js";
 
 const OPTIONS = {
@@ -34,6 +35,7 @@ const OPTIONS = {
   "max-lag-blocks": { type: "string" },
   "progress-ms": { type: "string" },
   db: { type: "string" },
+  ...LEDGER_OPTION,
   "log-level": { type: "string" },
   "no-clustering": { type: "boolean" },
   ...METRICS_OPTIONS,
@@ -55,6 +57,7 @@ export const followCommand: CliCommand = {
                 last final block. With a cursor, the follower resumes after it
   --confirmations  confirmations a block needs before it is written (1: once mined); default 1
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+${LEDGER_USAGE}
   --batch-blocks  most blocks read and written per step (one store transaction); default 100
   --poll-ms     wait between polls once caught up (doubled per failure, up to 60 s); default 2000
   --max-lag-blocks  /readyz answers 503 (lagging) while the follower is more than this many
@@ -85,6 +88,7 @@ export const followCommand: CliCommand = {
     const maxLag = wholeOption(args, "max-lag-blocks", 100);
     const progressMs = wholeOption(args, "progress-ms", 5_000);
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
+    const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     let lag: number | null = null;
     const ops = await startProcessOps(["store", "source"], metricsAddressOption(args), io.env, {
@@ -96,7 +100,9 @@ export const followCommand: CliCommand = {
             : null,
     });
     try {
-      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      const store = ops.countStore(
+        await withLedgerTarget(await openStore(target, { migrateSqlite: true }), ledger),
+      );
       ops.readiness.done("store");
       try {
         const source = await openBlockSource({

@@ -20,6 +20,7 @@ import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
 import { progressReporter } from "./import-progress.js";
 import { conflictText, summaryText } from "./import-summary-text.js";
+import { LEDGER_OPTION, LEDGER_USAGE, resolveLedgerTarget, withLedgerTarget } from "./ledger-target.js";
 
 const formatsOf = (kind: string) =>
   FORMATS.filter((f) => f.kind === kind)
@@ -57,6 +58,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
               such a run is refused and writes nothing
   --no-delist sanctions: add and update only, delist nothing (a complete list that does not look whole)
   --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+${LEDGER_USAGE}
 
   A file of no known format is refused (exit 2) with its first line quoted. A sanctions list
   delists only from a complete snapshot of the same list (the OFAC CSV, an all-chain address
@@ -70,6 +72,7 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
       argv,
       {
         db: { type: "string" },
+        ...LEDGER_OPTION,
         format: { type: "string" },
         network: { type: "string" },
         token: { type: "string" },
@@ -111,7 +114,11 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
       );
       if (unknown !== null) return refuse(unknown);
     }
-    const store = await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true });
+    const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    const store = await withLedgerTarget(
+      await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true }),
+      ledger,
+    );
     const progress = progressReporter(io.stderr, {
       tty: Boolean(process.stderr.isTTY) && !args.values.json,
       columns: process.stderr.columns,

@@ -37,11 +37,19 @@ import {
   screeningSources,
   screeningThreadsOption,
 } from "./engine-setup.js";
+import {
+  checkLedgerWithWarm,
+  LEDGER_OPTION,
+  LEDGER_USAGE,
+  resolveLedgerTarget,
+  withLedgerTarget,
+} from "./ledger-target.js";
 import { startProcessOps } from "./ops-setup.js";
 import { readReportsConfig } from "./reports-config.js";
 
 const OPTIONS = {
   db: { type: "string" },
+  ...LEDGER_OPTION,
   port: { type: "string", short: "p" },
   host: { type: "string" },
   "no-workers": { type: "boolean" },
@@ -97,6 +105,7 @@ export const serveCommand: CliCommand = {
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+${LEDGER_USAGE}
   --port        port to listen on (0: any free port); default 8080
   --host        interface to bind; default 127.0.0.1
   --no-workers  do not run the job runner here (run \`openkyt worker\` elsewhere)
@@ -158,6 +167,8 @@ ${CHAIN_USAGE}
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
     const screeningThreads = screeningThreadsOption(args, warm);
+    const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    checkLedgerWithWarm(ledger, warm);
     const drainSeconds = secondsOption(args, "drain-seconds", 0);
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
@@ -178,7 +189,9 @@ ${CHAIN_USAGE}
           ...(maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress }),
         },
       );
-      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      const store = ops.countStore(
+        await withLedgerTarget(await openStore(target, { migrateSqlite: true }), ledger),
+      );
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {

@@ -9,6 +9,13 @@ import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption }
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { createCliEngine, screeningSources, screeningThreadsOption } from "./engine-setup.js";
+import {
+  checkLedgerWithWarm,
+  LEDGER_OPTION,
+  LEDGER_USAGE,
+  resolveLedgerTarget,
+  withLedgerTarget,
+} from "./ledger-target.js";
 import { startProcessOps } from "./ops-setup.js";
 
 /** The worker command. */
@@ -19,6 +26,7 @@ export const workerCommand: CliCommand = {
                       [--metrics-host 127.0.0.1 --metrics-port N] [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
+${LEDGER_USAGE}
   --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
                sanctions, tokens and prices cached
   --screening-threads  with --warm: threads that run the checks' traces over one shared copy of
@@ -32,6 +40,7 @@ ${CHAIN_USAGE}
   async run(argv, io) {
     const args = parseCommandArgs(argv, {
       db: { type: "string" },
+      ...LEDGER_OPTION,
       "log-level": { type: "string" },
       warm: { type: "boolean" },
       "screening-threads": { type: "string" },
@@ -42,13 +51,17 @@ ${CHAIN_USAGE}
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
     const screeningThreads = screeningThreadsOption(args, warm);
+    const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    checkLedgerWithWarm(ledger, warm);
     const ops = await startProcessOps(
       warm ? ["store", "warm_sources", "engine"] : ["store", "engine"],
       metricsAddressOption(args),
       io.env,
     );
     try {
-      const store = ops.countStore(await openStore(target, { migrateSqlite: true }));
+      const store = ops.countStore(
+        await withLedgerTarget(await openStore(target, { migrateSqlite: true }), ledger),
+      );
       ops.readiness.done("store");
       try {
         const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads);

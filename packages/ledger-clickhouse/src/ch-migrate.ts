@@ -44,7 +44,8 @@ export async function migrateClickHouseLedger(
     applied[target.url] = await migrateServer(target, "", LEDGER_MIGRATIONS, options.retry);
     return { applied };
   }
-  const shards = options.shards ?? [];
+  const shards =
+    options.shards ?? target.shards.map((url) => ({ ...target, url, cluster: null, shards: [] }));
   if (shards.length === 0) {
     throw new KytError(
       "NOT_CONFIGURED",

@@ -1,7 +1,8 @@
 /**
  * Where a ClickHouse ledger lives: `clickhouse://[user[:password]@]host[:port]/database`, spoken
  * to over HTTP (port 8123 by default). `?cluster=NAME` names a `remote_servers` cluster: the
- * ledger's tables are then `Distributed` tables over per-shard local tables.
+ * ledger's tables are then `Distributed` tables over per-shard local tables, and
+ * `&shards=host:port,host:port` lists the shards' HTTP addresses for migrating them.
  */
 import { KytError } from "@openkyt/core";
 import { sqlIdentifier } from "./ch-escape.js";
@@ -15,6 +16,8 @@ export interface ClickHouseTarget {
   readonly password: string;
   /** The `remote_servers` cluster of a sharded ledger; null for one server. */
   readonly cluster: string | null;
+  /** HTTP endpoints of a sharded ledger's shards (`?shards=`), for migrations; empty otherwise. */
+  readonly shards: ReadonlyArray<string>;
 }
 
 /** The default HTTP port of ClickHouse. */
@@ -62,12 +65,25 @@ export function parseClickHouseUrl(value: string): ClickHouseTarget {
     }
   }
   const port = url.port === "" ? DEFAULT_CLICKHOUSE_PORT : Number(url.port);
+  const shards = (url.searchParams.get("shards") ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((hostPort) => {
+      if (!/^[A-Za-z0-9.\-_]+(:\d{1,5})?$/.test(hostPort)) {
+        throw new KytError(
+          "VALIDATION_ERROR",
+          `--ledger: shard ${JSON.stringify(hostPort)} is not host:port`,
+        );
+      }
+      return `http://${hostPort.includes(":") ? hostPort : `${hostPort}:${DEFAULT_CLICKHOUSE_PORT}`}`;
+    });
   return {
     url: `http://${url.hostname}:${port}`,
     database,
     username: decodeURIComponent(url.username) || "default",
     password: decodeURIComponent(url.password),
     cluster,
+    shards,
   };
 }
 

@@ -32,6 +32,7 @@ export {
   type MigrateOptions,
   migrateClickHouseLedger,
 } from "./ch-migrate.js";
+export { type OpenLedgerUrlOptions, openClickHouseLedgerUrl } from "./ch-open.js";
 export { LEDGER_COLUMNS, LEDGER_MIGRATIONS, type LedgerMigration } from "./ch-schema.js";
 export {
   type ClickHouseTarget,

@@ -57,7 +57,13 @@ describe("ClickHouse literals", () => {
       username: "u",
       password: "p@ss",
       cluster: "two",
+      shards: [],
     });
+    expect(parseClickHouseUrl("clickhouse://h/db?cluster=c&shards=a:1,b").shards).toEqual([
+      "http://a:1",
+      "http://b:8123",
+    ]);
+    expect(() => parseClickHouseUrl("clickhouse://h/db?shards=a/b")).toThrow(/host:port/);
     expect(parseClickHouseUrl("clickhouse://localhost").url).toBe("http://localhost:8123");
     expect(parseClickHouseUrl("clickhouse://localhost").database).toBe("default");
     expect(() => parseClickHouseUrl("postgres://x/y")).toThrow(/--ledger/);
