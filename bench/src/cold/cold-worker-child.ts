@@ -9,9 +9,6 @@
  *   node --conditions=source --import tsx cold-worker-child.ts sqlite <file>
  *   node --conditions=source --import tsx cold-worker-child.ts postgres <url> <schema>
  */
-import tsx cold-worker-child.ts sqlite <file>
- *   node --conditions=source --import tsx cold-worker-child.ts postgres <url> <schema>
- */
 import { createColdSources, createEngine, type Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { createSqliteStore } from "@openkyt/store-sqlite";
