@@ -1,9 +1,10 @@
 /**
  * A screening worker of the cold-trace benchmark, as `openkyt worker` runs without `--warm`:
- * the engine over the store with its default sources (every hop read from the database,
- * labels and sanctions asked of the store). Prints `ready` once the runner started, then
- * `checked N CPU_MS` (transfers checked so far, CPU this process used since it was ready)
- * every 50 ms until SIGTERM.
+ * the engine over the store with the CLI's cold sources (`createColdSources`: every hop read
+ * from the database, labels and sanctions held whole, tokens and prices cached);
+ * OPENKYT_BENCH_COLD_PLAIN=1 gives it the engine's own defaults instead (every lookup asked of
+ * the store). Prints `ready` once the runner started, then `checked N CPU_MS` (transfers checked
+ * so far, CPU this process used since it was ready) every 50 ms until SIGTERM.
  *
  *   node --conditions=source --import tsx cold-worker-child.ts sqlite <file>
  *   node --conditions=source --import tsx cold-worker-child.ts postgres <url> <schema>
