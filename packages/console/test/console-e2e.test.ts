@@ -393,10 +393,8 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
       await d.goto(`${server.url}/console/#/alerts?alert_status=open&sort=level`);
       const rows = d.locator("table.queue tbody tr");
       await rows.first().waitFor();
-      await rows
-        .first()
-        .getByRole("link", { name: /^Case of transfer/ })
-        .click();
+      await rows.first().getByRole("link").click();
+      await d.getByRole("link", { name: /^Case: every alert of this transfer/ }).click();
       const panel = d.getByRole("region", { name: "Case: the alerts of this transfer" });
       await panel.locator("tbody tr").first().waitFor();
       const alerts = await panel.locator("tbody tr").count();
@@ -419,7 +417,7 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
       await d.goto(`${server.url}/console/#/alerts?alert_status=open&sort=level`);
       const rows = d.locator("table.queue tbody tr");
       await rows.first().waitFor();
-      await rows.first().getByRole("link").first().click();
+      await rows.first().getByRole("link").click();
       await d.getByRole("button", { name: "Assign to me" }).click();
       await d.getByText(`assigned to ${ADMIN}`).first().waitFor();
       await d.goto(`${server.url}/console/#/alerts`);
@@ -538,11 +536,8 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
       await p.goto(`${server.url}/console/#/alerts?sort=level`);
       await p.locator("table.queue tbody tr").first().waitFor();
       await screen(p, "31-phone-queue");
-      await p
-        .locator("table.queue tbody tr")
-        .first()
-        .getByRole("link", { name: /^Case of transfer/ })
-        .click();
+      await p.locator("table.queue tbody tr").first().getByRole("link").click();
+      await p.getByRole("link", { name: /^Case: every alert of this transfer/ }).click();
       await p
         .getByRole("region", { name: "Case: the alerts of this transfer" })
         .locator("tbody tr")
