@@ -404,12 +404,7 @@ export function AlertQueue({ query }: { query: URLSearchParams }) {
                     <DueBadge due={a.due_at} breached={a.breached} done={a.alert_status === "done"} />
                   </td>
                   <td class="mono">
-                    <a
-                      href={href(`/transfers/${a.transfer.id}`)}
-                      aria-label={`Case of transfer ${a.transfer.tx_hash ?? a.transfer.id}`}
-                    >
-                      {a.transfer.network} {short(a.transfer.tx_hash)}
-                    </a>
+                    {a.transfer.network} {short(a.transfer.tx_hash)}
                   </td>
                   <td>{age(a.created_at)}</td>
                 </tr>

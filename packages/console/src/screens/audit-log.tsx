@@ -110,7 +110,8 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
       {log.error ? <Failure error={log.error} what="The audit log could not be read" /> : null}
       {log.data && log.data.items.length === 0 ? <Empty>No entry matches.</Empty> : null}
       {log.data && log.data.items.length > 0 ? (
-        <div class="table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        <section class="table-wrap" tabIndex={0} aria-label="Audit entries">
           <table>
             <thead>
               <tr>
@@ -133,7 +134,7 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
       {log.data ? (
         <Pager
