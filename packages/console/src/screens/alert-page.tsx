@@ -30,7 +30,8 @@ export function ruleText(rule: RuleWire): string {
 export function RiskTable({ risks }: { risks: ReadonlyArray<RiskWire> }) {
   if (risks.length === 0) return <Empty>No risk was found.</Empty>;
   return (
-    <div class="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section class="table-wrap" tabIndex={0} aria-label="Risks">
       <table>
         <thead>
           <tr>
@@ -60,7 +61,7 @@ export function RiskTable({ risks }: { risks: ReadonlyArray<RiskWire> }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
