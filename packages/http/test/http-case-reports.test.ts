@@ -8,7 +8,7 @@
 import { signedHeaders } from "@openkyt/client";
 import { addressProfileResponseSchema, transferExposureResponseSchema } from "@openkyt/core";
 import { createPdfRenderer } from "@openkyt/pdf";
-import { depositBody, W } from "@openkyt/testkit";
+import { depositBody, TX, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactText, popplerMissing } from "../../pdf/test/poppler-tools.js";
 import { ALERT_CSV_COLUMNS, csvField, reportSettings } from "../src/index.js";
