@@ -109,7 +109,7 @@ describe.skipIf(!executable)(
       .then((p) => p.items.find((a) => a.transfer.network === "ETH" && a.entity_interaction
         && a.entity_interaction.entity_category === "sanctions" && a.entity_interaction.proximity === "indirect"))
       .then((a) => (a ? a.id : ""))`)) as string;
-    }, 150_000);
+    }, 240_000);
 
     afterAll(async () => {
       await browser?.close();

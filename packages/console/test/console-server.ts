@@ -81,7 +81,7 @@ export async function startConsoleServer(options: ConsoleServerOptions = {}): Pr
   });
   const url = await new Promise<string>((done, fail) => {
     let out = "";
-    const timer = setTimeout(() => fail(new Error(`openkyt serve did not start:\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`openkyt serve did not start:\n${stderr}`)), 90_000);
     child.stdout?.on("data", (chunk) => {
       out += String(chunk);
       const line = out.split("\n")[0];
