@@ -4,7 +4,7 @@
  * freshly built from its sources into a folder of the test's own.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,8 +43,16 @@ async function buildConsole(outDir: string): Promise<void> {
   });
 }
 
+/** What a test adds to the server: more `openkyt serve` arguments and environment. */
+export interface ConsoleServerOptions {
+  /** Files the server reads (e.g. a reports config), written into the server's folder first. */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly serveArgs?: ReadonlyArray<string>;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** Builds the console and the demo database, and serves them. */
-export async function startConsoleServer(): Promise<ConsoleServer> {
+export async function startConsoleServer(options: ConsoleServerOptions = {}): Promise<ConsoleServer> {
   const dir = mkdtempSync(join(tmpdir(), "openkyt-console-"));
   const db = join(dir, "demo.db");
   const assets = join(dir, "console");
@@ -60,9 +68,11 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const txHash = /"tx_hash":"(0x[0-9a-f]{64})"/.exec(demo)?.[1];
   const outputAddress = /"output_address":"(0x[0-9a-f]{40})"/.exec(demo)?.[1];
   if (!txHash || !outputAddress) throw new Error(`the demo printed no deposit to register:\n${demo}`);
-  const child: ChildProcess = spawn(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--json"], {
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(dir, name), text);
+  const serve = [BIN, "serve", "--db", db, "--port", "0", "--json", ...(options.serveArgs ?? [])];
+  const child: ChildProcess = spawn(process.execPath, serve, {
     cwd: dir,
-    env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0", OPENKYT_CONSOLE_DIR: assets },
+    env: { ...ENV, OPENKYT_FAILED_AUTH_LIMIT: "0", OPENKYT_CONSOLE_DIR: assets, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -71,7 +81,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   });
   const url = await new Promise<string>((done, fail) => {
     let out = "";
-    const timer = setTimeout(() => fail(new Error(`openkyt serve did not start:\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`openkyt serve did not start:\n${stderr}`)), 90_000);
     child.stdout?.on("data", (chunk) => {
       out += String(chunk);
       const line = out.split("\n")[0];

@@ -63,3 +63,16 @@ export function validateGoaml(xml: string): { ok: boolean; messages: string } {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** An FIU profile as an account would configure it (codes from a made-up FIU's lists). */
+export const TEST_GOAML_PROFILE = Object.freeze({
+  rentity_id: 1234,
+  rentity_branch: "Head office",
+  reporting_person: { first_name: "Ada", last_name: "Compliance", email: "mlro@example.com" },
+  location: { address: "1 Example Street", city: "Vaduz", country_code: "LI" },
+  institution_name: "Example Exchange AG",
+  institution_code: "EXAG",
+  transmode_code: "AA",
+  funds_code: "K",
+  country_code: "LI",
+});

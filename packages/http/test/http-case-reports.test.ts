@@ -8,11 +8,11 @@
 import { signedHeaders } from "@openkyt/client";
 import { addressProfileResponseSchema, transferExposureResponseSchema } from "@openkyt/core";
 import { createPdfRenderer } from "@openkyt/pdf";
-import { depositBody, W } from "@openkyt/testkit";
+import { depositBody, TX, W } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactText, popplerMissing } from "../../pdf/test/poppler-tools.js";
 import { ALERT_CSV_COLUMNS, csvField, reportSettings } from "../src/index.js";
-import { goamlValidationMissing, validateGoaml } from "./goaml-schema.js";
+import { goamlValidationMissing, TEST_GOAML_PROFILE, validateGoaml } from "./goaml-schema.js";
 import { KEYS, type Served, serve } from "./http-harness.js";
 import { rawRequest } from "./raw-request.js";
 import { expectWire } from "./wire-expect.js";
@@ -21,18 +21,7 @@ const wait = { timeoutMs: 10_000, intervalMs: 20 };
 const poppler = popplerMissing();
 const xmllint = goamlValidationMissing();
 
-/** An FIU profile as an account would configure it (codes from a made-up FIU's lists). */
-const GOAML = {
-  rentity_id: 1234,
-  rentity_branch: "Head office",
-  reporting_person: { first_name: "Ada", last_name: "Compliance", email: "mlro@example.com" },
-  location: { address: "1 Example Street", city: "Vaduz", country_code: "LI" },
-  institution_name: "Example Exchange AG",
-  institution_code: "EXAG",
-  transmode_code: "AA",
-  funds_code: "K",
-  country_code: "LI",
-};
+const GOAML = TEST_GOAML_PROFILE;
 
 describe("a hit explained and reported", () => {
   let s: Served;

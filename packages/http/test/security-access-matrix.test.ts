@@ -57,7 +57,9 @@ describe("access control: every endpoint, called with the other account's ids an
       const before = await world.digest();
       const d = world.data[owner];
       const ids = [...d.transferIds, ...d.checkIds, ...d.alertIds, d.riskModelId, d.webhookId];
-      const onId = ENDPOINTS.filter((e) => e.path.includes("{id}"));
+      // The address page's {id} is an address, not a resource of an account (a uuid is a 400, not
+      // a 404); that another account sees none of its transfers is checked in http-case-reports.
+      const onId = ENDPOINTS.filter((e) => e.path.includes("{id}") && e.operationId !== "getAddressProfile");
       expect(onId.length).toBeGreaterThanOrEqual(20);
       for (const endpoint of onId) {
         for (const id of ids) {

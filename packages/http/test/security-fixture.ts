@@ -8,7 +8,14 @@ import type { Engine, LedgerTransfer, Store } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { createHarness, HARNESS_JOBS, type Harness, T0, W } from "@openkyt/testkit";
 import type { Hono } from "hono";
-import { type AppEnv, computeSignature, createHttpApp, type HttpAppOptions } from "../src/index.js";
+import {
+  type AppEnv,
+  computeSignature,
+  createHttpApp,
+  type HttpAppOptions,
+  reportSettings,
+} from "../src/index.js";
+import { TEST_GOAML_PROFILE } from "./goaml-schema.js";
 import { KEYS, stubRenderer } from "./http-harness.js";
 import { storeDigest, type WatchedStore, watchStore } from "./security-store-watch.js";
 
@@ -264,6 +271,8 @@ export async function createSecurityWorld(
   const app = createHttpApp({
     engine: h.engine,
     limits: { ratePerKey: null, failedAuth: null },
+    // A goAML profile, so the goAML export answers (and is fuzzed) like every other endpoint.
+    reports: reportSettings({ goaml: TEST_GOAML_PROFILE }),
     ...http,
   });
   return {

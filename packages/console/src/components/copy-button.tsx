@@ -14,10 +14,11 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     setTimeout(() => setState("idle"), 2_000);
   };
   return (
-    <button type="button" class="copy" onClick={copy} aria-label={label} title={label}>
+    <button type="button" class="copy" onClick={copy} title={label}>
       {state === "copied" ? "Copied" : state === "failed" ? "Not copied" : "Copy"}
+      <span class="sr-only">{label.replace(/^Copy/, "")}</span>
       <span class="sr-only" aria-live="polite">
-        {state === "copied" ? `${label}: copied` : state === "failed" ? `${label}: the browser refused` : ""}
+        {state === "copied" ? " (copied)" : state === "failed" ? " (the browser refused)" : ""}
       </span>
     </button>
   );

@@ -15,7 +15,8 @@ import { ListingLine } from "./sanctions-view.js";
 function Transfers({ p }: { p: AddressProfileWire }) {
   if (p.transfers.length === 0) return <Empty>No transfer of this account touches this address.</Empty>;
   return (
-    <div class="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section class="table-wrap" tabIndex={0} aria-label="Transfers">
       <table>
         <caption class="sr-only">Transfers from or to the address</caption>
         <thead>
@@ -47,7 +48,7 @@ function Transfers({ p }: { p: AddressProfileWire }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -51,7 +51,9 @@ export function ListingLine({ sanctions }: { sanctions: SanctionsWire }) {
 
 function ListingsTable({ sanctions }: { sanctions: SanctionsWire }) {
   return (
-    <div class="table-wrap">
+    // Focusable: on a narrow screen the table scrolls sideways, by keyboard too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section class="table-wrap" tabIndex={0} aria-label={`Listings of ${sanctions.address}`}>
       <table>
         <caption class="sr-only">Sanctions listings of {sanctions.address}</caption>
         <thead>
@@ -77,7 +79,7 @@ function ListingsTable({ sanctions }: { sanctions: SanctionsWire }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -100,7 +100,8 @@ function Deliveries({ id }: { id: string }) {
       {deliveries.error ? <Failure error={deliveries.error} /> : null}
       {deliveries.data && deliveries.data.items.length === 0 ? <Empty>Nothing delivered yet.</Empty> : null}
       {deliveries.data && deliveries.data.items.length > 0 ? (
-        <div class="table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+        <section class="table-wrap" tabIndex={0} aria-label="Deliveries">
           <table>
             <caption class="sr-only">Delivery attempts, newest first</caption>
             <thead>
@@ -120,7 +121,7 @@ function Deliveries({ id }: { id: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * The alerts of an account with their decisions, as rows for an export (CSV): the alert, its
  * transfer, its assignee, and the decision read from its history. Filters are those of
- * GET /v1/alerts/; every matching alert is exported, newest first, up to a limit.
+ * GET /v1/alerts/ (its page fields are checked, then ignored); every matching alert is exported,
+ * newest first, up to a limit.
  */
 import type { AlertRecord, TransferRecord } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
@@ -24,17 +25,14 @@ export interface AlertExportRow {
   readonly comments: ReadonlyArray<string>;
 }
 
-/** Every alert of the account that matches `query` (page fields ignored), with its decision. */
+/** Every alert of the account that matches `query` (page fields checked, then ignored), with its decision. */
 export async function exportAlerts(
   ctx: EngineContext,
   accountId: string,
   query: AlertListParams = {},
 ): Promise<ReadonlyArray<AlertExportRow>> {
-  const q = parseInput(
-    alertListQuerySchema,
-    { ...query, page: undefined, page_size: undefined },
-    "alert export query",
-  );
+  // Validated whole (a bad page field is a 400, as on the list), then walked page by page.
+  const q = parseInput(alertListQuerySchema, query, "alert export query");
   const alerts: AlertRecord[] = [];
   const pageSize = 100;
   for (let page = 1; ; page += 1) {
