@@ -349,7 +349,7 @@ export function RulesEditor({ model, readOnly }: { model: RiskModelWire; readOnl
         <>
           <section aria-labelledby="pending-title" class="pending-changes">
             <h2 id="pending-title" class="pending-title">
-              Changes against version {model.version}: {diffSummary(diff)}
+              Unsaved changes: {diffSummary(diff)}
             </h2>
             {changedRules > 0 ? <DiffList diff={diff} label="Changes not saved yet" /> : null}
           </section>
