@@ -15,6 +15,22 @@ export const diffRule = (r: RuleWire): DiffRule => ({ ...r, risk_level: r.risk_l
 
 const line = (r: RuleWire) => describeDiffRule(diffRule(r));
 
+/** Core's diff in the API's shape (`previous_number`), as the version history answers it. */
+export function wireDiff(d: RiskModelDiff): RiskModelDiffWire {
+  return {
+    added: d.added,
+    removed: d.removed,
+    changed: d.changed.map((c) => ({
+      number: c.number,
+      previous_number: c.previousNumber,
+      before: c.before,
+      after: c.after,
+      fields: c.fields,
+    })),
+    unchanged: d.unchanged,
+  };
+}
+
 /** The counts of a diff in words: "1 added, 0 removed, 2 changed". */
 export function diffSummary(d: RiskModelDiffWire): string {
   return `${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed`;

@@ -16,7 +16,7 @@ import type { RiskModelWire, RuleWire } from "../api/wire-types.js";
 import { describedBy, Field, fieldMessages } from "../components/field.js";
 import { words } from "../components/format.js";
 import { Failure } from "../components/states.js";
-import { DiffList, diffRule, diffSummary } from "./risk-model-diff-view.js";
+import { DiffList, diffRule, diffSummary, wireDiff } from "./risk-model-diff-view.js";
 
 /** A rule as edited: numbers as the text typed. */
 interface RuleDraft {
@@ -151,9 +151,11 @@ export function RulesEditor({ model, readOnly }: { model: RiskModelWire; readOnl
     setRules(rules.map((r, n) => (n === i ? { ...r, [field]: value } : r)));
   const diff = useMemo(
     () =>
-      diffRiskModelRules(
-        model.rules.map(diffRule),
-        rules.map((r) => diffRule(bodyRule(r) as RuleWire)),
+      wireDiff(
+        diffRiskModelRules(
+          model.rules.map(diffRule),
+          rules.map((r) => diffRule(bodyRule(r) as RuleWire)),
+        ),
       ),
     [model.rules, rules],
   );
