@@ -185,6 +185,15 @@ describe("risk models over HTTP", () => {
     )) as KytHttpError;
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.errors).sort()).toEqual(["change_reason", "rules[0].min_value_share"]);
+    // A value only the model check refuses (a share above 1) is reported with the missing reason too.
+    const both = (await rejection(
+      s.acme.replaceRiskModel(model.id, {
+        name: "Reasoned",
+        rules: [{ ...exchangeRule, min_value_share: 1.5 }],
+      } as RiskModelReplaceBody),
+    )) as KytHttpError;
+    expect(Object.keys(both.errors).sort()).toEqual(["change_reason", "rules[0].min_value_share"]);
+    expect(both.message).toContain("rule 1 min_value_share");
     expect((await s.acme.getRiskModel(model.id)).version).toBe(1);
 
     const mixer: RuleBody = { ...exchangeRule, entity_category: "mixer", risk_level: "severe" };

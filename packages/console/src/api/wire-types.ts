@@ -169,7 +169,40 @@ export interface RiskModelWire {
   readonly is_default: boolean;
   readonly is_builtin: boolean;
   readonly created_at: string | null;
+  /** Why this version was written; null when none was given. */
+  readonly change_reason?: string | null;
   readonly rules: ReadonlyArray<RuleWire>;
+}
+
+/** A rule with its 1-based number in its version. */
+export interface NumberedRuleWire {
+  readonly number: number;
+  readonly rule: RuleWire;
+}
+
+/** Rules added, removed and changed against the previous version. */
+export interface RiskModelDiffWire {
+  readonly added: ReadonlyArray<NumberedRuleWire>;
+  readonly removed: ReadonlyArray<NumberedRuleWire>;
+  readonly changed: ReadonlyArray<{
+    readonly number: number;
+    readonly previous_number: number;
+    readonly before: RuleWire;
+    readonly after: RuleWire;
+    readonly fields: ReadonlyArray<string>;
+  }>;
+  readonly unchanged: number;
+}
+
+/** A version in a model's history (GET /v1/risk-models/{id}/versions/). */
+export interface RiskModelVersionWire {
+  readonly id: string;
+  readonly version: number;
+  readonly name: string;
+  readonly created_at: string;
+  readonly change_reason: string | null;
+  readonly rule_count: number;
+  readonly diff: RiskModelDiffWire | null;
 }
 
 export interface WebhookWire {
@@ -209,6 +242,23 @@ export interface BacktestWire {
 /** The report of a done backtest: the checking models beside the candidate. */
 export interface BacktestReportWire {
   readonly candidate: string;
+  readonly candidate_model?: { readonly id: string; readonly name: string; readonly version: number } | null;
+  readonly alert_levels?: ReadonlyArray<{
+    readonly level: string;
+    readonly actual: number;
+    readonly candidate: number;
+  }>;
+  readonly moved?: ReadonlyArray<{
+    readonly id: string;
+    readonly network: string;
+    readonly tx_hash: string | null;
+    readonly amount: number | null;
+    readonly token_symbol: string | null;
+    readonly value_in_fiat: number | null;
+    readonly from: string;
+    readonly to: string;
+  }>;
+  readonly sanctions_dropped?: { readonly count: number; readonly ids: ReadonlyArray<string> };
   readonly evaluated: number;
   readonly unchecked: number;
   readonly actual_models: ReadonlyArray<{ readonly version: string; readonly transfers: number }>;

@@ -3,6 +3,14 @@
  * the backtest started (POST /v1/risk-models/{id}/backtest/), its progress polled until it ends,
  * then its report beside the models that actually checked, and the PDF (docs/backtesting.md).
  */
+import {
+  levelShiftSentence,
+  modelLabel,
+  movedValue,
+  sanctionsWarningSentence,
+  signedChange,
+  BACKTEST_WORDS as W,
+} from "@openkyt/core/wire";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/api-client.js";
 import { apiPath } from "../api/api-path.js";
@@ -16,30 +24,32 @@ import { Failure } from "../components/states.js";
 
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+const signed = signedChange;
 
-/** The level shift: counts by level as checked and under the candidate, and the change. */
-function LevelsTable({ report }: { report: BacktestReportWire }) {
+type LevelRow = { readonly level: string; readonly actual: number; readonly candidate: number };
+
+/** Counts by level as checked and under the candidate, and the change. */
+function LevelsTable({ rows, caption }: { rows: ReadonlyArray<LevelRow>; caption: string }) {
   return (
     <div class="table-wrap">
       <table>
-        <caption class="sr-only">Transfers by risk level</caption>
+        <caption class="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Level</th>
+            <th scope="col">{W.level}</th>
             <th scope="col" class="num">
-              As checked
+              {W.asChecked}
             </th>
             <th scope="col" class="num">
-              Candidate
+              {W.candidateColumn}
             </th>
             <th scope="col" class="num">
-              Change
+              {W.change}
             </th>
           </tr>
         </thead>
         <tbody>
-          {report.levels.map((l) => (
+          {rows.map((l) => (
             <tr key={l.level}>
               <th scope="row">{words(l.level)}</th>
               <td class="num">{l.actual}</td>
@@ -59,19 +69,19 @@ function AlertsTable({ report }: { report: BacktestReportWire }) {
   return (
     <div class="table-wrap">
       <table>
-        <caption class="sr-only">Alerts by risk type and category</caption>
+        <caption class="sr-only">{W.alertsByCategory}</caption>
         <thead>
           <tr>
             <th scope="col">Risk type</th>
             <th scope="col">Category</th>
             <th scope="col" class="num">
-              As checked
+              {W.asChecked}
             </th>
             <th scope="col" class="num">
-              Candidate
+              {W.candidateColumn}
             </th>
             <th scope="col" class="num">
-              Change
+              {W.change}
             </th>
           </tr>
         </thead>
@@ -91,49 +101,111 @@ function AlertsTable({ report }: { report: BacktestReportWire }) {
   );
 }
 
-/** The first transfer ids that move one way, each a link to its page. */
-function MovedIds({ label, ids, total }: { label: string; ids: ReadonlyArray<string>; total: number }) {
+/** The first transfers that move, with hash, value and from -> to level, each a link to its page. */
+function MovedTransfers({ report }: { report: BacktestReportWire }) {
+  const { shift } = report;
+  const total = shift.up + shift.down;
+  const moved = report.moved ?? [];
+  const [transfer, network, hash, value, from, to] = W.movedColumns;
+  const listed = moved.length || shift.up_ids.length + shift.down_ids.length;
   return (
-    <section aria-label={label}>
-      <h4>
-        {label}: {total}
-        {ids.length < total ? ` (the first ${ids.length})` : ""}
+    <section aria-labelledby="bt-moved">
+      <h4 id="bt-moved">
+        {W.movedTransfers}: {total}
+        {listed < total ? ` (the first ${listed}: up ones, then down ones)` : ""}
       </h4>
-      {ids.length === 0 ? (
-        <p class="hint">None.</p>
-      ) : (
+      {total === 0 ? (
+        <p class="hint">No transfer changes level.</p>
+      ) : moved.length === 0 ? (
         <p>
-          {ids.map((id) => (
+          {[...shift.up_ids, ...shift.down_ids].map((id) => (
             <a key={id} class="chip mono" href={href(`/transfers/${id}`)} title={id}>
               {short(id, 6)}
             </a>
           ))}
         </p>
+      ) : (
+        <div class="table-wrap">
+          <table class="moved">
+            <caption class="sr-only">{W.movedTransfers}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{transfer}</th>
+                <th scope="col">{network}</th>
+                <th scope="col">{hash}</th>
+                <th scope="col" class="num">
+                  {value}
+                </th>
+                <th scope="col">{from}</th>
+                <th scope="col">{to}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {moved.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    <a class="mono" href={href(`/transfers/${m.id}`)} title={m.id}>
+                      {short(m.id, 6)}
+                    </a>
+                  </td>
+                  <td>{m.network}</td>
+                  <td class="mono" title={m.tx_hash ?? undefined}>
+                    {m.tx_hash === null ? W.noHash : short(m.tx_hash, 10)}
+                  </td>
+                  <td class="num">
+                    {movedValue({
+                      amount: m.amount,
+                      tokenSymbol: m.token_symbol,
+                      valueInFiat: m.value_in_fiat,
+                    })}
+                  </td>
+                  <td>
+                    <span class={`risk risk-${m.from}`}>{words(m.from)}</span>
+                  </td>
+                  <td>
+                    <span class={`risk risk-${m.to}`}>{words(m.to)}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
 }
 
-/** A done backtest's report. */
+/** A done backtest's report, in the words of core's BACKTEST_WORDS (as the PDF and the CLI). */
 function BacktestReport({ backtest, report }: { backtest: BacktestWire; report: BacktestReportWire }) {
   const { api } = useServices();
   const { shift } = report;
+  const model = report.candidate_model ? modelLabel(report.candidate_model) : report.candidate;
+  const warning = sanctionsWarningSentence(report.sanctions_dropped?.count ?? 0);
   return (
     <section aria-labelledby="bt-report" class="card">
       <h3 id="bt-report">
-        Report: {report.candidate}, {backtest.from.slice(0, 10)} to {backtest.to.slice(0, 10)}
+        Report: {model}, {backtest.from.slice(0, 10)} to {backtest.to.slice(0, 10)}
       </h3>
+      {warning === null ? null : (
+        <div class="warning-box" role="alert">
+          <strong>{W.sanctionsWarning}:</strong> {warning}
+        </div>
+      )}
       <p class="summary">
-        {report.evaluated} transfers evaluated, {report.unchecked} never checked. Checked by{" "}
-        {report.actual_models.map((m) => `${m.version} (${m.transfers})`).join(", ") || "–"}
-        {report.actual_model_missing ? `; ${report.actual_model_missing} by a model version now gone` : ""}.{" "}
+        {report.evaluated} transfers evaluated, {report.unchecked} {W.neverChecked.toLowerCase()}.{" "}
+        {W.checkedBy} {report.actual_models.map((m) => `${m.version} (${m.transfers})`).join(", ") || "–"}
+        {report.actual_model_missing ? `; ${report.actual_model_missing} were ${W.modelGone}` : "."}{" "}
         <a href={api.url(apiPath`/v1/backtests/${backtest.id}/report/`)} download>
           PDF report
         </a>
       </p>
-      <p>
-        <strong>Level shift:</strong> {shift.up} up, {shift.down} down, {shift.same} the same.
-      </p>
+      {report.unchecked > 0 ? (
+        <p class="hint">
+          <strong>{W.neverChecked}:</strong> {W.neverCheckedNote}
+        </p>
+      ) : null}
+      <h4>{W.levelShift}</h4>
+      <p>{levelShiftSentence(shift)}</p>
       <BarChart
         title="Transfers by level: as checked and under the candidate"
         bars={report.levels.flatMap((l) => [
@@ -147,15 +219,23 @@ function BacktestReport({ backtest, report }: { backtest: BacktestWire; report: 
           },
         ])}
         legend={[
-          { label: "as checked", value: 0, tone: "tone-indirect" },
-          { label: "candidate", value: 0, tone: "tone-direct" },
+          { label: W.asChecked.toLowerCase(), value: 0, tone: "tone-indirect" },
+          { label: W.candidateColumn.toLowerCase(), value: 0, tone: "tone-direct" },
         ]}
       />
-      <LevelsTable report={report} />
-      <h4>Alerts by risk type and category</h4>
+      <h4>{W.transfersByLevel}</h4>
+      <LevelsTable rows={report.levels} caption={W.transfersByLevel} />
+      {report.alert_levels && report.alert_levels.length > 0 ? (
+        <>
+          <h4>{W.alertsByLevel}</h4>
+          <p class="hint">{W.alertsByLevelNote}</p>
+          <LevelsTable rows={[...report.alert_levels].reverse()} caption={W.alertsByLevel} />
+        </>
+      ) : null}
+      <h4>{W.alertsByCategory}</h4>
+      <p class="hint">{W.alertsByCategoryNote}</p>
       <AlertsTable report={report} />
-      <MovedIds label="Level goes up" ids={shift.up_ids} total={shift.up} />
-      <MovedIds label="Level goes down" ids={shift.down_ids} total={shift.down} />
+      <MovedTransfers report={report} />
     </section>
   );
 }

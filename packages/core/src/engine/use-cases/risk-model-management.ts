@@ -7,7 +7,7 @@
 
 import type { z } from "zod";
 import type { RiskModel, RiskRule } from "../../domain/records.js";
-import { fieldError, isKytError, KytError, notFound } from "../../errors.js";
+import { type FieldErrors, fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import type { StoreOps } from "../../ports/store.js";
 import { validateRiskModel } from "../../risk/index.js";
 import {
@@ -77,17 +77,23 @@ export function ruleNumbered(field: string): string {
   return `rule ${Number(m[1]) + 1}${m[2] ? ` ${m[2]}` : ""} (${field})`;
 }
 
-/** Validates a model, naming wire fields (`rules[3].min_value_share`). */
-export function checkModel(model: RiskModel): void {
+/**
+ * Validates a model, naming wire fields (`rules[3].min_value_share`); `extra` errors found
+ * elsewhere in the same body (a missing change reason) are reported with them, all at once.
+ */
+export function checkModel(model: RiskModel, extra: FieldErrors = {}): void {
   const problems = validateRiskModel(model);
   const keys = Object.keys(problems);
-  if (keys.length === 0) return;
-  const errors = Object.fromEntries(
-    keys.map((k) => [
-      k.replace(/\.(\w+)$/, (_, f: string) => `.${WIRE[f as keyof typeof WIRE] ?? f}`),
-      problems[k] ?? [],
-    ]),
-  );
+  if (keys.length === 0 && Object.keys(extra).length === 0) return;
+  const errors = {
+    ...Object.fromEntries(
+      keys.map((k) => [
+        k.replace(/\.(\w+)$/, (_, f: string) => `.${WIRE[f as keyof typeof WIRE] ?? f}`),
+        problems[k] ?? [],
+      ]),
+    ),
+    ...extra,
+  };
   const entries = Object.entries(errors);
   const [field, messages] = entries[0] ?? ["model", []];
   const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : "";
@@ -190,9 +196,33 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
           "ILLEGAL_TRANSITION",
           "the built-in risk model cannot be changed; copy it with copy_from",
         );
+      // Every problem at once: the body's shape, the rules' values and the change reason.
+      const reasonErrors = (): FieldErrors => {
+        const parsed = riskModelReplaceSchema.safeParse(body);
+        if (parsed.success) return {};
+        const found = parsed.error.issues.filter((i) => i.path[0] === "change_reason").map((i) => i.message);
+        return found.length ? { change_reason: found } : {};
+      };
+      let shaped: RiskModelBodyInput;
+      try {
+        shaped = parseModelBody(riskModelBodySchema, body);
+      } catch (error) {
+        const missing = reasonErrors();
+        if (!isKytError(error, "VALIDATION_ERROR") || !missing.change_reason) throw error;
+        const errors = { ...error.errors, ...missing };
+        throw new KytError(
+          "VALIDATION_ERROR",
+          `${error.message}; change_reason: ${missing.change_reason.join(", ")}`,
+          {
+            errors,
+            cause: error,
+          },
+        );
+      }
+      const rules = await rulesOf(ctx, accountId, shaped);
+      checkModel({ id, name: shaped.name, version: 1, rules }, reasonErrors());
       const input = parseModelBody(riskModelReplaceSchema, body);
       const reason = input.change_reason;
-      const rules = await rulesOf(ctx, accountId, input);
       const now = ctx.clock.now();
       const model = await ctx.store.transaction(async (tx) => {
         const current = await tx.getRiskModel(accountId, lookupId("risk model", id));
