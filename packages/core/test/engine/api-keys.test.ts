@@ -14,7 +14,9 @@ describe("API keys", () => {
     expect(key.id).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(key.secret).toMatch(/^[A-Za-z0-9]{64}$/);
     const listed = await engine.apiKeys.list("acme");
-    expect(listed).toEqual([{ id: key.id, accountId: "acme", createdAt: key.createdAt, revokedAt: null, name: null }]);
+    expect(listed).toEqual([
+      { id: key.id, accountId: "acme", createdAt: key.createdAt, revokedAt: null, name: null },
+    ]);
     expect(JSON.stringify(listed)).not.toContain(key.secret);
     const stored = await store.getApiKey(key.id);
     expect(stored?.secret.startsWith("enc:v2:")).toBe(true);
@@ -23,7 +25,9 @@ describe("API keys", () => {
     // A key may be named; a blank or overlong name is refused.
     expect((await engine.apiKeys.create("acme", "  payments  ")).name).toBe("payments");
     await expect(engine.apiKeys.create("acme", " ")).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
-    await expect(engine.apiKeys.create("acme", "x".repeat(101))).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(engine.apiKeys.create("acme", "x".repeat(101))).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
     expect(await engine.apiKeys.revoke(key.id)).toBe(true);
     expect(await engine.apiKeys.resolve(key.id)).toBeNull();
     expect(await engine.apiKeys.revoke(key.id)).toBe(false);
