@@ -31,7 +31,9 @@ type LevelRow = { readonly level: string; readonly actual: number; readonly cand
 /** Counts by level as checked and under the candidate, and the change. */
 function LevelsTable({ rows, caption }: { rows: ReadonlyArray<LevelRow>; caption: string }) {
   return (
-    <div class="table-wrap">
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must reach it (axe).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access
+    <section class="table-wrap" tabIndex={0} aria-label={caption}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>
@@ -59,7 +61,7 @@ function LevelsTable({ rows, caption }: { rows: ReadonlyArray<LevelRow>; caption
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -67,7 +69,8 @@ function LevelsTable({ rows, caption }: { rows: ReadonlyArray<LevelRow>; caption
 function AlertsTable({ report }: { report: BacktestReportWire }) {
   if (report.alerts.length === 0) return <p class="state empty">Neither model opens an alert here.</p>;
   return (
-    <div class="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access
+    <section class="table-wrap" tabIndex={0} aria-label={W.alertsByCategory}>
       <table>
         <caption class="sr-only">{W.alertsByCategory}</caption>
         <thead>
@@ -97,7 +100,7 @@ function AlertsTable({ report }: { report: BacktestReportWire }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
