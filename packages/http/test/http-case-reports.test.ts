@@ -124,6 +124,22 @@ describe("a hit explained and reported", () => {
     }
   });
 
+  it("exports an outgoing transfer's case too (the customer sends), valid against the schema", async () => {
+    const t = await s.acme.registerTransfer({
+      direction: "outgoing",
+      network: "eth",
+      tx_hash: TX.withdrawalToSanctioned,
+      output_address: W.sanctioned,
+    });
+    await s.acme.waitUntilChecked(t.id, wait);
+    const alert =
+      (await s.acme.listAlerts()).items.find((a) => a.transfer?.id === t.id) ?? expect.fail("no alert");
+    const answer = await rawRequest(s.server.url, { method: "GET", path: `/v1/alerts/${alert.id}/goaml/` });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toMatch(/<t_from>[\s\S]*Example Exchange AG[\s\S]*<t_to>[\s\S]*ETH blockchain/);
+    if (xmllint === null) expect(validateGoaml(answer.text)).toMatchObject({ ok: true });
+  });
+
   it.skipIf(xmllint !== null)(
     "the schema check can fail: a report missing rentity_id is refused by xmllint",
     async () => {
@@ -196,7 +212,7 @@ describe("a hit explained and reported", () => {
     const p = expectWire(addressProfileResponseSchema, page.json);
     expect(p.entity).toMatchObject({ category: "sanctions" });
     expect(p.listings[0]).toMatchObject({ list_name: "OFAC SDN" });
-    expect(p.transfers).toEqual([]);
+    for (const t of p.transfers) expect([t.input_address, t.output_address]).toContain(W.sanctioned);
     const b = expectWire(
       addressProfileResponseSchema,
       (await rawRequest(s.server.url, { method: "GET", path: `/v1/addresses/${W.b}/?network=ETH` })).json,

@@ -54,10 +54,9 @@ export function AddressRef({
     <span class="ref">
       {page ? (
         <a
-          class="mono"
+          class="mono address-link"
           href={addressHref(network, address)}
-          title={address}
-          aria-label={`Address page of ${address}`}
+          title={`Address page of ${address}`}
         >
           {short(address, keep)}
         </a>
@@ -66,14 +65,11 @@ export function AddressRef({
       )}
       <CopyButton text={address} label={`Copy address ${short(address, 6)}`} />
       {explorer ? (
-        <a
-          class="explorer"
-          href={explorer}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label={`Open ${short(address, 6)} in the ${network} explorer (new tab)`}
-        >
+        <a class="explorer" href={explorer} target="_blank" rel="noopener noreferrer">
           Explorer
+          <span class="sr-only">
+            : open {short(address, 6)} in the {network} explorer (new tab)
+          </span>
         </a>
       ) : null}
     </span>
@@ -92,14 +88,11 @@ export function TxRef({ network, hash, keep = 10 }: { network: string; hash: str
       </span>
       <CopyButton text={hash} label={`Copy transaction ${short(hash, 6)}`} />
       {explorer ? (
-        <a
-          class="explorer"
-          href={explorer}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label={`Open transaction ${short(hash, 6)} in the ${network} explorer (new tab)`}
-        >
+        <a class="explorer" href={explorer} target="_blank" rel="noopener noreferrer">
           Explorer
+          <span class="sr-only">
+            : open transaction {short(hash, 6)} in the {network} explorer (new tab)
+          </span>
         </a>
       ) : null}
     </span>

@@ -6,10 +6,11 @@ import { z } from "zod";
 import { manualCheckResponseSchema, transferResponseSchema } from "./responses.js";
 import { alertResponseSchema } from "./responses-alerts.js";
 import { sanctionsListingsSchema } from "./sanctions-details.js";
+import { wireString } from "./wire-text.js";
 
 /** The query: which network the address is on. */
 export const addressProfileQuerySchema = z
-  .object({ network: z.string().describe("The network code of the address, e.g. ETH.") })
+  .object({ network: wireString().max(20).describe("The network code of the address, e.g. ETH.") })
   .describe("The address's network.");
 
 /** The answer. */

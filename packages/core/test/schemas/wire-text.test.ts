@@ -61,6 +61,7 @@ describe("every string of every request and query schema refuses NUL and lone su
   it("covers the request and query schemas", () => {
     expect(INPUT_SCHEMAS.map(([name]) => name).sort()).toEqual(
       [
+        "addressProfileQuerySchema",
         "alertBulkUpdateSchema",
         "alertListQuerySchema",
         "alertUpdateSchema",
@@ -77,6 +78,7 @@ describe("every string of every request and query schema refuses NUL and lone su
         "tokenListQuerySchema",
         "transferListQuerySchema",
         "webhookCreateSchema",
+        "webhookRedeliverSchema",
       ].sort(),
     );
   });

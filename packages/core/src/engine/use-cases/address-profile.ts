@@ -9,7 +9,13 @@ import { isNetworkCode } from "../../domain/networks.js";
 import type { TransferRecord } from "../../domain/records.js";
 import { isUtxoNetwork } from "../../domain/utxo-binding.js";
 import { fieldError } from "../../errors.js";
-import { presentAlert, presentManualCheck, presentTransfer } from "../../schemas/index.js";
+import {
+  addressProfileQuerySchema,
+  parseInput,
+  presentAlert,
+  presentManualCheck,
+  presentTransfer,
+} from "../../schemas/index.js";
 import { presentListings } from "../../schemas/sanctions-details.js";
 import type { EngineContext } from "../engine-context.js";
 
