@@ -14,7 +14,7 @@ const INPUT_SCHEMAS = Object.entries(schemas).filter(
   ([name, value]) =>
     name.endsWith("Schema") &&
     value instanceof z.ZodType &&
-    !/Response|Report|Page|Interaction|alertTransfer|alertHistoryEntry|errorBody|manualCheck(Address|Transfer)Schema|riskRuleBody/.test(
+    !/Response|Report|Page|Interaction|alertTransfer|alertHistoryEntry|errorBody|manualCheck(Address|Transfer)Schema|riskRuleBody|queueItem|queueSummarySchema|bulkChangeItem|riskModelDiff/.test(
       name,
     ),
 ) as [string, z.ZodType][];
@@ -62,19 +62,27 @@ describe("every string of every request and query schema refuses NUL and lone su
     expect(INPUT_SCHEMAS.map(([name]) => name).sort()).toEqual(
       [
         "addressProfileQuerySchema",
+        "alertBulkChangeSchema",
         "alertBulkUpdateSchema",
         "alertListQuerySchema",
         "alertUpdateSchema",
+        "auditQuerySchema",
         "backtestBodySchema",
         "backtestRunSchema",
         "bindTransactionSchema",
+        "caseDecisionSchema",
         "checkAddressSchema",
         "checkTransferSchema",
         "manualCheckListQuerySchema",
         "pageQuerySchema",
+        "queueOnlySchema",
+        "queueQuerySchema",
+        "queueSummaryQuerySchema",
         "registerAttemptSchema",
         "registerTransferSchema",
         "riskModelBodySchema",
+        "riskModelReplaceSchema",
+        "slaPolicySchema",
         "tokenListQuerySchema",
         "transferListQuerySchema",
         "webhookCreateSchema",
