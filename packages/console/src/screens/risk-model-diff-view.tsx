@@ -3,7 +3,7 @@
  * as the editor labels them), shown before a save and for every version in the model's history
  * (GET /v1/risk-models/{id}/versions/). The diff itself is core's, the same on both sides.
  */
-import { type DiffRule, describeDiffRule } from "@openkyt/core/wire";
+import { type DiffRule, describeDiffRule, type RiskModelDiff } from "@openkyt/core/wire";
 import { apiPath } from "../api/api-path.js";
 import { useApiQuery } from "../api/query-hooks.js";
 import type { RiskModelDiffWire, RiskModelVersionWire, RuleWire } from "../api/wire-types.js";
