@@ -26,9 +26,8 @@ const CHECKS_SCANNED = 500;
 
 /** The address page's data for `address` on `network` (a 400 naming the field when either is not valid). */
 export async function addressProfile(ctx: EngineContext, accountId: string, network: string, raw: string) {
-  const code = String(network ?? "")
-    .trim()
-    .toUpperCase();
+  const query = parseInput(addressProfileQuerySchema, { network }, "address query");
+  const code = query.network.trim().toUpperCase();
   if (!isNetworkCode(code)) throw fieldError("network", `unknown network "${network}"`);
   const address = normalizeAddress(code, raw);
   const now = ctx.clock.now();
