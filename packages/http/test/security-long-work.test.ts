@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejection, type Served, serve } from "./http-harness.js";
 
 /** Checked transfers in the backtest's window: each retrace traces its sender again. */
-const TRANSFERS = 1_500;
+const TRANSFERS = 3_000;
 const T0 = Date.parse("2026-10-01T00:00:00Z");
 
 describe("long work and the event loop", () => {

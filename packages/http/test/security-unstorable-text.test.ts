@@ -135,7 +135,8 @@ function suite(backing: WorldStore) {
     for (const endpoint of ENDPOINTS.filter((e) => e.body && !e.path.includes("register-batch"))) {
       const target = endpoint.path.replace("{id}", ownId(endpoint, world.data.acme));
       for (const leaf of stringLeaves(endpoint.body as z.ZodType)) {
-        const field = leaf.path.join(".");
+        // A risk model body names a rule's fields as its checks do: rules[3].rule_type.
+        const field = leaf.path.join(".").replace(/^rules\.(\d+)(?=\.|$)/, "rules[$1]");
         for (const [value, message] of [
           ["ok\0", NUL],
           ["\uD800ok", SURROGATE],
