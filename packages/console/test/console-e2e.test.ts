@@ -509,7 +509,7 @@ describe.skipIf(!executable)("the console in Chromium", { timeout: 60_000 }, () 
             await cards.getByText("SLA breaches").waitFor();
             return breaches.getByText("SLA breached").count();
           },
-          { timeout: 60_000, intervals: [2_000] },
+          { timeout: 60_000, interval: 2_000 },
         )
         .toBeGreaterThan(0);
       await screen(d, "22-overview");

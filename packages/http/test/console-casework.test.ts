@@ -138,6 +138,11 @@ describe("casework from the console", () => {
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ status: "closed", outcome: "reported_to_fiu" });
     expect(decided.body.decisions[0].actor).toBe("user:ana@acme.test");
+    // The alerts' CSV export carries the stored decision's outcome.
+    const exported = await call(s, analyst, "GET", "/v1/alerts/export/");
+    expect(exported.status).toBe(200);
+    const row = (exported.body as string).split("\r\n").find((line) => line.includes(alert.id));
+    expect(row).toContain("reported_to_fiu");
     // The audit log is for admins; its CSV export makes a formula a text cell.
     expect((await call(s, analyst, "GET", "/v1/session/audit")).status).toBe(403);
     const csv = await call(s, admin, "GET", "/v1/session/audit.csv?action=case.decided");

@@ -4,13 +4,14 @@
  * GET /v1/alerts/ (its page fields are checked, then ignored); every matching alert is exported,
  * newest first, up to a limit.
  */
+import type { DecisionRecord } from "../../domain/casework.js";
 import type { AlertRecord, TransferRecord } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
 import type { CaseDecision } from "../../ports/report-renderer.js";
 import { alertListQuerySchema, parseInput, presentAlert } from "../../schemas/index.js";
 import type { AlertListParams } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
-import { decisionOf } from "./case-file.js";
+import { decisionOf, storedOutcome } from "./case-file.js";
 
 /** Most alerts one export holds; past it, the caller narrows the filter. */
 export const MAX_EXPORT_ALERTS = 10_000;
@@ -49,15 +50,21 @@ export async function exportAlerts(
   }
   const transfers = await ctx.store.getTransfers([...new Set(alerts.map((a) => a.transferId))]);
   const byId = new Map(transfers.map((t) => [t.id, t]));
+  const decisionsOf = new Map<string, ReadonlyArray<DecisionRecord>>();
   const rows: AlertExportRow[] = [];
   for (const a of alerts) {
     const history = await ctx.store.listAlertHistory(a.id);
+    let decisions = decisionsOf.get(a.transferId);
+    if (decisions === undefined) {
+      decisions = await ctx.store.listDecisionsOfTransfer(a.transferId);
+      decisionsOf.set(a.transferId, decisions);
+    }
     const transfer = byId.get(a.transferId) ?? null;
     rows.push({
       alert: presentAlert(a, transfer, { single: false }),
       assignee: a.assignee,
       transfer,
-      decision: decisionOf(a, history),
+      decision: decisionOf(a, history, storedOutcome(decisions, a.id)),
       comments: history.flatMap((e) => (e.comment ? [e.comment] : [])),
     });
   }

@@ -4,6 +4,7 @@
  * decision, and the history with its comments). The same data makes the PDF case file, the
  * goAML report and the CSV export, so the three never disagree.
  */
+import type { DecisionRecord } from "../../domain/casework.js";
 import type { AlertHistoryRecord, AlertRecord } from "../../domain/records.js";
 import { notFound } from "../../errors.js";
 import type { CaseDecision, CaseFileReportData, CaseHistoryEntry } from "../../ports/report-renderer.js";
@@ -43,6 +44,18 @@ export function decisionOf(
   };
 }
 
+/**
+ * The outcome a stored decision gave `alertId` (the newest decision that closed it), or null
+ * when the alert was closed without one (a plain status change).
+ */
+export function storedOutcome(decisions: ReadonlyArray<DecisionRecord>, alertId: string): string | null {
+  let newest: DecisionRecord | null = null;
+  for (const d of decisions) {
+    if (d.alertIds.includes(alertId) && (newest === null || d.decidedAt >= newest.decidedAt)) newest = d;
+  }
+  return newest?.outcome ?? null;
+}
+
 /** The account's alert `id`, or NOT_FOUND. */
 export async function loadAlert(ctx: EngineContext, accountId: string, id: string): Promise<AlertRecord> {
   const alert = await ctx.store.getAlert(lookupId("alert", id));
@@ -59,6 +72,7 @@ export async function caseFileData(
   const alert = await loadAlert(ctx, accountId, id);
   const t = await loadTransfer(ctx.store, accountId, alert.transferId);
   const siblings = await ctx.store.listAlertsOfTransfer(t.id);
+  const decisions = await ctx.store.listDecisionsOfTransfer(t.id);
   const histories = await Promise.all(siblings.map((a) => ctx.store.listAlertHistory(a.id)));
   const own = histories[siblings.findIndex((a) => a.id === alert.id)] ?? [];
   const history: CaseHistoryEntry[] = siblings
@@ -88,7 +102,7 @@ export async function caseFileData(
     riskModel: await modelOf(ctx, t.accountId, t.riskModelId, t.riskModelVersion),
     lastError: t.lastError,
     autoCheckDisabled: t.disableAutoCheck,
-    decision: decisionOf(alert, own),
+    decision: decisionOf(alert, own, storedOutcome(decisions, alert.id)),
     history,
   };
 }
