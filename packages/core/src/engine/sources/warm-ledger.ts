@@ -15,9 +15,10 @@ import { KytError } from "../../errors.js";
 import { LedgerIndex } from "../../exposure/ledger-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
-import { type Clock, systemClock } from "../../ports/runtime.js";
+import type { Clock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import { utxoLedgerLookup } from "./store-sources.js";
+import { warmCatchUp } from "./warm-catch-up.js";
 
 /** Options of {@link createWarmLedger}. */
 export interface WarmLedgerOptions {
@@ -57,69 +58,34 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
       `the ${store.capabilities.dialect} store cannot list its ledger in stored order, so it cannot be kept warm`,
     );
   }
-  const maxLagMs = options.maxLagMs ?? WARM_LEDGER_DEFAULTS.maxLagMs;
-  const pageSize = options.pageSize ?? WARM_LEDGER_DEFAULTS.pageSize;
-  if (!(maxLagMs >= 0) || !Number.isInteger(pageSize) || pageSize < 1) {
-    throw new KytError(
-      "VALIDATION_ERROR",
-      "warm ledger: maxLagMs must be >= 0 and pageSize a positive integer",
-    );
-  }
   const scan = store.scanLedger.bind(store);
-  const clock = options.clock ?? systemClock;
   const index = new LedgerIndex();
-  let position = 0;
-  let caughtUpAt = Number.NEGATIVE_INFINITY;
-  let running: Promise<number> | null = null;
-
-  async function readSince(): Promise<number> {
-    const startedAt = clock.now();
-    let added = 0;
-    for (;;) {
-      const page = await scan(position, pageSize);
-      added += index.add(page.rows);
-      position = page.last;
-      if (page.rows.length < pageSize) break;
-    }
-    caughtUpAt = startedAt;
-    return added;
-  }
-
-  function catchUp(): Promise<number> {
-    running ??= readSince().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  /** True when the copy is recent enough to answer without catching up first. */
-  const recent = () => clock.now() - caughtUpAt <= maxLagMs;
+  const upkeep = warmCatchUp("warm ledger", options, WARM_LEDGER_DEFAULTS, async (position, pageSize) => {
+    const page = await scan(position, pageSize);
+    return { read: page.rows.length, added: index.add(page.rows), last: page.last };
+  });
+  const { catchUp, fresh } = upkeep;
 
   await catchUp();
   index.compact();
   return {
     ledgerIncoming(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>, limit: number) {
-      const read = () => index.incomingSync(network, tokenId, queries, limit);
-      return recent() ? Promise.resolve(read()) : catchUp().then(read);
+      return fresh(() => index.incomingSync(network, tokenId, queries, limit));
     },
     ledgerOutgoing(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>, limit: number) {
-      const read = () => index.outgoingSync(network, tokenId, queries, limit);
-      return recent() ? Promise.resolve(read()) : catchUp().then(read);
+      return fresh(() => index.outgoingSync(network, tokenId, queries, limit));
     },
     ledgerIncomingCounts(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) {
-      const count = () => index.incomingCountsSync(network, tokenId, queries);
-      return recent() ? Promise.resolve(count()) : catchUp().then(count);
+      return fresh(() => index.incomingCountsSync(network, tokenId, queries));
     },
     ledgerOutgoingCounts(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>) {
-      const count = () => index.outgoingCountsSync(network, tokenId, queries);
-      return recent() ? Promise.resolve(count()) : catchUp().then(count);
+      return fresh(() => index.outgoingCountsSync(network, tokenId, queries));
     },
     chain: {
       async lookup(network, txHash) {
         const utxo = await utxoLedgerLookup(store, network, txHash);
         if (utxo) return utxo;
-        if (!recent()) await catchUp();
-        let transfers: ReadonlyArray<LedgerTransfer> = index.byTxHash(network, txHash);
+        let transfers: ReadonlyArray<LedgerTransfer> = await fresh(() => index.byTxHash(network, txHash));
         if (transfers.length === 0) transfers = await store.ledgerByTxHash(network, txHash);
         return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
       },
@@ -129,7 +95,7 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
       return index.size;
     },
     get caughtUpAt() {
-      return caughtUpAt;
+      return upkeep.caughtUpAt;
     },
   };
 }

@@ -9,13 +9,12 @@
  * reorg's deletes (`deleteUtxoBlocksFrom`) are not seen by the copy: a process that follows the
  * chain itself keeps a cold UTXO ledger, or restarts after a reorg (docs/risk-model.md, §7).
  */
-import { KytError } from "../../errors.js";
 import { UtxoIndex } from "../../exposure/utxo-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
-import { systemClock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import type { UtxoLedgerReader } from "../../ports/utxo-ledger.js";
 import { utxoLedgerLookup } from "./store-sources.js";
+import { warmCatchUp } from "./warm-catch-up.js";
 import type { WarmLedgerOptions } from "./warm-ledger.js";
 
 /** The warm UTXO ledger: a `UtxoLedgerReader` and its upkeep. */
@@ -40,44 +39,13 @@ export async function createWarmUtxoLedger(
   options: WarmLedgerOptions = {},
 ): Promise<WarmUtxoLedger | null> {
   if (!store.scanUtxoTransactions) return null;
-  const maxLagMs = options.maxLagMs ?? WARM_UTXO_DEFAULTS.maxLagMs;
-  const pageSize = options.pageSize ?? WARM_UTXO_DEFAULTS.pageSize;
-  if (!(maxLagMs >= 0) || !Number.isInteger(pageSize) || pageSize < 1) {
-    throw new KytError(
-      "VALIDATION_ERROR",
-      "warm UTXO ledger: maxLagMs must be >= 0 and pageSize a positive integer",
-    );
-  }
   const scan = store.scanUtxoTransactions.bind(store);
-  const clock = options.clock ?? systemClock;
   const index = new UtxoIndex();
-  let position = 0;
-  let caughtUpAt = Number.NEGATIVE_INFINITY;
-  let running: Promise<number> | null = null;
-
-  async function readSince(): Promise<number> {
-    const startedAt = clock.now();
-    let added = 0;
-    for (;;) {
-      const page = await scan(position, pageSize);
-      added += index.add(page.txs).length;
-      position = page.last;
-      if (page.txs.length < pageSize) break;
-    }
-    caughtUpAt = startedAt;
-    return added;
-  }
-
-  function catchUp(): Promise<number> {
-    running ??= readSince().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  const recent = () => clock.now() - caughtUpAt <= maxLagMs;
-  /** `read` now when the copy is recent, else after a catch-up. */
-  const fresh = <T>(read: () => T): Promise<T> => (recent() ? Promise.resolve(read()) : catchUp().then(read));
+  const upkeep = warmCatchUp("warm UTXO ledger", options, WARM_UTXO_DEFAULTS, async (position, pageSize) => {
+    const page = await scan(position, pageSize);
+    return { read: page.txs.length, added: index.add(page.txs).length, last: page.last };
+  });
+  const { catchUp, fresh } = upkeep;
 
   await catchUp();
   return {
@@ -89,7 +57,7 @@ export async function createWarmUtxoLedger(
       return index.size;
     },
     get caughtUpAt() {
-      return caughtUpAt;
+      return upkeep.caughtUpAt;
     },
   };
 }
