@@ -3,6 +3,7 @@
  * actor, subject and dates (kept in the address), with a CSV export of what the filters keep.
  */
 import type { Page } from "@openkyt/core/wire";
+import { AUDIT_ACTIONS } from "@openkyt/core/wire";
 import { apiPath, queryString } from "../api/api-path.js";
 import type { AuditWire } from "../api/casework-types.js";
 import { useApiQuery, useServices } from "../api/query-hooks.js";
@@ -11,25 +12,6 @@ import { when, words } from "../components/format.js";
 import { Pager } from "../components/pager.js";
 import { Empty, Failure, Loading } from "../components/states.js";
 
-const ACTIONS = [
-  "session.signed_in",
-  "session.signed_out",
-  "case.decided",
-  "alert.updated",
-  "alerts.bulk_updated",
-  "risk_model.created",
-  "risk_model.replaced",
-  "risk_model.deleted",
-  "api_key.created",
-  "api_key.revoked",
-  "webhook.created",
-  "webhook.deleted",
-  "webhook.resumed",
-  "user.created",
-  "user.disabled",
-  "user.role_changed",
-  "sla.updated",
-] as const;
 const FILTERS = ["action", "actor", "subject", "from", "to"] as const;
 
 /** The audit log screen. */
@@ -66,7 +48,7 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
           <label for="a-action">Action</label>
           <select id="a-action" name="action" defaultValue={filters.action ?? ""}>
             <option value="">any</option>
-            {ACTIONS.map((a) => (
+            {AUDIT_ACTIONS.map((a) => (
               <option key={a} value={a}>
                 {words(a.replace(".", " "))}
               </option>
