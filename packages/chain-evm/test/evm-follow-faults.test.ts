@@ -18,7 +18,7 @@ import {
   type Store,
   storeChainSource,
 } from "@openkyt/core";
-import type { Address } from "viem";
+import type { Address, Hash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmBlockSource, createEvmChainSource } from "../src/index.js";
 import { startTestChain, type TestChain } from "./anvil-chain.js";
@@ -120,6 +120,7 @@ describe("faults between the service and its node", () => {
     });
     const first = Number(await chain.publicClient.getBlockNumber()) + 1;
     const errors: string[] = [];
+    let last = first;
     const follower = createChainFollower({
       store,
       source,
@@ -130,15 +131,22 @@ describe("faults between the service and its node", () => {
     });
     follower.start();
     try {
+      const sent: Hash[] = [];
       for (const mode of ["pass", "down", "slow", "nonsense", "pass"] as const) {
         proxy.mode = mode;
         const before = errors.length;
-        for (let i = 0; i < 3; i++) await chain.sendNative(alice, bob, "0.01");
+        for (let i = 0; i < 3; i++) sent.push(await chain.sendNative(alice, bob, "0.01"));
         if (mode !== "pass") {
           await until(`a failure while the node is ${mode}`, async () => errors.length > before);
         }
       }
-      const last = Number(await chain.publicClient.getBlockNumber());
+      // anvil answers eth_sendTransaction before its block number moves: the last block is the
+      // one the last transfer's receipt names, not the head read right after sending.
+      const { blockNumber } = await chain.publicClient.waitForTransactionReceipt({
+        hash: sent[sent.length - 1] as Hash,
+        pollingInterval: 20,
+      });
+      last = Number(blockNumber);
       // The follower may be in its backoff after the failures (doubling from pollMs, at most
       // 60 s; on a loaded machine the faulty phases last long enough to reach tens of seconds):
       // the catch-up is waited for past the longest backoff.
@@ -153,7 +161,7 @@ describe("faults between the service and its node", () => {
     }
     expect(errors.length).toBeGreaterThanOrEqual(3);
     expect(new Set(errors)).toEqual(new Set(["CHAIN_ERROR"]));
-    const last = Number(await chain.publicClient.getBlockNumber());
+    expect(last).toBe(first + 14);
     const expected = await createEvmBlockSource({ rpcUrl: chain.rpcUrl, network: "ETH" }).readBlocks(
       first,
       last,

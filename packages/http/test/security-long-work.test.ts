@@ -57,10 +57,11 @@ describe("long work and the event loop", () => {
     const done = await s.acme.getBacktest(started.id);
     expect(done.status).toBe("done");
     expect(done.report?.evaluated).toBe(TRANSFERS);
-    // A run long enough that a blocked loop would show, and every health check answered within it.
-    expect(ranMs).toBeGreaterThan(1_000);
-    expect(latencies.length).toBeGreaterThan(5);
-    expect(Math.max(...latencies)).toBeLessThan(Math.min(750, ranMs / 2));
+    // Many health checks answered during the run, each in a small part of it: a loop blocked by
+    // the backtest would answer one or two, each as slow as the run. Measured against the run
+    // itself, not a wall-clock floor, which a fast machine would pass under.
+    expect(latencies.length).toBeGreaterThan(10);
+    expect(Math.max(...latencies)).toBeLessThan(Math.min(750, ranMs / 4));
   }, 120_000);
 
   it(`accepts ${BACKTESTS_PENDING_PER_ACCOUNT} queued backtests of an account and refuses the next with 429`, async () => {
