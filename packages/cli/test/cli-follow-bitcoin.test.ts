@@ -9,8 +9,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Store } from "@openkyt/core";
-import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Coin,
@@ -19,7 +17,7 @@ import {
   type Wallet,
 } from "../../chain-bitcoin/test/bcoin-regtest.js";
 import { createKytClient } from "../../client/src/index.js";
-import { exited, firstLine, runInProcess, start } from "./cli-process.js";
+import { exited, firstLine, runInProcess, start, until, withStore } from "./cli-process.js";
 
 const KEY = { keyId: "follow-btc-key-01", secret: "follow-btc-secret-0123456789", account: "acme" };
 const BTC = 100_000_000;
@@ -43,26 +41,6 @@ afterAll(async () => {
   await chain?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Polls `probe` every 50 ms until it returns true, failing after `ms`. */
-async function until(what: string, probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Reads the database the follower writes (another process). */
-async function withStore<T>(db: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await createSqliteStore({ filename: db, migrate: false });
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
 
 /** A wallet's address in Bitcoin's mainnet form: the form the API takes and the CLI writes. */
 const mainnetAddress = (w: Wallet): string => w.ring.getAddress("string", "main");

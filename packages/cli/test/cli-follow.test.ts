@@ -9,13 +9,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEvmBlockSource } from "@openkyt/chain-evm";
-import type { LedgerTransfer, Store } from "@openkyt/core";
-import { createSqliteStore } from "@openkyt/store-sqlite";
+import type { LedgerTransfer } from "@openkyt/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "../../chain-evm/test/anvil-chain.js";
 import { startTronFixture } from "../../chain-tron/test/tron-node-fixture.js";
 import { createKytClient } from "../../client/src/index.js";
-import { exited, firstLine, runInProcess, start } from "./cli-process.js";
+import { exited, firstLine, runInProcess, start, until, withStore } from "./cli-process.js";
 
 const KEY = { keyId: "follow-key-01", secret: "follow-secret-0123456789", account: "acme" };
 
@@ -31,26 +30,6 @@ afterAll(async () => {
   await chain?.stop();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Polls `probe` every 50 ms until it returns true, failing after `ms`. */
-async function until(what: string, probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Reads the database a follower writes (another process): the rows of a transaction. */
-async function withStore<T>(db: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await createSqliteStore({ filename: db, migrate: false });
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
 
 const key = (r: LedgerTransfer) => `${r.txHash}/${r.logIndex}`;
 

@@ -4,6 +4,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { Store } from "@openkyt/core";
+import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type CliIo, COMMANDS, runCli } from "../src/index.js";
 
 /** The binary. */
@@ -60,4 +62,24 @@ export async function runInProcess(
   };
   result.code = await runCli([...argv], io, COMMANDS);
   return result;
+}
+
+/** Polls `probe` every 50 ms until it returns true, failing after `ms`. */
+export async function until(what: string, probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Reads the SQLite database another process (a follower, a server) writes. */
+export async function withStore<T>(db: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await createSqliteStore({ filename: db, migrate: false });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
 }
