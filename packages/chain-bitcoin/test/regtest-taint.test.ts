@@ -303,7 +303,9 @@ beforeAll(async () => {
     },
   ]);
   const days = [-2, -1, 0, 1, 2].map((d) => new Date(Date.now() + d * 24 * HOUR).toISOString().slice(0, 10));
-  await engine.reference.loadPrices(days.map((day) => ({ network: "BTC", tokenId: "native", day, usd: BTC_USD })));
+  await engine.reference.loadPrices(
+    days.map((day) => ({ network: "BTC", tokenId: "native", day, usd: BTC_USD })),
+  );
   await engine.stop();
 }, 120_000);
 
@@ -334,7 +336,11 @@ function expected(rule: "haircut" | "fifo") {
     ? {
         d1: { sanctions: 1 },
         d2: { sanctions: 1 },
-        d3: { sanctions: (4 * BTC) / (10 * BTC), ransomware: (4 * BTC) / (10 * BTC), mining: (2 * BTC) / (10 * BTC) },
+        d3: {
+          sanctions: (4 * BTC) / (10 * BTC),
+          ransomware: (4 * BTC) / (10 * BTC),
+          mining: (2 * BTC) / (10 * BTC),
+        },
         j3: mix,
         j1: mix,
       }

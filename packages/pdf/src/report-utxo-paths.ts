@@ -26,6 +26,9 @@ export interface UtxoPathTrace {
   readonly startHop: number;
 }
 
+/** Paths of at most this many coins are kept on one page with their sentence. */
+const KEEP_TOGETHER = 12;
+
 /** Satoshis per coin (BTC, LTC). */
 const SATS_PER_COIN = 100_000_000;
 
@@ -87,20 +90,25 @@ function pathTable(t: UtxoPathTrace, symbol: string, incoming: boolean): Content
           tokenText(t.txHashes[n] ?? "", COIN_WIDTH, 6.5),
         ],
       },
-      { text: value === undefined ? "—" : `${formatSats(value)} ${symbol}`, alignment: "right", style: "token", fontSize: 7.5 },
+      {
+        text: value === undefined ? "—" : `${formatSats(value)} ${symbol}`,
+        alignment: "right",
+        style: "token",
+        fontSize: 7.5,
+      },
     ];
   });
-  return [
-    lead,
-    ruledTable(
-      [
-        { title: "Hop", width: HOP_WIDTH, right: true },
-        { title: "Coin: address, then txid:vout", width: "*" },
-        { title: `Value (${symbol})`, width: VALUE_WIDTH, right: true },
-      ],
-      rows,
-    ),
-  ];
+  const table = ruledTable(
+    [
+      { title: "Hop", width: HOP_WIDTH, right: true },
+      { title: "Coin: address, then txid:vout", width: "*" },
+      { title: `Value (${symbol})`, width: VALUE_WIDTH, right: true },
+    ],
+    rows,
+  );
+  // A short path stays on one page with its sentence; a long one may break between rows.
+  const block: Content = { stack: [lead, table], margin: [0, 6, 0, 0] };
+  return [t.path.length <= KEEP_TOGETHER ? { ...block, unbreakable: true } : block];
 }
 
 /**
@@ -113,6 +121,7 @@ export function utxoContributionPaths(
   symbol: string,
   incoming: boolean,
 ): Content[] {
-  if (traces.length === 0) return [ruleSentence(rule), paragraph("No identified entity was met by the trace.")];
+  if (traces.length === 0)
+    return [ruleSentence(rule), paragraph("No identified entity was met by the trace.")];
   return [ruleSentence(rule), ...traces.flatMap((t) => pathTable(t, symbol, incoming))];
 }

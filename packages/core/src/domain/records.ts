@@ -3,6 +3,8 @@
  * amounts are numbers in token units, values are USD. Wire shapes (snake_case, formatted
  * timestamps) are produced from these by the presenters in `schemas/`.
  */
+
+import type { UtxoTaintRule } from "../exposure/utxo-taint-rules.js";
 import type {
   AlertStatus,
   CheckKind,
@@ -18,7 +20,6 @@ import type {
   RuleType,
   TxStatus,
 } from "./enums.js";
-import type { UtxoTaintRule } from "../exposure/utxo-taint-rules.js";
 
 /** Epoch milliseconds, UTC. */
 export type Millis = number;
