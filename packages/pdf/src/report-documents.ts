@@ -148,7 +148,7 @@ export function manualCheckReportDocument(request: ManualCheckReportRequest): TD
           exposure: d.exposure,
           detail: d.exposureDetail,
           direction: c.transfer.direction,
-          network: c.network,
+          network: c.transfer.network,
         })
       : []),
     ...counterpartySection({
