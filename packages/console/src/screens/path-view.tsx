@@ -85,7 +85,9 @@ export function PathView({
             <li key={`${address}-${n}`} class={n === last ? "hop-end" : undefined}>
               <span class="hop-role">
                 {hop === 0
-                  ? `Your customer (${incoming ? "recipient" : "sender"}): this transfer's output`
+                  ? transfer
+                    ? `Your customer (${incoming ? "recipient" : "sender"}): this transfer's output`
+                    : "Start (hop 0)"
                   : hop === 1
                     ? `Counterparty (${incoming ? "sender" : "recipient"}, hop 1)`
                     : n === last
