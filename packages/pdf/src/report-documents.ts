@@ -76,7 +76,12 @@ export function transferReportDocument(request: TransferReportRequest): TDocumen
     ),
     withRisks ? riskSummary(t.risk_level, t.risk_score, d.risks.length) : risksOmittedNotice("transfer"),
     ...transferSection(t),
-    ...exposureSection({ exposure: d.exposure, detail: d.exposureDetail, direction: t.direction }),
+    ...exposureSection({
+      exposure: d.exposure,
+      detail: d.exposureDetail,
+      direction: t.direction,
+      network: t.network,
+    }),
     ...counterpartySection({
       counterparty: d.counterparty,
       title: `Counterparty (${roleOf(t.direction)})`,
@@ -106,7 +111,12 @@ export function caseFileDocument(request: CaseFileRequest): TDocumentDefinitions
     ...caseSection(d),
     riskSummary(t.risk_level, t.risk_score, d.risks.length),
     ...transferSection(t),
-    ...exposureSection({ exposure: d.exposure, detail: d.exposureDetail, direction: t.direction }),
+    ...exposureSection({
+      exposure: d.exposure,
+      detail: d.exposureDetail,
+      direction: t.direction,
+      network: t.network,
+    }),
     ...counterpartySection({
       counterparty: d.counterparty,
       title: `Counterparty (${roleOf(t.direction)})`,
@@ -134,7 +144,12 @@ export function manualCheckReportDocument(request: ManualCheckReportRequest): TD
     withRisks ? riskSummary(c.risk_level, c.risk_score, d.risks.length) : risksOmittedNotice("check"),
     ...manualCheckSection(c),
     ...(c.transfer
-      ? exposureSection({ exposure: d.exposure, detail: d.exposureDetail, direction: c.transfer.direction })
+      ? exposureSection({
+          exposure: d.exposure,
+          detail: d.exposureDetail,
+          direction: c.transfer.direction,
+          network: c.transfer.network,
+        })
       : []),
     ...counterpartySection({
       counterparty: d.counterparty,

@@ -20,6 +20,10 @@ export interface CategoryTrace {
   readonly path: ReadonlyArray<string>;
   /** Hashes of the transfers along `path`, one per hop (empty on results stored without them). */
   readonly txHashes: ReadonlyArray<string>;
+  /** UTXO traces: the value of each coin of `path`, in satoshis (empty otherwise). */
+  readonly values: ReadonlyArray<number>;
+  /** UTXO traces: the hop of the path's first coin (account-model paths start at hop 1). */
+  readonly startHop: number;
 }
 
 /** Explained categories of a trace, largest share first (the unexplained remainder left out). */
@@ -38,6 +42,8 @@ export function categoryTraces(detail: ExposureResult): CategoryTrace[] {
       entityNames: [...new Set([...(prev?.entityNames ?? []), ...s.entityNames])],
       path: larger ? s.path : (prev?.path ?? []),
       txHashes: larger ? (s.pathTxHashes ?? []) : (prev?.txHashes ?? []),
+      values: larger ? (s.pathValues ?? []) : (prev?.values ?? []),
+      startHop: larger ? (s.pathStartHop ?? 1) : (prev?.startHop ?? 1),
       top: larger ? s.share : (prev?.top ?? 0),
     });
   }

@@ -13,14 +13,26 @@ import type { Content, TableCell } from "pdfmake/interfaces";
 import { facts, paragraph, ruledTable, section } from "./report-blocks.js";
 import { checkLine } from "./report-checks.js";
 import { type ChartBar, exposureChart } from "./report-exposure-chart.js";
-import { categoryTraces, contributionPaths, traceSummary } from "./report-exposure-paths.js";
+import {
+  type CategoryTrace,
+  categoryTraces,
+  contributionPaths,
+  traceSummary,
+} from "./report-exposure-paths.js";
 import { categoryName, formatShare, formatUsd } from "./report-format.js";
+import { utxoContributionPaths } from "./report-utxo-paths.js";
+
+/** A path recorded coin by coin (a UTXO trace): a value and a txid:vout per address. */
+const isUtxoPath = (t: CategoryTrace): boolean =>
+  t.path.length > 0 && t.values.length === t.path.length && t.txHashes.length === t.path.length;
 
 /** What the exposure section needs. */
 export interface ExposureInput {
   readonly exposure: TransferExposureResponse | null;
   readonly detail: ExposureResult | null;
   readonly direction: Direction;
+  /** The transfer's network: a UTXO trace's values are in its coin (BTC, LTC). */
+  readonly network?: string;
 }
 
 const REMAINDER = "Unexplained remainder";
@@ -87,9 +99,18 @@ function indirect(
 function explanation(input: ExposureInput): Content[] {
   if (input.detail === null) return [];
   const from = input.direction === "incoming" ? "the sender" : "the recipient";
+  const traces = categoryTraces(input.detail);
+  const perCoin = input.detail.utxoRule !== undefined || traces.some(isUtxoPath);
   const traced = input.exposure?.direct_interaction
     ? []
-    : contributionPaths(categoryTraces(input.detail), from);
+    : perCoin
+      ? utxoContributionPaths(
+          traces.filter(isUtxoPath),
+          input.detail.utxoRule ?? null,
+          input.network ?? "BTC",
+          input.direction === "incoming",
+        )
+      : contributionPaths(traces, from);
   return [...traced, traceSummary(input.detail)];
 }
 

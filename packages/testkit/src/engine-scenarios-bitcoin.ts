@@ -266,11 +266,14 @@ export function runBitcoinScenarios(factory: StoreFactory): void {
       expect(shares.exchange).toBeCloseTo(0.6, 12);
       expect(shares.sanctions).toBeCloseTo(0.4, 12);
       const sanctions = exposure.indirect_interaction?.find((s) => s.entity_category === "sanctions");
+      // The path starts at the deposit's own output (hop 0): a's coin is the sender's (hop 1).
       expect(sanctions?.strongest_path).toEqual({
-        hops: 3,
+        hops: 2,
         addresses: [B.client, B.a, B.sanctioned],
         tx_hashes: [`${BTX.deposit}:0`, `${BTX.sanctionedToA}:0`, `${BTX.mintSanctioned}:0`],
+        coin_values: [8, 4, 5],
       });
+      expect(exposure.utxo_rule).toBe("haircut");
       const risks = await h.acme.getTransferRisks(done.id);
       expect(risks.some((r) => r.entity_category === "sanctions" && r.risk_level === "severe")).toBe(true);
     });

@@ -87,6 +87,8 @@ export interface PathWire {
   readonly hops: number;
   readonly addresses: ReadonlyArray<string>;
   readonly tx_hashes: ReadonlyArray<string>;
+  /** UTXO chains: the value of each coin of tx_hashes, in the network's coin (8 decimals). */
+  readonly coin_values?: ReadonlyArray<number>;
 }
 
 export interface InteractionWire {
@@ -108,6 +110,8 @@ export interface ExposureWire {
   /** The listings of the sanctioned addresses on the strongest paths (an indirect hit's). */
   readonly path_sanctions?: ReadonlyArray<SanctionsWire>;
   readonly risk_model?: string | null;
+  /** UTXO chains, when a trace ran: how taint moved inside each transaction. */
+  readonly utxo_rule?: "haircut" | "fifo";
 }
 
 /** GET /v1/basics/report-settings/. */

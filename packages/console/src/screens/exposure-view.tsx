@@ -5,7 +5,7 @@
 import type { ExposureWire, InteractionWire, TransferWire } from "../api/wire-types.js";
 import { BarChart, type BarPart } from "../components/bar-chart.js";
 import { fiat, share, words } from "../components/format.js";
-import { PathView } from "./path-view.js";
+import { PathView, UtxoRuleNote } from "./path-view.js";
 
 const LEGEND: ReadonlyArray<BarPart> = [
   { label: "direct", value: 0, tone: "tone-direct" },
@@ -74,6 +74,7 @@ export function ExposureView({
       {paths.length > 0 ? (
         <div>
           <h3>Strongest paths</h3>
+          {exposure.utxo_rule ? <UtxoRuleNote rule={exposure.utxo_rule} /> : null}
           {paths.map((i) => (
             <PathView
               key={i.entity_category}

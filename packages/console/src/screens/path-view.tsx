@@ -17,6 +17,23 @@ export function sides(t: TransferWire): { customer: string | null; counterparty:
     : { customer: t.input_address, counterparty: t.output_address };
 }
 
+/** A coin's value in its network's coin, always with 8 decimals (the wire's number is exact to them). */
+export function coinValue(value: number, network: string): string {
+  return `${value.toFixed(8)} ${network.toUpperCase()}`;
+}
+
+/** The taint rule a UTXO trace used, said once above its paths. */
+export function UtxoRuleNote({ rule }: { rule: "haircut" | "fifo" }) {
+  return (
+    <p class="rule-note">
+      Traced coin by coin by the <strong>{rule === "fifo" ? "FIFO" : "haircut"} rule</strong>:{" "}
+      {rule === "fifo"
+        ? "a transaction's inputs and outputs are laid end to end in order; each output takes the inputs its range overlaps."
+        : "every output of a transaction carries the composition of all its inputs, pro rata to their values."}
+    </p>
+  );
+}
+
 /** One path, whole. */
 export function PathView({
   interaction: i,
@@ -33,8 +50,10 @@ export function PathView({
   if (!path || path.addresses.length === 0) return null;
   const incoming = transfer?.direction !== "outgoing";
   const perCoin = path.tx_hashes.length === path.addresses.length;
-  const customer = transfer ? sides(transfer).customer : null;
   const last = path.addresses.length - 1;
+  // A UTXO deposit's path starts at its own output (hop 0), paying the customer.
+  const first = path.hops - last;
+  const customer = transfer && first > 0 ? sides(transfer).customer : null;
   const listed = (address: string) => pathSanctions.find((s) => s.address === address);
   return (
     <div class="path">
@@ -59,15 +78,21 @@ export function PathView({
         ) : null}
         {path.addresses.map((address, n) => {
           const tx = perCoin ? path.tx_hashes[n] : n < last ? path.tx_hashes[n] : undefined;
+          const value = perCoin ? path.coin_values?.[n] : undefined;
+          const hop = first + n;
           const hit = listed(address);
           return (
             <li key={`${address}-${n}`} class={n === last ? "hop-end" : undefined}>
               <span class="hop-role">
-                {n === 0
-                  ? `Counterparty (${incoming ? "sender" : "recipient"}, hop 1)`
-                  : n === last
-                    ? `${words(i.entity_category)} (hop ${n + 1})`
-                    : `Hop ${n + 1}`}
+                {hop === 0
+                  ? transfer
+                    ? `Your customer (${incoming ? "recipient" : "sender"}): this transfer's output`
+                    : "Start (hop 0)"
+                  : hop === 1
+                    ? `Counterparty (${incoming ? "sender" : "recipient"}, hop 1)`
+                    : n === last
+                      ? `${words(i.entity_category)} (hop ${hop})`
+                      : `Hop ${hop}`}
               </span>{" "}
               <AddressRef network={network} address={address} />
               {hit ? <ListingLine sanctions={hit} /> : null}
@@ -75,6 +100,7 @@ export function PathView({
                 <div class="hop-tx">
                   {perCoin ? "its coin" : incoming ? "funded by" : "paid to the next in"}{" "}
                   <TxRef network={network} hash={tx} />
+                  {value !== undefined ? <span class="coin-value"> {coinValue(value, network)}</span> : null}
                 </div>
               ) : null}
             </li>

@@ -3,6 +3,8 @@
  * amounts are numbers in token units, values are USD. Wire shapes (snake_case, formatted
  * timestamps) are produced from these by the presenters in `schemas/`.
  */
+
+import type { UtxoTaintRule } from "../exposure/utxo-taint-rules.js";
 import type {
   AlertStatus,
   CheckKind,
@@ -188,6 +190,18 @@ export interface ExposureShare {
    * as `path`). Absent on results stored before it was recorded.
    */
   readonly pathTxHashes?: ReadonlyArray<string>;
+  /**
+   * UTXO chains: the value of each coin of `path`, in integer base units (satoshis), as many as
+   * `path`. Absent on account-model chains and on results stored before it was recorded.
+   */
+  readonly pathValues?: ReadonlyArray<number>;
+  /**
+   * UTXO chains: the hop of the path's first coin: 0 when it is an output of the screened
+   * transaction paying the customer (a deposit) or a coin of the checked address, 1 when it is
+   * the counterparty's (a withdrawal). Absent on account-model chains, whose paths start at the
+   * counterparty (hop 1).
+   */
+  readonly pathStartHop?: number;
   /** Set when that contribution's entity was found through a cluster (UTXO chains). */
   readonly cluster?: ClusterAttribution;
 }
@@ -211,6 +225,12 @@ export interface ExposureResult {
    * account-model transfers.
    */
   readonly inputAddresses?: ReadonlyArray<string>;
+  /**
+   * A traced UTXO result: how taint moved inside each transaction (`haircut` or `fifo`, the
+   * engine's `tracing.utxoRule`; docs/risk-model.md, "Bitcoin"). Absent when nothing was traced
+   * (a direct interaction) and on account-model chains.
+   */
+  readonly utxoRule?: UtxoTaintRule;
 }
 
 /** A sanctions listing of an address. */

@@ -18,6 +18,8 @@ interface CategoryTally {
   bestWeight: number;
   bestPath: ReadonlyArray<string>;
   bestTxPath: ReadonlyArray<string>;
+  bestValues: ReadonlyArray<number> | null;
+  bestStartHop: number | null;
   bestCluster: ClusterAttribution | null;
 }
 
@@ -25,6 +27,10 @@ interface CategoryTally {
 export interface TracePath {
   readonly addresses: ReadonlyArray<string>;
   readonly txHashes: ReadonlyArray<string>;
+  /** UTXO walks: the value of each coin of `addresses`, in base units. */
+  readonly values?: ReadonlyArray<number>;
+  /** UTXO walks: the hop of the first coin of `addresses`. */
+  readonly startHop?: number;
   /** When the credited entity was found through a cluster. */
   readonly cluster?: ClusterAttribution;
 }
@@ -56,6 +62,8 @@ export class ExposureTally {
         bestWeight: 0,
         bestPath: [],
         bestTxPath: [],
+        bestValues: null,
+        bestStartHop: null,
         bestCluster: null,
       };
       this.#categories.set(category, t);
@@ -69,6 +77,8 @@ export class ExposureTally {
       const p = path();
       t.bestPath = Object.freeze([...p.addresses]);
       t.bestTxPath = Object.freeze([...p.txHashes]);
+      t.bestValues = p.values ? Object.freeze([...p.values]) : null;
+      t.bestStartHop = p.startHop ?? null;
       t.bestCluster = p.cluster ?? null;
     }
   }
@@ -124,6 +134,8 @@ export class ExposureTally {
             minHops: t.minHops,
             path: t.bestPath,
             pathTxHashes: t.bestTxPath,
+            ...(t.bestValues ? { pathValues: t.bestValues } : {}),
+            ...(t.bestStartHop !== null ? { pathStartHop: t.bestStartHop } : {}),
             ...(t.bestCluster ? { cluster: t.bestCluster } : {}),
           }),
         ),

@@ -103,13 +103,14 @@ export async function traceUtxoTransferExposure(input: UtxoTransferExposureInput
       ? bound.filter((o) => o.value > 0).map((o) => rootCoin({ ...o, txid: tx.txid }, o.value / total, hop))
       : [];
   const tally = new ExposureTally();
+  const rule = input.rule ?? DEFAULT_UTXO_TAINT_RULE;
   const outcome = await runUtxoTrace({
     ledger: input.ledger,
     resolver: input.resolver,
     network: input.network,
     span: input.span,
     forward: outgoing,
-    rule: input.rule ?? DEFAULT_UTXO_TAINT_RULE,
+    rule,
     ...limits,
     roots,
     proximityAt: () => "indirect",
@@ -117,7 +118,7 @@ export async function traceUtxoTransferExposure(input: UtxoTransferExposureInput
   });
   if (roots.length === 0)
     tally.credit("undefined", null, 1, hop, "indirect", () => ({ addresses: [address], txHashes: [] }));
-  return withInputs({ direct: null, shares: tally.finish(value), ...outcome }, tx);
+  return withInputs({ direct: null, shares: tally.finish(value), ...outcome, utxoRule: rule }, tx);
 }
 
 /** `exposure` with the input addresses of `tx`, frozen. */
@@ -178,13 +179,14 @@ export async function traceUtxoAddressExposure(input: UtxoAddressExposureInput):
   const total = coins.reduce((s, r) => s + r.value, 0);
   const tally = new ExposureTally();
   const proximityAt = (hop: number) => (hop <= 1 ? ("direct" as const) : ("indirect" as const));
+  const rule = input.rule ?? DEFAULT_UTXO_TAINT_RULE;
   const outcome = await runUtxoTrace({
     ledger: input.ledger,
     resolver: input.resolver,
     network,
     span: input.span,
     forward,
-    rule: input.rule ?? DEFAULT_UTXO_TAINT_RULE,
+    rule,
     ...limits,
     edgeBudget: limits.edgeBudget - coins.length,
     roots: coins.map((r) => rootCoin(r, r.value / total, 0)),
@@ -199,6 +201,7 @@ export async function traceUtxoAddressExposure(input: UtxoAddressExposureInput):
     edgesRead: outcome.edgesRead + coins.length,
     hops: outcome.hops,
     truncated: outcome.truncated || receipts.length > limits.edgeBudget,
+    utxoRule: rule,
   });
   return Object.freeze({ address, entity: null, exposure });
 }

@@ -31,6 +31,8 @@ export interface CoinNode {
   readonly vout: number;
   /** The address the coin pays; null for a script that names none. */
   readonly address: string | null;
+  /** The coin's value in base units (satoshis). */
+  readonly value: number;
   /** The input that spent it, when known (what a forward walk follows). */
   readonly spentBy: SpendingInput | null;
   weight: number;
@@ -63,6 +65,7 @@ export function rootCoin(
     readonly txid: string;
     readonly vout: number;
     readonly address: string | null;
+    readonly value: number;
     readonly spentBy: SpendingInput | null;
   },
   weight: number,
@@ -72,6 +75,7 @@ export function rootCoin(
     txid: coin.txid,
     vout: coin.vout,
     address: coin.address,
+    value: coin.value,
     spentBy: coin.spentBy,
     weight,
     hop,
@@ -85,15 +89,24 @@ function labelOf(n: CoinNode): string {
   return n.address ?? outpointKey(n.txid, n.vout);
 }
 
-/** Addresses and outpoints from the start to `node`. */
-function explain(node: CoinNode): { addresses: string[]; txHashes: string[] } {
+/** Addresses, outpoints and coin values from the start to `node`. */
+function explain(node: CoinNode): {
+  addresses: string[];
+  txHashes: string[];
+  values: number[];
+  startHop: number;
+} {
   const addresses: string[] = [];
   const txHashes: string[] = [];
+  const values: number[] = [];
+  let startHop = node.hop;
   for (let n: CoinNode | null = node; n !== null; n = n.parent) {
     addresses.push(labelOf(n));
     txHashes.push(outpointKey(n.txid, n.vout));
+    values.push(n.value);
+    startHop = n.hop;
   }
-  return { addresses: addresses.reverse(), txHashes: txHashes.reverse() };
+  return { addresses: addresses.reverse(), txHashes: txHashes.reverse(), values: values.reverse(), startHop };
 }
 
 /** Heaviest first, then by outpoint, so a walk is deterministic. */
@@ -221,10 +234,16 @@ function split(
   for (const { index, fraction } of parts) {
     const part = n.weight * fraction;
     carried += part;
-    let coin: { txid: string; vout: number; address: string | null; spentBy: SpendingInput | null };
+    let coin: {
+      txid: string;
+      vout: number;
+      address: string | null;
+      value: number;
+      spentBy: SpendingInput | null;
+    };
     if (forward) {
       const o = tx.outputs[index]!;
-      coin = { txid: tx.txid, vout: o.vout, address: o.address, spentBy: o.spentBy };
+      coin = { txid: tx.txid, vout: o.vout, address: o.address, value: o.value, spentBy: o.spentBy };
     } else {
       const i = tx.inputs[index]!;
       if (i.coinbase || i.prevTxid === null || i.prevVout === null) continue;
@@ -232,6 +251,7 @@ function split(
         txid: i.prevTxid,
         vout: i.prevVout,
         address: i.address,
+        value: i.value,
         spentBy: { txid: tx.txid, vin: index },
       };
     }

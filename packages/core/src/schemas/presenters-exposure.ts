@@ -14,6 +14,7 @@ import type {
   ManualCheckRecord,
   TransferRecord,
 } from "../domain/records.js";
+import { coinsFromSats } from "../domain/utxo.js";
 import { roundFiat } from "./presenters.js";
 import type { AddressExposureResponse, TransferExposureResponse } from "./responses-exposure.js";
 import { formatUtcMicrosOrNull } from "./timestamps.js";
@@ -54,13 +55,18 @@ function byCategory(shares: ReadonlyArray<ExposureShare>, value: number | null, 
     .sort((a, b) => b.share - a.share || a.category.localeCompare(b.category));
 }
 
-/** A share's path on the wire; null for a share stored without one. */
+/**
+ * A share's path on the wire; null for a share stored without one. A UTXO path says where it
+ * starts (`pathStartHop`: a deposit's path starts at its own output, hop 0) and the value of
+ * each coin, in coins (BTC, LTC: 8 decimals).
+ */
 function strongestPath(s: ExposureShare, startHop: number) {
   if (s.path.length === 0) return null;
   return {
-    hops: startHop + s.path.length - 1,
+    hops: (s.pathStartHop ?? startHop) + s.path.length - 1,
     addresses: [...s.path],
     tx_hashes: [...(s.pathTxHashes ?? [])],
+    ...(s.pathValues ? { coin_values: s.pathValues.map(coinsFromSats) } : {}),
     ...clusterWire(s.cluster),
   };
 }
@@ -110,6 +116,7 @@ function transferExposure(
     fiat_currency: FIAT_CURRENCY,
     ...status,
     ...(exposure.inputAddresses ? { input_addresses: [...exposure.inputAddresses] } : {}),
+    ...(exposure.utxoRule ? { utxo_rule: exposure.utxoRule } : {}),
   };
 }
 
@@ -160,6 +167,7 @@ function addressExposure(
           })),
     check_status: check.state,
     checked_at: formatUtcMicrosOrNull(check.at),
+    ...(counterparty?.exposure?.utxoRule ? { utxo_rule: counterparty.exposure.utxoRule } : {}),
   };
 }
 

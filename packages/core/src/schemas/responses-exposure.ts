@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CHECK_STATES } from "../domain/enums.js";
+import { UTXO_TAINT_RULES } from "../exposure/utxo-taint-rules.js";
 import { fiatCurrency, fiatValue, share, utcTimestamp } from "./response-fields.js";
 import { pathSanctionsSchema, riskModelVersionField, sanctionsDetailsSchema } from "./sanctions-details.js";
 
@@ -36,6 +37,14 @@ const clusterFields = {
     ),
 };
 
+/** How taint moved inside each UTXO transaction of a trace (OpenKYT's addition). */
+const utxoRuleField = z
+  .enum(UTXO_TAINT_RULES)
+  .optional()
+  .describe(
+    "UTXO networks (BTC, LTC), when a trace ran: haircut (every output carries its transaction's inputs pro rata) or fifo (inputs and outputs in order); docs/risk-model.md, Bitcoin.",
+  );
+
 /** A direct interaction: the counterparty itself is an identified entity. */
 export const directInteractionSchema = z
   .strictObject({
@@ -62,6 +71,12 @@ const strongestPathSchema = z
       .array(z.string())
       .describe(
         "The transfers between those addresses, one per hop, in the same order (UTXO chains: the txid:vout of each address's coin); empty when not recorded.",
+      ),
+    coin_values: z
+      .array(z.number().nonnegative())
+      .optional()
+      .describe(
+        "UTXO chains (BTC, LTC): the value of each coin of tx_hashes, in the network's coin (8 decimals), in the same order.",
       ),
     ...clusterFields,
   })
@@ -103,6 +118,7 @@ export const transferExposureResponseSchema = z
       .describe(
         "UTXO networks (BTC, LTC): every input address of the transaction, in input order; input_address is the largest input's.",
       ),
+    utxo_rule: utxoRuleField,
   })
   .describe(
     "Exposure of a transfer (TRANSFER_EXPOSURE); check_status and checked_at for a registered transfer, and " +
@@ -134,6 +150,7 @@ export const addressExposureResponseSchema = z
       .describe("Null if the address is identified or not checked."),
     check_status: checkStatus,
     checked_at: checkedAt,
+    utxo_rule: utxoRuleField,
   })
   .describe("Exposure of an address (ADDRESS_EXPOSURE).");
 

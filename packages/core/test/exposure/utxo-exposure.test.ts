@@ -132,6 +132,10 @@ describe("UTXO transfer exposure (worked examples of docs/risk-model.md, Bitcoin
         `${txid("p1")}:1`,
         `${txid("fs")}:0`,
       ]);
+      // Each coin's value, and where the path starts: the deposit's own output, hop 0.
+      expect(e.shares[0]!.pathValues).toEqual([100, 400, 500, 600]);
+      expect(e.shares[0]!.pathStartHop).toBe(0);
+      expect(e.utxoRule).toBe(rule);
     }
     // Two hops deep is as far as maxHops 2 follows: the rest is undefined.
     expect(shares(await deposit(chain, "p3", "D", "haircut", { maxHops: 2 }))).toEqual({ undefined: 1 });
@@ -263,6 +267,9 @@ describe("UTXO transfer exposure (worked examples of docs/risk-model.md, Bitcoin
     const e = await traceUtxoTransferExposure(input);
     expect(shares(e)).toEqual({ exchange: 0.75, undefined: 0.25 });
     expect(e.shares[0]!.pathTxHashes).toEqual([`${txid("wd")}:0`, `${txid("on")}:0`]);
+    // Forward, the path starts at the counterparty's coin: hop 1.
+    expect(e.shares[0]!.pathValues).toEqual([800, 600]);
+    expect(e.shares[0]!.pathStartHop).toBe(1);
     const direct = await traceUtxoTransferExposure({ ...input, address: "user" });
     expect(direct.direct).toBeNull();
     const toExchange = await traceUtxoTransferExposure({
