@@ -9,11 +9,6 @@
 export * from "./domain/backtest-words.js";
 export { BACKTEST_STATUSES, type BacktestStatus } from "./domain/backtests.js";
 export { AUDIT_ACTIONS, type AuditAction } from "./domain/casework.js";
-export {
-  ENTITY_CATEGORIES,
-  type EntityCategoryInfo,
-  entityCategoryInfo,
-} from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
 export {
   WEBHOOK_EVENT_TYPES,

@@ -4,7 +4,11 @@
  * table (the graph's text alternative, with copy buttons and explorer links). This module and all
  * it imports (dagre included) are loaded only when a page shows a graph (flow-graph-section.tsx).
  */
+
+import type { Page } from "@openkyt/core/wire";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { apiPath } from "../api/api-path.js";
+import { useApiQuery } from "../api/query-hooks.js";
 import type { ExposureWire, TransferWire } from "../api/wire-types.js";
 import { AddressRef, TxRef } from "../components/chain-refs.js";
 import { short } from "../components/format.js";
@@ -117,6 +121,11 @@ export function FlowGraphPanel({
   const placed = useMemo(() => layoutFlowGraph(shown, narrow ? "TB" : "LR"), [shown, narrow]);
   const canvas = useRef<HTMLElement | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // The same query as the queue's category list: one request, cached.
+  const categories = useApiQuery<Page<{ code: string; color: string }>>(
+    apiPath`/v1/basics/entity-categories/?page_size=100`,
+  ).data?.items;
+  const colors = useMemo(() => new Map((categories ?? []).map((c) => [c.code, c.color])), [categories]);
   if (model.paths.length === 0) {
     return <p class="state empty">No path to draw: the trace met no attributed entity.</p>;
   }
@@ -176,6 +185,7 @@ export function FlowGraphPanel({
           transferValue={transfer.value_in_fiat}
           onToggle={(node) => setExpanded((now) => toggleExpansion(model, now, node))}
           title={title}
+          colors={colors}
         />
       </section>
       <PathTable model={model} id={id} />

@@ -6,7 +6,6 @@
  * hidden addresses beyond it has a +/- button (click, Enter or Space). Colours, fonts and sizes
  * are SVG attributes, not CSS, so the exported file looks the same on its own.
  */
-import { entityCategoryInfo } from "@openkyt/core/wire";
 import { addressHref } from "../components/chain-refs.js";
 import { fiat, share, short, words } from "../components/format.js";
 import { type FlowLayout, LABEL_HEIGHT, LABEL_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "./flow-graph-layout.js";
@@ -17,9 +16,13 @@ const MUTED = "#4a5263";
 const NEUTRAL = "#5f6b7d";
 const LISTED = "#a3121f";
 
-/** The colour of a category (core's table); a neutral grey for none. */
-export function categoryColor(category: string | undefined): string {
-  return (category && entityCategoryInfo(category)?.color) || NEUTRAL;
+/** The colours of the categories by code (the server's, GET /v1/basics/entity-categories/). */
+export type CategoryColors = ReadonlyMap<string, string>;
+
+/** The colour of a category; a neutral grey for none or one not (yet) known. */
+export function categoryColor(colors: CategoryColors, category: string | undefined): string {
+  const color = category === undefined ? undefined : colors.get(category);
+  return color && /^#[0-9a-f]{6}$/i.test(color) ? color : NEUTRAL;
 }
 
 /** A node's role in words: "Your customer", "Counterparty (hop 1)", "Hop 3". */
@@ -56,7 +59,9 @@ function Node({
   hidden,
   expanded,
   onToggle,
+  colors,
 }: {
+  colors: CategoryColors;
   node: FlowNode;
   x: number;
   y: number;
@@ -70,7 +75,7 @@ function Node({
   const left = x - NODE_WIDTH / 2;
   const top = y - NODE_HEIGHT / 2;
   const main = node.attributed[0];
-  const color = main ? categoryColor(main.category) : node.listed ? LISTED : NEUTRAL;
+  const color = main ? categoryColor(colors, main.category) : node.listed ? LISTED : NEUTRAL;
   const role = roleWords(node, incoming);
   const entity = node.entityName ? `${node.entityName}, ` : "";
   const detail = main ? `${entity}${shareWords(main)}` : node.role === "customer" ? "" : "no entity";
@@ -179,7 +184,9 @@ export function FlowGraphSvg({
   transferValue,
   onToggle,
   title,
+  colors,
 }: {
+  colors: CategoryColors;
   id: string;
   layout: FlowLayout;
   network: string;
@@ -191,8 +198,8 @@ export function FlowGraphSvg({
   onToggle: (id: string) => void;
   title: string;
 }) {
-  const colors = [...new Set(layout.edges.map((e) => categoryColor(e.edge.shares[0]?.category)))];
-  const marker = (color: string) => `${id}-arrow-${colors.indexOf(color)}`;
+  const strokes = [...new Set(layout.edges.map((e) => categoryColor(colors, e.edge.shares[0]?.category)))];
+  const marker = (color: string) => `${id}-arrow-${strokes.indexOf(color)}`;
   return (
     // biome-ignore lint/a11y/useSemanticElements: an SVG's group of links and buttons, named by its title
     <svg
@@ -207,7 +214,7 @@ export function FlowGraphSvg({
     >
       <title id={`${id}-title`}>{title}</title>
       <defs>
-        {colors.map((color) => (
+        {strokes.map((color) => (
           <marker
             key={color}
             id={marker(color)}
@@ -224,7 +231,7 @@ export function FlowGraphSvg({
       </defs>
       <rect width={layout.width} height={layout.height} fill="#ffffff" />
       {layout.edges.map(({ edge, points, labelX, labelY }) => {
-        const color = categoryColor(edge.shares[0]?.category);
+        const color = categoryColor(colors, edge.shares[0]?.category);
         const weight =
           1.5 +
           4 *
@@ -288,6 +295,7 @@ export function FlowGraphSvg({
           hidden={hidden.get(node.id) ?? 0}
           expanded={expanded.has(node.id)}
           onToggle={onToggle}
+          colors={colors}
         />
       ))}
     </svg>
