@@ -113,7 +113,9 @@ export function FlowGraphPanel({
   focus?: string | null;
 }) {
   const [id] = useState(() => `flow-${++graphs}`);
-  const model = useMemo(() => buildFlowGraph(transfer, exposure), [transfer, exposure]);
+  // The transfer page refetches the transfer every few seconds: the graph (and what the analyst
+  // expanded) is kept while the trace (the transfer and its exposure answer) is the same.
+  const model = useMemo(() => buildFlowGraph(transfer, exposure), [transfer.id, exposure]);
   const [expanded, setExpanded] = useState(() => initialExpansion(model));
   useEffect(() => setExpanded(initialExpansion(model)), [model]);
   const narrow = useNarrow();

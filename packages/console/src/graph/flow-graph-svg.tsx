@@ -79,15 +79,11 @@ function Node({
   const role = roleWords(node, incoming);
   const entity = node.entityName ? `${node.entityName}, ` : "";
   const detail = main ? `${entity}${shareWords(main)}` : node.role === "customer" ? "" : "no entity";
-  const listed = node.listed ? `, on ${node.listed.listings.map((l) => l.list_name).join(", ")}` : "";
   const toggle = () => onToggle(node.id);
   const canToggle = hidden > 0 || (expanded && node.children.length > 0);
   return (
     <g data-address={node.address} data-hop={node.hop}>
-      <a
-        href={addressHref(network, node.address)}
-        aria-label={`${role}: ${node.address}${detail ? `, ${detail}` : ""}${listed}${focus ? " (this address)" : ""}. Open its address page`}
-      >
+      <a href={addressHref(network, node.address)}>
         <rect
           x={left}
           y={top}
@@ -108,22 +104,22 @@ function Node({
         <text x={left + 10} y={top + 58} fill={main ? color : MUTED} font-weight={main ? "600" : "400"}>
           {detail.length > 32 ? `${detail.slice(0, 31)}…` : detail}
         </text>
+        {node.listed ? (
+          <g>
+            <rect x={left + NODE_WIDTH - 78} y={top - 9} width={72} height={18} rx={9} fill={LISTED} />
+            <text
+              x={left + NODE_WIDTH - 42}
+              y={top + 4}
+              text-anchor="middle"
+              font-size="10"
+              font-weight="700"
+              fill="#ffffff"
+            >
+              SANCTIONED
+            </text>
+          </g>
+        ) : null}
       </a>
-      {node.listed ? (
-        <g>
-          <rect x={left + NODE_WIDTH - 78} y={top - 9} width={72} height={18} rx={9} fill={LISTED} />
-          <text
-            x={left + NODE_WIDTH - 42}
-            y={top + 4}
-            text-anchor="middle"
-            font-size="10"
-            font-weight="700"
-            fill="#ffffff"
-          >
-            SANCTIONED
-          </text>
-        </g>
-      ) : null}
       {canToggle ? (
         // biome-ignore lint/a11y/useSemanticElements: an SVG has no <button>; this is its button
         <g
