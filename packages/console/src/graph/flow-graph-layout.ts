@@ -9,7 +9,7 @@ import type { FlowEdge, FlowNode, VisibleFlowGraph } from "./flow-graph-model.js
 /** A node's box, and an edge label's. */
 export const NODE_WIDTH = 210;
 export const NODE_HEIGHT = 74;
-export const LABEL_WIDTH = 150;
+export const LABEL_WIDTH = 176;
 export const LABEL_HEIGHT = 36;
 
 /** A placed node: its centre. */

@@ -32,6 +32,22 @@ export function roleWords(n: FlowNode, incoming: boolean): string {
   return `Hop ${n.hop}`;
 }
 
+/** `text` cut to `max` characters with an ellipsis: SVG text does not wrap. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+const wholeDollars = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  maximumFractionDigits: 0,
+});
+
+/** An edge's share in few words: "sanctions 42.0% · $1,234". */
+function edgeShareWords(s: FlowShare): string {
+  return `${words(s.category)} ${share(s.share)}${s.valueInFiat === null ? "" : ` · ${wholeDollars.format(s.valueInFiat)}`}`;
+}
+
 /** A share in words: "sanctions 42.0% ($1,234.00)". */
 export function shareWords(s: FlowShare): string {
   return `${words(s.category)} ${share(s.share)}${s.valueInFiat === null ? "" : ` (${fiat(s.valueInFiat)})`}`;
@@ -96,13 +112,12 @@ function Node({
         />
         <text x={left + 10} y={top + 18} font-weight="600" fill={INK}>
           {role}
-          {focus ? " · this address" : ""}
         </text>
         <text x={left + 10} y={top + 38} font-family="ui-monospace, monospace" fill={INK}>
           {short(node.address, 10)}
         </text>
         <text x={left + 10} y={top + 58} fill={main ? color : MUTED} font-weight={main ? "600" : "400"}>
-          {detail.length > 32 ? `${detail.slice(0, 31)}…` : detail}
+          {clip(focus ? `this address${detail ? ` · ${detail}` : ""}` : detail, 29)}
         </text>
         {node.listed ? (
           <g>
@@ -124,7 +139,8 @@ function Node({
         // biome-ignore lint/a11y/useSemanticElements: an SVG has no <button>; this is its button
         <g
           role="button"
-          tabIndex={0}
+          // Lowercase: an SVG attribute is case-sensitive, and Preact sets SVG props as attributes.
+          tabindex={0}
           class="flow-toggle"
           aria-expanded={expanded && hidden === 0}
           aria-label={
@@ -236,9 +252,12 @@ export function FlowGraphSvg({
               edge.shares.reduce((s, x) => s + x.share, 0),
             );
         const d = points.map((p, n) => `${n === 0 ? "M" : "L"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+        const top = edge.shares[0];
         const caption = edge.transfer
-          ? `this transfer${transferValue === null ? "" : ` · ${fiat(transferValue)}`}`
-          : edgeWords(edge);
+          ? `this transfer${transferValue === null ? "" : ` · ${wholeDollars.format(transferValue)}`}`
+          : top
+            ? `${edgeShareWords(top)}${edge.shares.length > 1 ? ` +${edge.shares.length - 1}` : ""}`
+            : "";
         return (
           <g key={edge.id} data-tx={edge.tx ?? ""}>
             <path
@@ -273,7 +292,7 @@ export function FlowGraphSvg({
                 {edge.tx ? shortTx(edge.tx) : "no hash recorded"}
               </text>
               <text x={labelX} y={labelY + 12} text-anchor="middle" font-size="11" fill={MUTED}>
-                {caption.length > 26 ? `${caption.slice(0, 25)}…` : caption}
+                {clip(caption, 30)}
               </text>
             </g>
           </g>
