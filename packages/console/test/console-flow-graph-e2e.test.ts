@@ -107,10 +107,6 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
       const more = graph.getByRole("button", { name: /^Expand / });
       if ((await more.count()) === 0) break;
       await more.first().focus();
-      console.log(
-        "focused",
-        await page.evaluate("document.activeElement && document.activeElement.outerHTML.slice(0, 300)"),
-      );
       // The focus is on the button itself (an SVG element is focusable only with a lowercase tabindex).
       expect(await page.evaluate("document.activeElement.getAttribute('role')")).toBe("button");
       await page.keyboard.press("Enter");
@@ -130,7 +126,7 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
     const table = flow.getByRole("table", { name: /paths as a table/ });
     expect(await table.getByRole("button", { name: /^Copy transaction/ }).count()).toBeGreaterThanOrEqual(2);
     await flow.locator("#tf-flow").evaluate((h) => h.scrollIntoView());
-    await screen(page, "25-transfer-flow-graph", false);
+    await screen(page, "40-flow-graph-transfer", false);
     // Collapsing the counterparty hides everything beyond it.
     await graph.getByRole("button", { name: /^Collapse what lies beyond .*\(hop 1\)$/ }).press(" ");
     expect((await shownAddresses(page)).sort()).toEqual([seeded.counterparty, seeded.customer].sort());
@@ -193,9 +189,14 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
     await flow.getByRole("group", { name: /^Funds-flow graph/ }).waitFor();
     await flow.getByRole("link", { name: /^Your customer \(\w+\) .*this address/ }).waitFor();
     expect(await shownAddresses(page)).toContain(seeded.customer);
+    // The seeded deposit's trace, picked among the transfers that touch the address.
+    await flow.getByLabel("Trace of the transfer").selectOption(seeded.transferId);
     await flow.getByRole("button", { name: "Expand all" }).click();
+    await expect
+      .poll(async () => (await shownAddresses(page)).sort())
+      .toEqual([...new Set([seeded.customer, ...seeded.pathAddresses])].sort());
     await flow.locator("#addr-flow").evaluate((h) => h.scrollIntoView());
-    await screen(page, "26-address-flow-graph", false);
+    await screen(page, "41-flow-graph-address", false);
   });
 
   it("fits a phone: the graph top to bottom in its own scrolling box, expanded, axe clean", async () => {
@@ -218,7 +219,7 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
       )) as number;
       expect(overflow).toBeLessThanOrEqual(1);
       await p.locator("#tf-flow").evaluate((h) => h.scrollIntoView());
-      await screen(p, "27-phone-flow-graph", false);
+      await screen(p, "42-phone-flow-graph", false);
     } finally {
       await phone.close();
     }
