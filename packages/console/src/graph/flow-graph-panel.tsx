@@ -83,7 +83,9 @@ function PathTable({ model, id }: { model: FlowGraphModel; id: string }) {
                   <td>
                     {edge?.tx ? (
                       <>
-                        {edge.transfer ? "this transfer " : `to hop ${node.hop + 1} `}
+                        {edge.transfer
+                          ? "this transfer "
+                          : `${incoming ? "from" : "to"} hop ${node.hop + 1} in `}
                         <TxRef network={model.network} hash={edge.tx} keep={8} />
                       </>
                     ) : n < path.edges.length ? (

@@ -121,9 +121,9 @@ function Node({
         </text>
         {node.listed ? (
           <g>
-            <rect x={left + NODE_WIDTH - 78} y={top - 9} width={72} height={18} rx={9} fill={LISTED} />
+            <rect x={left + NODE_WIDTH - 92} y={top - 9} width={86} height={18} rx={9} fill={LISTED} />
             <text
-              x={left + NODE_WIDTH - 42}
+              x={left + NODE_WIDTH - 49}
               y={top + 4}
               text-anchor="middle"
               font-size="10"
