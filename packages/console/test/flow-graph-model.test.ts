@@ -124,6 +124,31 @@ describe("the funds-flow graph of a trace", () => {
     });
     // Backward: bc1a's coin aa:0 was made by the transaction that spent bc1b's coin.
     expect(btc.edges.find((x) => !x.transfer)).toMatchObject({ from: "bc1b", to: "bc1a", tx: "aa:0" });
+    // A UTXO path may start at the customer's own output (hop 0): no second transfer edge, the
+    // customer's coin names the step from the counterparty.
+    const hop0 = buildFlowGraph(
+      transfer({ network: "BTC", input_address: "bc1a", output_address: "bc1me" }),
+      {
+        direct_interaction: null,
+        indirect_interaction: [
+          {
+            entity_category: "ransomware",
+            value_share: 1,
+            value_in_fiat: 1000,
+            strongest_path: {
+              hops: 2,
+              addresses: ["bc1me", "bc1a", "bc1b"],
+              tx_hashes: ["tt:1", "aa:0", "bb:3"],
+            },
+          },
+        ],
+      },
+    );
+    expect(hop0.nodes.get("bc1me")).toMatchObject({ role: "customer", hop: 0 });
+    expect(hop0.nodes.get("bc1a")).toMatchObject({ role: "counterparty", hop: 1, parent: "bc1me" });
+    expect(hop0.nodes.get("bc1b")).toMatchObject({ role: "attributed", hop: 2 });
+    expect(hop0.edges.map((x) => `${x.from}>${x.to} ${x.tx}`)).toEqual(["bc1a>bc1me tt:1", "bc1b>bc1a aa:0"]);
+    expect(hop0.paths[0]?.nodes).toEqual(["bc1me", "bc1a", "bc1b"]);
   });
 
   it("shows hop 1 first, one hop more per expansion, and hides everything beyond a collapsed node", () => {

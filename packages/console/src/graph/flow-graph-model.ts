@@ -176,7 +176,9 @@ export function buildFlowGraph(transfer: TransferWire, exposure: ExposureWire): 
     const firstHop = p.hops - p.addresses.length + 1;
     p.addresses.forEach((address, n) => {
       const previous = n === 0 ? (customer !== first ? customer : null) : (p.addresses[n - 1] ?? null);
-      const role: FlowRole = n === 0 && first === counterparty ? "counterparty" : "hop";
+      // A UTXO path may start at the customer's own output (hop 0), so the counterparty is not always first.
+      const role: FlowRole =
+        address === customer ? "customer" : address === counterparty ? "counterparty" : "hop";
       node(address, firstHop + n, role, previous);
       pathNodes.push(address);
       if (n > 0) {
