@@ -10,6 +10,7 @@ import { href } from "../app/router.js";
 import { AddressRef, TxRef } from "../components/chain-refs.js";
 import { fiat, short, when, words } from "../components/format.js";
 import { Empty, Failure, Loading, RiskBadge, StatusBadge } from "../components/states.js";
+import { AddressFlowGraph } from "./flow-graph-section.js";
 import { ListingLine } from "./sanctions-view.js";
 
 function Transfers({ p }: { p: AddressProfileWire }) {
@@ -146,6 +147,10 @@ export function AddressPage({ network, address }: { network: string; address: st
           {p.transfers_total})
         </h2>
         <Transfers p={p} />
+      </section>
+      <section aria-labelledby="addr-flow">
+        <h2 id="addr-flow">Funds flow</h2>
+        <AddressFlowGraph address={p.address} transfers={p.transfers} />
       </section>
       <section aria-labelledby="addr-alerts">
         <h2 id="addr-alerts">Alerts on these transfers</h2>

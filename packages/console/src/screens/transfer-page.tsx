@@ -9,6 +9,7 @@ import { Failure, Loading } from "../components/states.js";
 import { RiskTable } from "./alert-page.js";
 import { CasePanel } from "./case-panel.js";
 import { ExposureView } from "./exposure-view.js";
+import { FlowGraphSection } from "./flow-graph-section.js";
 import { ModelVersion, SanctionsView } from "./sanctions-view.js";
 import { TransferFacts } from "./transfer-facts.js";
 
@@ -116,6 +117,12 @@ export function TransferPage({ id }: { id: string }) {
           <Loading what="exposure" />
         )}
       </section>
+      {exposure.data && t.tx_hash ? (
+        <section aria-labelledby="tf-flow">
+          <h2 id="tf-flow">Funds flow</h2>
+          <FlowGraphSection transfer={t} exposure={exposure.data} />
+        </section>
+      ) : null}
     </article>
   );
 }
