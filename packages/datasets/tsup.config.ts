@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/ledger-thread-worker.ts"],
+  entry: ["src/index.ts", "src/ledger-thread-worker.ts", "src/utxo-thread-worker.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

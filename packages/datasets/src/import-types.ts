@@ -193,8 +193,9 @@ export interface ImportOptions {
   /**
    * Ledger: read, decode and validate rows on a worker thread of their own while this thread
    * deduplicates and writes them (every writer call stays on this thread, in order; the summary is
-   * the same). Default: on for ledger files of at least 8 MiB, off for smaller ones; `false`
-   * keeps everything on this thread, `true` uses the thread whatever the size.
+   * the same). Default: on for account-ledger files of at least 8 MiB, off for smaller ones and
+   * for the UTXO formats; `false` keeps everything on this thread, `true` uses the thread
+   * whatever the size or format.
    */
   readonly parseThread?: boolean;
   /**

@@ -1,6 +1,7 @@
 /**
  * Importing ledger transfers: the file is read (decoded and validated) on this thread, or on a
- * parse thread of its own for a large file while this thread writes; each batch is deduplicated
+ * parse thread of its own for a large file while this thread writes (a UTXO ledger only when
+ * `parseThread` asks: `utxo-thread-items.ts`); each batch is deduplicated
  * on its key on this thread either way, then written. The writer is the caller's, else the
  * store's bulk load when it offers one (every row lands at the end, in one transaction), else
  * `putLedgerTransfers` a batch at a time.
@@ -34,7 +35,9 @@ function onParseThread(ctx: ImportContext): boolean {
  * transfers), or a UTXO ledger format (see utxo-import.ts).
  */
 export async function importLedger(ctx: ImportContext): Promise<void> {
-  if (isUtxoLedgerFormat(ctx.format)) return importUtxoLedger(ctx);
+  // A UTXO file goes to its parse thread only when asked: measured on a loaded machine the
+  // thread's cloning and boot cost more than it saved (docs/benchmarks.md, "UTXO import").
+  if (isUtxoLedgerFormat(ctx.format)) return importUtxoLedger(ctx, ctx.options.parseThread ?? false);
   const writerOf = () => ledgerWriterOf(ctx);
   await (onParseThread(ctx) ? importLedgerOnThread(ctx, writerOf) : readLedger(ctx, writerOf));
 }

@@ -50,10 +50,11 @@ import {
   type UtxoBulkWriter,
   type UtxoTransaction,
 } from "@openkyt/core";
-import { unreadable } from "./file-text.js";
-import type { ImportContext } from "./import-context.js";
-import type { UtxoImportCounts } from "./import-types.js";
+import { type TextFile, unreadable } from "./file-text.js";
+import type { ImportContext, ReadPosition } from "./import-context.js";
+import type { ImportOptions, UtxoImportCounts } from "./import-types.js";
 import { lineBatches } from "./text-lines.js";
+import { utxoItemsOnThread } from "./utxo-thread-items.js";
 
 /** The UTXO ledger formats of `openkyt import ledger`. */
 export const UTXO_LEDGER_FORMATS = ["bitcoin-core", "esplora", "bitcoin-blocks"] as const;
@@ -64,7 +65,7 @@ export function isUtxoLedgerFormat(format: string): boolean {
 }
 
 /** A transaction read from the file, or why one could not be read; `line` locates it. */
-type Item =
+export type UtxoItem =
   | { readonly line: number; readonly tx: UtxoTransaction }
   | { readonly line: number; readonly problem: string };
 
@@ -80,8 +81,19 @@ function chainOption(value: string | undefined): BitcoinChainKind | undefined {
   return value as BitcoinChainKind;
 }
 
+/**
+ * What reading a UTXO ledger file needs of its import (on the importing thread the import's
+ * context, on the UTXO parse thread its own): the file, the options and a progress report.
+ */
+export interface UtxoReading {
+  readonly file: TextFile;
+  readonly options: Pick<ImportOptions, "network" | "chain" | "undoFile">;
+  /** Where reading stands, after each batch (or block). */
+  progress(at: ReadPosition): void;
+}
+
 /** The network's parameters from the options (default BTC on main). */
-function paramsOption(ctx: ImportContext): BitcoinParams {
+export function paramsOption(ctx: Pick<UtxoReading, "options">): BitcoinParams {
   const network = ctx.options.network ?? "BTC";
   try {
     return bitcoinParams(network, chainOption(ctx.options.chain) ?? "main");
@@ -101,9 +113,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export const CORE_MAX_LINE_CHARS = 256 * 1024 * 1024;
 
 /** The transactions of JSON lines of `bitcoin-core` answers; a line too long is rejected, not skipped. */
-async function* coreItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+async function* coreItems(ctx: UtxoReading, params: BitcoinParams): AsyncGenerator<UtxoItem[]> {
   for await (const batch of lineBatches(ctx.file.chunks(), CORE_MAX_LINE_CHARS)) {
-    const items: Item[] = [];
+    const items: UtxoItem[] = [];
     for (const { line, text, problem } of batch) {
       if (problem !== undefined) {
         items.push({ line, problem });
@@ -126,10 +138,10 @@ async function* coreItems(ctx: ImportContext, params: BitcoinParams): AsyncGener
 }
 
 /** The transactions of JSON lines of Esplora transaction objects; positions by order in each block. */
-async function* esploraItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+async function* esploraItems(ctx: UtxoReading, params: BitcoinParams): AsyncGenerator<UtxoItem[]> {
   const nextPosition = new Map<string, number>();
   for await (const batch of lineBatches(ctx.file.chunks())) {
-    const items: Item[] = [];
+    const items: UtxoItem[] = [];
     for (const { line, text, problem } of batch) {
       if (problem !== undefined) {
         items.push({ line, problem });
@@ -195,7 +207,7 @@ async function bytesOf(path: string, what: string): Promise<Uint8Array> {
 }
 
 /** The transactions of a block file with its undo file; a bad block is one rejected row, numbered by its place. */
-async function* blockItems(ctx: ImportContext, params: BitcoinParams): AsyncGenerator<Item[]> {
+async function* blockItems(ctx: UtxoReading, params: BitcoinParams): AsyncGenerator<UtxoItem[]> {
   const blocks = await bytesOf(ctx.file.path, "block file");
   const undoPath = undoFileOf(ctx.file.path, ctx.options.undoFile);
   const undo = await bytesOf(undoPath, "undo file (give it with --undo)");
@@ -203,15 +215,18 @@ async function* blockItems(ctx: ImportContext, params: BitcoinParams): AsyncGene
   const framed = paramsOfMagic(params.network, magic);
   const chosen = framed !== null && ctx.options.chain === undefined ? framed : params;
   let n = 0;
+  let rowsRead = 0;
   for (const block of blocksOfFiles(blocks, undo, { params: chosen })) {
     n++;
     const at = block.offset >= 0 ? `block at byte ${block.offset}` : "block";
     if ("problem" in block) {
       yield [{ line: n, problem: `${at}${block.hash ? ` (${block.hash})` : ""}: ${block.problem}` }];
+      rowsRead++;
       continue;
     }
     yield block.transactions.map((tx) => ({ line: n, tx }));
-    ctx.progress({ rowsRead: ctx.tally.rowsRead, bytesRead: block.offset });
+    rowsRead += block.transactions.length;
+    ctx.progress({ rowsRead, bytesRead: block.offset });
   }
 }
 
@@ -341,8 +356,39 @@ function createBulkUtxoWriter(
   return sink;
 }
 
-/** Imports a UTXO ledger file of `ctx.format` (see the module comment). */
-export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
+/**
+ * The items of a UTXO ledger file of `format`, each transaction checked (`utxoTransactionProblem`:
+ * one that fails becomes its problem), with progress after each batch.
+ */
+export async function* utxoItems(
+  ctx: UtxoReading,
+  format: string,
+  params: BitcoinParams,
+): AsyncGenerator<UtxoItem[]> {
+  const read =
+    format === "bitcoin-core"
+      ? coreItems(ctx, params)
+      : format === "esplora"
+        ? esploraItems(ctx, params)
+        : blockItems(ctx, params);
+  let rowsRead = 0;
+  for await (const batch of read) {
+    yield batch.map((item) => {
+      if ("problem" in item) return item;
+      const problem = utxoTransactionProblem(item.tx);
+      return problem === null ? item : { line: item.line, problem };
+    });
+    rowsRead += batch.length;
+    // Blocks report their own progress (by the byte offset of each block).
+    if (format !== "bitcoin-blocks") ctx.progress({ rowsRead, bytesRead: ctx.file.bytesRead() });
+  }
+}
+
+/**
+ * Imports a UTXO ledger file of `ctx.format` (see the module comment), read on this thread or,
+ * `onThread`, on a parse thread of its own (`utxo-thread-items.ts`) while this thread writes.
+ */
+export async function importUtxoLedger(ctx: ImportContext, onThread = false): Promise<void> {
   const params = paramsOption(ctx);
   const counts: UtxoImportCounts = {
     blocks: 0,
@@ -352,12 +398,7 @@ export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
     clustering: (ctx.options.clustering ?? true) ? noClustering() : null,
   };
   ctx.tally.utxo = counts;
-  const items =
-    ctx.format === "bitcoin-core"
-      ? coreItems(ctx, params)
-      : ctx.format === "esplora"
-        ? esploraItems(ctx, params)
-        : blockItems(ctx, params);
+  const items = onThread ? utxoItemsOnThread(ctx) : utxoItems(ctx, ctx.format, params);
   const bulk = (await ctx.store.bulkUtxoWriter?.({ exclusive: ctx.options.exclusiveStore ?? false })) ?? null;
   const writer =
     bulk === null
@@ -372,20 +413,18 @@ export async function importUtxoLedger(ctx: ImportContext): Promise<void> {
   ctx.finishing();
 }
 
-/** Reads every item into `writer`, rejecting what does not check, and flushes it. */
-async function readInto(ctx: ImportContext, items: AsyncGenerator<Item[]>, writer: UtxoSink): Promise<void> {
+/** Takes every checked item into `writer`, rejecting what did not check, and flushes it. */
+async function readInto(
+  ctx: ImportContext,
+  items: AsyncGenerator<UtxoItem[]>,
+  writer: UtxoSink,
+): Promise<void> {
   for await (const batch of items) {
     for (const item of batch) {
       ctx.tally.rowsRead++;
-      if ("problem" in item) {
-        ctx.tally.reject(item.line, item.problem);
-        continue;
-      }
-      const problem = utxoTransactionProblem(item.tx);
-      if (problem !== null) ctx.tally.reject(item.line, problem);
+      if ("problem" in item) ctx.tally.reject(item.line, item.problem);
       else await writer.take(item.tx);
     }
-    if (ctx.format !== "bitcoin-blocks") ctx.progress();
   }
   await writer.flush();
 }

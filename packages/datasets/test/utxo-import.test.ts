@@ -234,6 +234,51 @@ describe.each(STORES)("UTXO ledger import, %s store", (_name, makeStore) => {
       ).rejects.toThrow(/lonely-undo.raw: undo file \(give it with --undo\) not found/);
     });
   });
+  describe("on a parse thread (parseThread: true)", () => {
+    it("gives the inline import's summary and ledger for every format", async () => {
+      const blocks = join(dir, "thread-300025.raw");
+      copyFileSync(blockFixture("block300025.raw"), blocks);
+      copyFileSync(blockFixture("block300025-undo.raw"), join(dir, "thread-300025-undo.raw"));
+      const cases = [
+        ["bitcoin-core", file("thread-core.jsonl", CORE)],
+        ["esplora", file("thread-esplora.jsonl", ESPLORA)],
+        ["bitcoin-blocks", blocks],
+      ] as const;
+      for (const [format, path] of cases) {
+        const inline = await open();
+        const threaded = await open();
+        const a = await importFile(inline, { kind: "ledger", file: path, format, parseThread: false });
+        const b = await importFile(threaded, { kind: "ledger", file: path, format, parseThread: true });
+        expect(counts(b)).toEqual(counts(a));
+        expect(b.rejections).toEqual(a.rejections);
+        expect(b.utxo).toEqual(a.utxo);
+        // Every txid when the store can list them (SQLite), else the small chain's.
+        const listed = await inline.scanUtxoTransactions?.(0, 1_000);
+        const ids = listed
+          ? listed.txs.map((t) => t.txid)
+          : format === "bitcoin-blocks"
+            ? []
+            : [H("1"), H("2"), H("3")];
+        if (listed) expect(ids.length).toBe(counts(a).added);
+        expect(await ledgerTxs(threaded, "BTC", ids)).toEqual(await ledgerTxs(inline, "BTC", ids));
+      }
+      // A thread boots from the sources (tsx) three times: seconds each on a loaded machine.
+    }, 240_000);
+
+    it("brings the parse thread's error back with its code, leaving nothing written", async () => {
+      const store = await open();
+      const failed = importFile(store, {
+        kind: "ledger",
+        file: file("thread-lonely.raw", "x"),
+        format: "bitcoin-blocks",
+        parseThread: true,
+      });
+      await expect(failed).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(failed).rejects.toThrow(
+        /thread-lonely-undo.raw: undo file \(give it with --undo\) not found/,
+      );
+    }, 120_000);
+  });
 });
 
 describe("undoFileOf", () => {

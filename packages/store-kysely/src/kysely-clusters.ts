@@ -151,12 +151,16 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
     async clusterLabelledMembers(network, clusterIds, limit) {
       if (limit <= 0) return [];
       const out = [];
-      for (const clusterId of [...new Set(clusterIds)].sort()) {
+      // A statement per chunk of clusters, not per cluster: after a bulk import the clusters
+      // of a whole file are asked about at once (tens of thousands), and a statement each was
+      // most of the import's time outside the load. A cluster's labelled members are few; the
+      // limit is applied as they are read, in order.
+      for (const chunk of chunksOf([...new Set(clusterIds)].sort(), IN_LIST_CHUNK)) {
         const rows = await db
           .selectFrom("utxo_clusters as c")
-          .select(["c.address"])
+          .select(["c.cluster_id", "c.address"])
           .where("c.network", "=", network)
-          .where("c.cluster_id", "=", clusterId)
+          .where("c.cluster_id", "in", chunk)
           .where((eb) =>
             eb.or([
               eb.exists(
@@ -174,10 +178,18 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
               ),
             ]),
           )
+          .orderBy(orderText(ctx, "c.cluster_id"))
           .orderBy(orderText(ctx, "c.address"))
-          .limit(limit)
           .execute();
-        for (const r of rows) out.push({ clusterId, address: r.address });
+        let cluster: string | null = null;
+        let taken = 0;
+        for (const r of rows) {
+          if (r.cluster_id !== cluster) {
+            cluster = r.cluster_id;
+            taken = 0;
+          }
+          if (taken++ < limit) out.push({ clusterId: r.cluster_id, address: r.address });
+        }
       }
       return out;
     },

@@ -7,7 +7,7 @@
  * date row by row. Here, as the ETH ledger's direct load (`sqlite-direct-ledger-load.ts`):
  *
  * - the load holds the store's connection from its opening to its end, in one IMMEDIATE
- *   transaction (under a rollback journal when no other connection has the database open);
+ *   transaction (`sqlite-exclusive-load.ts`, shared with the account ledger's direct load);
  * - the UTXO tables' indexes (their keys, unique indexes since migration 0032, and a
  *   transaction's block, an address's receipts, an outpoint's spender) are dropped at once and
  *   built again at `finish`, each from one sort on SQLite's sorter threads: inserting rows into
@@ -36,15 +36,8 @@ import {
 import type { Database } from "@openkyt/store-kysely";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
-import { holdConnection } from "./sqlite-direct-ledger-load.js";
-import {
-  checkpointAfterLoad,
-  refusedBatch,
-  rollbackJournalWhileAlone,
-  type SqliteBulkLedgerOptions,
-  type StoredIndex,
-  sortingPragmas,
-} from "./sqlite-ledger-load-steps.js";
+import { openExclusiveLoad } from "./sqlite-exclusive-load.js";
+import { refusedBatch, type SqliteBulkLedgerOptions, type StoredIndex } from "./sqlite-ledger-load-steps.js";
 
 /** The UTXO tables and cluster tables (migrations 0030, 0031). */
 const UTXO_TABLES = ["utxo_transactions", "utxo_outputs", "utxo_inputs"] as const;
@@ -137,39 +130,19 @@ export async function openDirectUtxoLoad(
   options: SqliteBulkLedgerOptions,
 ): Promise<UtxoBulkWriter | null> {
   const tables = [...UTXO_TABLES, ...CLUSTER_TABLES];
-  const release = await holdConnection(db);
-  let leaveJournal = () => {};
-  let restore = () => {};
-  const giveBack = async () => {
-    try {
-      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      restore();
-      leaveJournal();
-      checkpointAfterLoad(sqlite);
-    } finally {
-      await release();
-    }
-  };
-  let indexes: StoredIndex[];
-  try {
-    if (!allEmpty(sqlite, tables)) {
-      await giveBack();
-      return null;
-    }
-    leaveJournal = rollbackJournalWhileAlone(sqlite);
-    restore = sortingPragmas(sqlite, options);
-    sqlite.exec("BEGIN IMMEDIATE");
-    // Another process may have written between the look above and the write lock.
-    if (!allEmpty(sqlite, tables)) {
-      await giveBack();
-      return null;
-    }
-    indexes = secondaryIndexes(sqlite, tables);
-    for (const index of indexes) sqlite.exec(`DROP INDEX main."${index.name}"`);
-  } catch (error) {
-    await giveBack().catch(() => {});
-    throw new KytError("STORE_ERROR", "the bulk UTXO load could not start", { cause: error });
-  }
+  let indexes: StoredIndex[] = [];
+  const load = await openExclusiveLoad(
+    db,
+    sqlite,
+    options,
+    "bulk UTXO load",
+    () => allEmpty(sqlite, tables),
+    () => {
+      indexes = secondaryIndexes(sqlite, tables);
+      for (const index of indexes) sqlite.exec(`DROP INDEX main."${index.name}"`);
+    },
+  );
+  if (load === null) return null;
 
   const txRows = new RowBinder(sqlite, "utxo_transactions", TX_COLUMNS);
   const outputRows = new RowBinder(sqlite, "utxo_outputs", OUTPUT_COLUMNS);
@@ -278,15 +251,11 @@ export async function openDirectUtxoLoad(
     return outcomes;
   };
 
-  let state: "open" | "ended" = "open";
   let added = 0;
   const ensureOpen = () => {
-    if (state === "ended") throw new KytError("STORE_ERROR", "the bulk UTXO load has ended");
+    if (load.ended) throw new KytError("STORE_ERROR", "the bulk UTXO load has ended");
   };
-  const end = async () => {
-    state = "ended";
-    await giveBack();
-  };
+  const end = () => load.end();
   return {
     async write(txs) {
       ensureOpen();
@@ -322,8 +291,6 @@ export async function openDirectUtxoLoad(
       await end();
       return outcome;
     },
-    async abort() {
-      if (state !== "ended") await end();
-    },
+    abort: end,
   };
 }

@@ -107,6 +107,14 @@ export function clusterConformance(ctx: ConformanceContext): void {
         { clusterId: "m1", address: "m1" },
       ]);
       expect(await store.clusterLabelledMembers("BTC", [], 10)).toEqual([]);
+      // Several clusters in one call: the limit holds per cluster, clusters in id order.
+      await store.putAttributions([
+        { network: "BTC", address: "o2", entityName: "Shop", entityCategory: "exchange", source: null },
+      ]);
+      expect(await store.clusterLabelledMembers("BTC", ["o1", "m1", "o1"], 1)).toEqual([
+        { clusterId: "m1", address: "m1" },
+        { clusterId: "o1", address: "o2" },
+      ]);
     });
   });
 }
