@@ -16,12 +16,14 @@ import type {
   LedgerStore,
   LedgerTransfer,
   OutgoingQuery,
+  UtxoLedgerStore,
 } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
+import { clickHouseUtxoOps } from "./ch-utxo-ledger.js";
 
 /** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted). */
 type LedgerRow = {
@@ -38,7 +40,7 @@ type LedgerRow = {
 };
 
 /** The ledger in ClickHouse. */
-export interface ClickHouseLedger extends LedgerStore, LedgerReader {
+export interface ClickHouseLedger extends LedgerStore, LedgerReader, UtxoLedgerStore {
   readonly target: ClickHouseTarget;
   /**
    * Inserts rows without asking which are stored already (the import and follow fast path):
@@ -95,6 +97,8 @@ export function openClickHouseLedger(
 
   return {
     target,
+    // The UTXO ledger (Bitcoin, Litecoin) on its own tables: ch-utxo-ledger.ts.
+    ...clickHouseUtxoOps(client, db),
     putLedgerTransfers(rows) {
       const run = putChain.then(() => put(rows));
       putChain = run.catch(() => undefined);
