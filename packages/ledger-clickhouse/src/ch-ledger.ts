@@ -16,14 +16,13 @@ import type {
   LedgerStore,
   LedgerTransfer,
   OutgoingQuery,
-  UtxoLedgerStore,
 } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
-import { clickHouseUtxoOps } from "./ch-utxo-ledger.js";
+import { type ClickHouseUtxoLedger, clickHouseUtxoOps } from "./ch-utxo-ledger.js";
 
 /** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted). */
 type LedgerRow = {
@@ -40,7 +39,7 @@ type LedgerRow = {
 };
 
 /** The ledger in ClickHouse. */
-export interface ClickHouseLedger extends LedgerStore, LedgerReader, UtxoLedgerStore {
+export interface ClickHouseLedger extends LedgerStore, LedgerReader, ClickHouseUtxoLedger {
   readonly target: ClickHouseTarget;
   /**
    * Inserts rows without asking which are stored already (the import and follow fast path):

@@ -50,12 +50,22 @@ const TX_SELECT = UTXO_TX_COLUMNS.join(", ");
 const OUT_SELECT = UTXO_OUT_COLUMNS.join(", ");
 const IN_SELECT = UTXO_IN_COLUMNS.join(", ");
 
+/** The UTXO ledger in ClickHouse: the port's members and a write that skips the existence check. */
+export interface ClickHouseUtxoLedger extends UtxoLedgerStore {
+  /**
+   * Inserts whole transactions without asking which are stored already (a fast path for loads
+   * known to be new, and for tests of unmerged duplicates): a transaction written twice is read
+   * once. Checked as `putUtxoTransactions` checks; returns how many were sent.
+   */
+  appendUtxoTransactions(txs: ReadonlyArray<UtxoTransaction>): Promise<number>;
+}
+
 /** The UTXO ledger members over `client`'s database `db` (an identifier checked by the caller). */
 export function clickHouseUtxoOps(
   client: ChClient,
   db: string,
   options: ClickHouseUtxoOptions = {},
-): UtxoLedgerStore {
+): ClickHouseUtxoLedger {
   const perQuery = options.addressesPerQuery ?? 100;
   const perLookup = options.txidsPerQuery ?? 1_000;
   const sharded = client.target.cluster !== null;
@@ -333,11 +343,50 @@ export function clickHouseUtxoOps(
     return out;
   }
 
-  async function put(txs: ReadonlyArray<UtxoTransaction>): Promise<number> {
+  /** Writes the rows of `txs` under one new `seq`: outputs, inputs, then the headers. */
+  async function insertRows(txs: ReadonlyArray<UtxoTransaction>, floor: number): Promise<void> {
+    const seq = nextSeq(floor);
+    const rows = txs.map((tx) => rowsOfTransaction(tx, seq));
+    // Headers last: a transaction is "stored" (for the next write's check) once all its rows are.
+    await client.insert(
+      `${db}.utxo_out`,
+      rows.flatMap((r) => r.outputs),
+    );
+    await client.insert(
+      `${db}.utxo_in`,
+      rows.flatMap((r) => r.inputs),
+    );
+    await client.insert(
+      `${db}.utxo_tx`,
+      rows.map((r) => r.tx),
+    );
+  }
+
+  /** The highest tombstone seq of the networks of `txs`, plus one (a write must sort after it). */
+  async function floorOf(networks: Iterable<string>): Promise<number> {
+    let floor = 0;
+    for (const network of networks) {
+      for (const t of await tombstones(network)) floor = Math.max(floor, t.seq + 1);
+    }
+    return floor;
+  }
+
+  function check(txs: ReadonlyArray<UtxoTransaction>): void {
     for (const tx of txs) {
       const problem = utxoTransactionProblem(tx);
       if (problem !== null) throw new KytError("VALIDATION_ERROR", problem);
     }
+  }
+
+  async function append(txs: ReadonlyArray<UtxoTransaction>): Promise<number> {
+    check(txs);
+    if (txs.length === 0) return 0;
+    await insertRows(txs, await floorOf(new Set(txs.map((tx) => tx.network))));
+    return txs.length;
+  }
+
+  async function put(txs: ReadonlyArray<UtxoTransaction>): Promise<number> {
+    check(txs);
     const seen = new Set<string>();
     const unique = txs.filter((tx) => {
       const key = `${tx.network}\u0000${tx.txid}`;
@@ -361,21 +410,7 @@ export function clickHouseUtxoOps(
       for (const tx of list) if (!stored.has(tx.txid)) fresh.push(tx);
     }
     if (fresh.length === 0) return 0;
-    const seq = nextSeq(floor);
-    const rows = fresh.map((tx) => rowsOfTransaction(tx, seq));
-    // Headers last: a transaction is "stored" (for the next write's check) once all its rows are.
-    await client.insert(
-      `${db}.utxo_out`,
-      rows.flatMap((r) => r.outputs),
-    );
-    await client.insert(
-      `${db}.utxo_in`,
-      rows.flatMap((r) => r.inputs),
-    );
-    await client.insert(
-      `${db}.utxo_tx`,
-      rows.map((r) => r.tx),
-    );
+    await insertRows(fresh, floor);
     return fresh.length;
   }
 
@@ -414,6 +449,7 @@ export function clickHouseUtxoOps(
     utxoReceived: (network, queries, limit) => received(network, queries, limit),
     utxoSpentFrom: (network, queries, limit) => spentFrom(network, queries, limit),
     putUtxoTransactions: (txs) => serial(() => put(txs)),
+    appendUtxoTransactions: (txs) => serial(() => append(txs)),
     deleteUtxoBlocksFrom: (network, height) => serial(() => deleteFrom(network, height)),
   };
 }
