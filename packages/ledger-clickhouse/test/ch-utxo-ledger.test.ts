@@ -169,7 +169,7 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse UTXO ledger against SQL
           await sqlite.close();
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 6 },
     );
-  }, 600_000);
+  }, 900_000);
 });
