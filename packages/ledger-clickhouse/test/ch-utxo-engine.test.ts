@@ -5,9 +5,13 @@
  * The memory, SQLite and Postgres stores run the same scenarios.
  */
 import { runBitcoinScenarios } from "@openkyt/testkit";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, vi } from "vitest";
 import { type LocalClickHouse, startLocalClickHouse } from "../src/index.js";
 import { CLICKHOUSE_MISSING, storeWithClickHouseLedger } from "./ch-test-server.js";
+
+// Each scenario makes a fresh database (17 DDL statements) and loads the world over HTTP: on a
+// loaded two-core machine that alone can pass the default 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse UTXO ledger under the engine", () => {
   let server: LocalClickHouse;
