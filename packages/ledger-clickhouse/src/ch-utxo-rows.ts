@@ -5,8 +5,11 @@
  */
 import type { UtxoInput, UtxoOutput, UtxoTransaction } from "@openkyt/core";
 
-/** A `utxo_tx` row as inserted and returned (JSONEachRow, 64-bit integers unquoted). */
-export interface TxRow {
+/**
+ * A `utxo_tx` row as inserted and returned (JSONEachRow, 64-bit integers unquoted). Row shapes
+ * are type aliases, not interfaces, so they pass as the client's `Record<string, unknown>` rows.
+ */
+export type TxRow = {
   network: string;
   txid: string;
   block: number | null;
@@ -15,10 +18,10 @@ export interface TxRow {
   position: number;
   coinbase: number;
   seq: number;
-}
+};
 
 /** A `utxo_out` / `utxo_addr_out` row. */
-export interface OutRow {
+export type OutRow = {
   network: string;
   txid: string;
   vout: number;
@@ -28,10 +31,10 @@ export interface OutRow {
   block: number | null;
   position: number;
   seq: number;
-}
+};
 
 /** A `utxo_in` / `utxo_spend` / `utxo_addr_in` row. */
-export interface InRow {
+export type InRow = {
   network: string;
   txid: string;
   vin: number;
@@ -43,7 +46,7 @@ export interface InRow {
   occurred_at: number;
   block: number | null;
   seq: number;
-}
+};
 
 /** The rows of one transaction, every one stamped with the write's `seq`. */
 export function rowsOfTransaction(
