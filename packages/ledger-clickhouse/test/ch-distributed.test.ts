@@ -4,7 +4,7 @@
  * shards, and the hops, the hash lookup, the counts of new rows and a bulk load answer as on one
  * server (checked against SQLite on the same rows).
  */
-import type { LedgerTransfer } from "@openkyt/core";
+import type { LedgerTransfer, UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { makeUtxoTransaction, spend, BASE_TIME as T0 } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,7 +93,7 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
     const ledger = openClickHouseLedger(parseClickHouseUrl(a.ledgerUrl("sharded", "ledger_two")));
     const sqlite = await createSqliteStore({ filename: ":memory:", migrate: true });
     try {
-      const txs = [];
+      const txs: UtxoTransaction[] = [];
       let prev = makeUtxoTransaction({ block: 100, position: 0, occurredAt: T0, outputs: [["U0", 50_000]] });
       txs.push(prev);
       for (let i = 1; i < 40; i++) {
