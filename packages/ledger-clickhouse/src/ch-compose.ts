@@ -6,11 +6,25 @@
  * (network, txHash, logIndex), so writing one again is harmless, and a follower that restarts
  * rewrites the blocks after its saved cursor. `scanLedger` is left out: a warm in-memory copy
  * of an external ledger is not offered (the point of the external ledger is that it does not fit).
+ *
+ * The UTXO ledger (Bitcoin, Litecoin) goes to `ledger` the same way: its reads, writes and a
+ * reorg's deletes. The address clusters stay on `store`: they are screening state derived from
+ * the ledger (a union-find merged as transactions arrive), small next to the ledger, and merged
+ * in the store's transaction with the rest of a check's state. `bulkUtxoWriter` and
+ * `scanUtxoTransactions` are left out (an import writes batch by batch through
+ * `putUtxoTransactions`; no warm copy).
  */
-import type { LedgerBulkWriter, LedgerReader, LedgerStore, Store, StoreOps } from "@openkyt/core";
+import type {
+  LedgerBulkWriter,
+  LedgerReader,
+  LedgerStore,
+  Store,
+  StoreOps,
+  UtxoLedgerStore,
+} from "@openkyt/core";
 
 /** What an external ledger offers. */
-export interface ExternalLedger extends LedgerStore, LedgerReader {
+export interface ExternalLedger extends LedgerStore, LedgerReader, UtxoLedgerStore {
   bulkLedgerWriter(): Promise<LedgerBulkWriter>;
   close(): Promise<void>;
 }
@@ -20,6 +34,11 @@ const LEDGER_MEMBERS = new Set<PropertyKey>([
   "ledgerByTxHash",
   "ledgerIncoming",
   "ledgerOutgoing",
+  "utxoTransactions",
+  "utxoReceived",
+  "utxoSpentFrom",
+  "putUtxoTransactions",
+  "deleteUtxoBlocksFrom",
 ]);
 
 /** `ops` with its ledger members taken from `ledger`. */
@@ -52,6 +71,8 @@ export function withExternalLedger(store: Store, ledger: ExternalLedger): Store 
       store.transaction((tx) => fn(overlay(tx, ledger, {}))),
     bulkLedgerWriter: () => ledger.bulkLedgerWriter(),
     scanLedger: undefined,
+    scanUtxoTransactions: undefined,
+    bulkUtxoWriter: undefined,
     close: async () => {
       try {
         await ledger.close();

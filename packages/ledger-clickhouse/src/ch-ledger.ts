@@ -22,6 +22,7 @@ import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
+import { type ClickHouseUtxoLedger, clickHouseUtxoOps } from "./ch-utxo-ledger.js";
 
 /** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted). */
 type LedgerRow = {
@@ -38,7 +39,7 @@ type LedgerRow = {
 };
 
 /** The ledger in ClickHouse. */
-export interface ClickHouseLedger extends LedgerStore, LedgerReader {
+export interface ClickHouseLedger extends LedgerStore, LedgerReader, ClickHouseUtxoLedger {
   readonly target: ClickHouseTarget;
   /**
    * Inserts rows without asking which are stored already (the import and follow fast path):
@@ -95,6 +96,8 @@ export function openClickHouseLedger(
 
   return {
     target,
+    // The UTXO ledger (Bitcoin, Litecoin) on its own tables: ch-utxo-ledger.ts.
+    ...clickHouseUtxoOps(client, db),
     putLedgerTransfers(rows) {
       const run = putChain.then(() => put(rows));
       putChain = run.catch(() => undefined);

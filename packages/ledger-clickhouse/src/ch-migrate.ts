@@ -14,9 +14,16 @@ import {
   versionsTable,
 } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
+import { UTXO_MIGRATIONS, utxoDistributedStatements } from "./ch-utxo-schema.js";
 
 /** The version of the Distributed tables on a sharded ledger's entry server. */
 export const DISTRIBUTED_VERSION = 1001;
+
+/** The version of the UTXO Distributed tables on a sharded ledger's entry server. */
+export const UTXO_DISTRIBUTED_VERSION = 1002;
+
+/** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
+const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
 
 /** What a migration run did. */
 export interface ClickHouseMigrationOutcome {
@@ -41,7 +48,7 @@ export async function migrateClickHouseLedger(
 ): Promise<ClickHouseMigrationOutcome> {
   const applied: Record<string, ReadonlyArray<number>> = {};
   if (target.cluster === null) {
-    applied[target.url] = await migrateServer(target, "", LEDGER_MIGRATIONS, options.retry);
+    applied[target.url] = await migrateServer(target, "", SERVER_MIGRATIONS, options.retry);
     return { applied };
   }
   const shards =
@@ -56,7 +63,7 @@ export async function migrateClickHouseLedger(
     applied[shard.url] = await migrateServer(
       { ...shard, database: target.database },
       "_local",
-      LEDGER_MIGRATIONS,
+      SERVER_MIGRATIONS,
       options.retry,
     );
   }
@@ -66,7 +73,12 @@ export async function migrateClickHouseLedger(
     name: `distributed ledger tables over cluster ${target.cluster}`,
     statements: (db) => distributedStatements(db, target.cluster ?? ""),
   };
-  const entryApplied = await migrateServer(target, "", [entry], options.retry);
+  const utxoEntry: LedgerMigration = {
+    version: UTXO_DISTRIBUTED_VERSION,
+    name: `distributed utxo tables over cluster ${target.cluster}`,
+    statements: (db) => utxoDistributedStatements(db, target.cluster ?? ""),
+  };
+  const entryApplied = await migrateServer(target, "", [entry, utxoEntry], options.retry);
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];
   return { applied };
 }

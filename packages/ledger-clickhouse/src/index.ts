@@ -41,3 +41,10 @@ export {
   isClickHouseUrl,
   parseClickHouseUrl,
 } from "./ch-target.js";
+export {
+  type ClickHouseUtxoLedger,
+  type ClickHouseUtxoOptions,
+  clickHouseUtxoOps,
+} from "./ch-utxo-ledger.js";
+export { isMasked, liveCondition, staircase, type Tombstone } from "./ch-utxo-reorg.js";
+export { UTXO_MIGRATIONS, utxoDistributedStatements } from "./ch-utxo-schema.js";

@@ -4,18 +4,20 @@
  * shards, and the hops, the hash lookup, the counts of new rows and a bulk load answer as on one
  * server (checked against SQLite on the same rows).
  */
-import type { LedgerTransfer } from "@openkyt/core";
+import type { LedgerTransfer, UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
-import { BASE_TIME as T0 } from "@openkyt/testkit";
+import { makeUtxoTransaction, spend, BASE_TIME as T0 } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   freePort,
+  LEDGER_MIGRATIONS,
   type LocalClickHouse,
   migrateClickHouseLedger,
   openChClient,
   openClickHouseLedger,
   parseClickHouseUrl,
   startLocalClickHouse,
+  UTXO_MIGRATIONS,
 } from "../src/index.js";
 import { CLICKHOUSE_MISSING } from "./ch-test-server.js";
 
@@ -36,7 +38,9 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
     const outcome = await migrateClickHouseLedger(target, {
       shards: [parseClickHouseUrl(a.ledgerUrl("sharded")), parseClickHouseUrl(b.ledgerUrl("sharded"))],
     });
-    expect(outcome.applied[b.httpUrl]).toEqual([1, 2]);
+    expect(outcome.applied[b.httpUrl]).toEqual(
+      [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS].map((m) => m.version),
+    );
     const ledger = openClickHouseLedger(target);
     const sqlite = await createSqliteStore({ filename: ":memory:", migrate: true });
     try {
@@ -77,6 +81,55 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
         await sqlite.ledgerOutgoing("ETH", "native", outgoing, 9),
       );
       expect(await ledger.ledgerByTxHash("ETH", "0xt7")).toEqual(await sqlite.ledgerByTxHash("ETH", "0xt7"));
+    } finally {
+      await ledger.close();
+      await sqlite.close();
+    }
+  }, 120_000);
+
+  it("keeps the UTXO ledger on both shards and answers like SQLite, through a reorg", async () => {
+    const [a] = shards as [LocalClickHouse, LocalClickHouse];
+    // Migrated by the test above (same database): the UTXO Distributed tables exist on the entry.
+    const ledger = openClickHouseLedger(parseClickHouseUrl(a.ledgerUrl("sharded", "ledger_two")));
+    const sqlite = await createSqliteStore({ filename: ":memory:", migrate: true });
+    try {
+      const txs: UtxoTransaction[] = [];
+      let prev = makeUtxoTransaction({ block: 100, position: 0, occurredAt: T0, outputs: [["U0", 50_000]] });
+      txs.push(prev);
+      for (let i = 1; i < 40; i++) {
+        const next = makeUtxoTransaction({
+          block: 100 + i,
+          occurredAt: T0 + i * 600_000,
+          inputs: [spend(prev.txid, 0, `U${(i - 1) % 4}`, 50_000 - (i - 1))],
+          outputs: [
+            [`U${i % 4}`, 50_000 - i],
+            [null, 0],
+          ],
+        });
+        txs.push(next);
+        prev = next;
+      }
+      expect(await ledger.putUtxoTransactions(txs)).toBe(await sqlite.putUtxoTransactions(txs));
+      const compare = async () => {
+        const ids = txs.map((t) => t.txid);
+        const byId = (x: { txid: string }, y: { txid: string }) => (x.txid < y.txid ? -1 : 1);
+        expect([...(await ledger.utxoTransactions("BTC", ids))].sort(byId)).toEqual(
+          [...(await sqlite.utxoTransactions("BTC", ids))].sort(byId),
+        );
+        const received = ["U0", "U1", "U3"].map((address) => ({ address, before: T0 + 30 * 600_000 }));
+        expect(await ledger.utxoReceived("BTC", received, 4)).toEqual(
+          await sqlite.utxoReceived("BTC", received, 4),
+        );
+        const sent = ["U1", "U2"].map((address) => ({ address, after: T0 }));
+        expect(await ledger.utxoSpentFrom("BTC", sent, 5)).toEqual(
+          await sqlite.utxoSpentFrom("BTC", sent, 5),
+        );
+      };
+      await compare();
+      expect(await ledger.deleteUtxoBlocksFrom("BTC", 120)).toBe(
+        await sqlite.deleteUtxoBlocksFrom("BTC", 120),
+      );
+      await compare();
     } finally {
       await ledger.close();
       await sqlite.close();

@@ -12,6 +12,13 @@ export * from "./engine-harness.js";
 export * from "./engine-model-alerts.js";
 export * from "./engine-model-transfers.js";
 export * from "./engine-scenarios.js";
+export {
+  B as BITCOIN_ADDRESSES,
+  BITCOIN_LEDGER,
+  BTC_USD,
+  BTX as BITCOIN_TXIDS,
+  runBitcoinScenarios,
+} from "./engine-scenarios-bitcoin.js";
 export * from "./engine-world.js";
 export * from "./prometheus-text.js";
 export {
@@ -21,6 +28,7 @@ export {
   type StoreConformanceOptions,
 } from "./store-conformance.js";
 export { runLedgerConformance } from "./store-conformance-ledger-only.js";
+export { runUtxoLedgerConformance } from "./store-conformance-utxo-only.js";
 export {
   BASE_TIME,
   checkedStates,
