@@ -17,6 +17,7 @@ import { kyselyJobOps } from "./kysely-jobs.js";
 import { kyselyKeyModelOps } from "./kysely-keys-models.js";
 import { kyselyLedgerOps } from "./kysely-ledger.js";
 import { kyselyLedgerScan } from "./kysely-ledger-scan.js";
+import { kyselyRewindScan } from "./kysely-rewinds.js";
 import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
 import { kyselyOperationsOps } from "./kysely-operations.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
@@ -90,6 +91,7 @@ export function createKyselyStore(db: Kysely<Database>, dialect: StoreDialect): 
     ...kyselyReplayOps(root),
     capabilities: Object.freeze({ ...dialect.capabilities }),
     scanLedger: kyselyLedgerScan(db, dialect.ledgerOrder),
+    scanRewinds: kyselyRewindScan(db),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       if (grouped) return grouped((trx) => fn(txOps(trx)));
       return db.transaction().execute((trx) => fn(txOps(trx)));

@@ -17,6 +17,7 @@ import {
 import { type Insertable, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { FRONTIER_CHUNK } from "./kysely-ledger.js";
+import { removeAndRecordRewind } from "./kysely-rewinds.js";
 import type { UtxoInputsTable, UtxoOutputsTable, UtxoTransactionsTable } from "./kysely-schema.js";
 import { bool, boolColumn, chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
@@ -304,7 +305,8 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
       });
     },
     async deleteUtxoBlocksFrom(network, height) {
-      return ctx.atomic(async (trx) => {
+      return ctx.atomic((trx) =>
+        removeAndRecordRewind(trx, ctx.dialect, { ledger: "utxo", network, fromHeight: height }, async () => {
         const doomed = trx
           .selectFrom("utxo_transactions")
           .select("txid")
@@ -326,7 +328,8 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
           .where("block", ">=", height)
           .executeTakeFirst();
         return changedRows(result);
-      });
+        }),
+      );
     },
   };
 }

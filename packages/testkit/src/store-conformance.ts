@@ -9,6 +9,7 @@ import { batchConformance } from "./store-conformance-batches.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { caseworkConformance } from "./store-conformance-casework.js";
 import { chainFollowConformance } from "./store-conformance-chain-follow.js";
+import { rewindConformance } from "./store-conformance-rewinds.js";
 import { clusterConformance } from "./store-conformance-clusters.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
@@ -83,6 +84,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerScanConformance(context);
     utxoConformance(context);
     chainFollowConformance(context);
+    rewindConformance(context);
     clusterConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);

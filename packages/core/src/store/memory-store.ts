@@ -13,6 +13,7 @@ import { memoryJobOps } from "./memory-jobs.js";
 import { createUndoLog, finalJournal, type Journal } from "./memory-journal.js";
 import { memoryKeyModelOps } from "./memory-keys-models.js";
 import { memoryLedgerScan } from "./memory-ledger-scan.js";
+import { memoryRewindScan } from "./memory-rewinds.js";
 import { memoryManualCheckOps } from "./memory-manual-checks.js";
 import { createMutex, type Mutex } from "./memory-mutex.js";
 import { memoryOperationsOps } from "./memory-operations.js";
@@ -78,6 +79,7 @@ export function createMemoryStore(): Store {
     capabilities: MEMORY_STORE_CAPABILITIES,
     bulkLedgerWriter: async () => memoryBulkLedgerWriter(store),
     scanLedger: memoryLedgerScan(tables, mutex),
+    scanRewinds: memoryRewindScan(tables, mutex),
     admitRequestSignature: (keyId, digest, expiresAt, now) => replay.admit(keyId, digest, expiresAt, now),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return mutex.run(async () => {
