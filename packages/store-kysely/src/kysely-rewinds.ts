@@ -32,8 +32,11 @@ async function positionOf(
   where: { network: string; fromHeight: number } | null,
 ): Promise<number | null> {
   const agg = which === "min" ? sql`min(${sql.id(column)})` : sql`max(${sql.id(column)})`;
-  const filter = where === null ? sql`` : sql`where network = ${where.network} and block >= ${where.fromHeight}`;
-  const { rows } = await sql<{ p: number | string | bigint | null }>`select ${agg} as p from ${sql.table(table)} ${filter}`.execute(tx);
+  const filter =
+    where === null ? sql`` : sql`where network = ${where.network} and block >= ${where.fromHeight}`;
+  const { rows } = await sql<{
+    p: number | string | bigint | null;
+  }>`select ${agg} as p from ${sql.table(table)} ${filter}`.execute(tx);
   const p = rows[0]?.p;
   return p === null || p === undefined ? null : Number(p);
 }
@@ -62,7 +65,9 @@ export async function removeAndRecordRewind(
     const highest = (await positionOf(tx, table, column, "max", null)) ?? 0;
     resumeAfter = Math.max(0, Math.min(first - 1, highest));
   }
-  const { rows } = await sql<{ id: number | string | bigint }>`select coalesce(max(id), 0) + 1 as id from ledger_rewinds`.execute(tx);
+  const { rows } = await sql<{
+    id: number | string | bigint;
+  }>`select coalesce(max(id), 0) + 1 as id from ledger_rewinds`.execute(tx);
   await tx
     .insertInto("ledger_rewinds")
     .values({

@@ -307,27 +307,27 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
     async deleteUtxoBlocksFrom(network, height) {
       return ctx.atomic((trx) =>
         removeAndRecordRewind(trx, ctx.dialect, { ledger: "utxo", network, fromHeight: height }, async () => {
-        const doomed = trx
-          .selectFrom("utxo_transactions")
-          .select("txid")
-          .where("network", "=", network)
-          .where("block", ">=", height);
-        await trx
-          .deleteFrom("utxo_inputs")
-          .where("network", "=", network)
-          .where("txid", "in", doomed)
-          .execute();
-        await trx
-          .deleteFrom("utxo_outputs")
-          .where("network", "=", network)
-          .where("txid", "in", doomed)
-          .execute();
-        const result = await trx
-          .deleteFrom("utxo_transactions")
-          .where("network", "=", network)
-          .where("block", ">=", height)
-          .executeTakeFirst();
-        return changedRows(result);
+          const doomed = trx
+            .selectFrom("utxo_transactions")
+            .select("txid")
+            .where("network", "=", network)
+            .where("block", ">=", height);
+          await trx
+            .deleteFrom("utxo_inputs")
+            .where("network", "=", network)
+            .where("txid", "in", doomed)
+            .execute();
+          await trx
+            .deleteFrom("utxo_outputs")
+            .where("network", "=", network)
+            .where("txid", "in", doomed)
+            .execute();
+          const result = await trx
+            .deleteFrom("utxo_transactions")
+            .where("network", "=", network)
+            .where("block", ">=", height)
+            .executeTakeFirst();
+          return changedRows(result);
         }),
       );
     },

@@ -15,7 +15,10 @@ const txKey = (t: UtxoTransaction) => `${t.network}:${t.txid}`;
 
 /** Every item of a scan after `after`, with its position (a page of one at a time). */
 async function positioned<T>(
-  scan: (after: number, limit: number) => Promise<{ readonly items: ReadonlyArray<T>; readonly last: number }>,
+  scan: (
+    after: number,
+    limit: number,
+  ) => Promise<{ readonly items: ReadonlyArray<T>; readonly last: number }>,
   after: number,
 ): Promise<Array<{ readonly item: T; readonly position: number }>> {
   const out: Array<{ item: T; position: number }> = [];
@@ -36,7 +39,10 @@ async function followRewind<T>(
   before: ReadonlyArray<{ readonly item: T; readonly position: number }>,
   removed: (item: T) => boolean,
   resumeAfter: number,
-  scan: (after: number, limit: number) => Promise<{ readonly items: ReadonlyArray<T>; readonly last: number }>,
+  scan: (
+    after: number,
+    limit: number,
+  ) => Promise<{ readonly items: ReadonlyArray<T>; readonly last: number }>,
 ): Promise<T[]> {
   const prefix = before.filter((b) => b.position <= resumeAfter).map((b) => b.item);
   expect(prefix.filter(removed)).toEqual([]);
@@ -117,7 +123,10 @@ export function rewindConformance(ctx: ConformanceContext): void {
         const rewind = await lastRewind(s);
         expect(rewind).toMatchObject({ ledger: "account", network: "ETH", fromHeight: base + 4 });
         // The new branch, and a row of another network, stored after the undo.
-        await s.putLedgerTransfers([makeLedgerTransfer({ block: base + 4 }), makeLedgerTransfer({ block: base + 5 })]);
+        await s.putLedgerTransfers([
+          makeLedgerTransfer({ block: base + 4 }),
+          makeLedgerTransfer({ block: base + 5 }),
+        ]);
         await s.putLedgerTransfers([makeLedgerTransfer({ network: "BSC", block: 9 })]);
         const copy = await followRewind(before, removedFrom(base + 4), rewind?.resumeAfter ?? -1, scan);
         const held = (await positioned(scan, 0)).map((p) => p.item);
@@ -130,7 +139,8 @@ export function rewindConformance(ctx: ConformanceContext): void {
     }) => {
       const s = ctx.store();
       const scanUtxo = s.scanUtxoTransactions?.bind(s);
-      if (!s.scanRewinds || !scanUtxo) return skip("this store does not offer scanRewinds and scanUtxoTransactions");
+      if (!s.scanRewinds || !scanUtxo)
+        return skip("this store does not offer scanRewinds and scanUtxoTransactions");
       const scan = async (after: number, limit: number) => {
         const page = await scanUtxo(after, limit);
         return { items: page.txs, last: page.last };
@@ -140,7 +150,9 @@ export function rewindConformance(ctx: ConformanceContext): void {
         for (let b = 1; b <= 6; b++) {
           await s.putUtxoTransactions([makeUtxoTransaction({ block: base + b, outputs: [["A", 5]] })]);
           if (!tail)
-            await s.putUtxoTransactions([makeUtxoTransaction({ network: "LTC", block: b, outputs: [["L", 5]] })]);
+            await s.putUtxoTransactions([
+              makeUtxoTransaction({ network: "LTC", block: b, outputs: [["L", 5]] }),
+            ]);
         }
         const before = await positioned(scan, 0);
         await s.deleteUtxoBlocksFrom("BTC", base + 4);
@@ -148,7 +160,8 @@ export function rewindConformance(ctx: ConformanceContext): void {
         expect(rewind).toMatchObject({ ledger: "utxo", network: "BTC", fromHeight: base + 4 });
         await s.putUtxoTransactions([makeUtxoTransaction({ block: base + 4, outputs: [["B", 5]] })]);
         await s.putUtxoTransactions([makeUtxoTransaction({ network: "LTC", block: 9, outputs: [["L", 5]] })]);
-        const removed = (t: UtxoTransaction) => t.network === "BTC" && t.block !== null && t.block >= base + 4;
+        const removed = (t: UtxoTransaction) =>
+          t.network === "BTC" && t.block !== null && t.block >= base + 4;
         const copy = await followRewind(before, removed, rewind?.resumeAfter ?? -1, scan);
         const held = (await positioned(scan, 0)).map((p) => p.item);
         expect(new Set(copy.map(txKey))).toEqual(new Set(held.map(txKey)));

@@ -163,7 +163,13 @@ export function runWarmReorgScenario(name: string, open: () => Promise<WarmReorg
         expect(await follow(stores.follower, chain)).toBe(false);
         await stores.follower.putAttributions([
           { network: "ETH", address: E.mixer, entityName: "Mixer", entityCategory: "mixer", source: "test" },
-          { network: "ETH", address: E.exchange, entityName: "Exchange", entityCategory: "exchange", source: "test" },
+          {
+            network: "ETH",
+            address: E.exchange,
+            entityName: "Exchange",
+            entityCategory: "exchange",
+            source: "test",
+          },
         ]);
         const warm = await createWarmSources(stores.warm, { ledger: { maxLagMs: 0 } });
         const engine = createEngine({ store: stores.warm, clock: manualClock(T + 10 * BLOCK_MS), ...warm });
@@ -189,7 +195,12 @@ export function runWarmReorgScenario(name: string, open: () => Promise<WarmReorg
         expect(await follow(stores.follower, chain)).toBe(true);
 
         expect(await warm.chainSource.lookup("ETH", hash(2))).toEqual({ kind: "not_found" });
-        const received = await warm.ledger.ledgerIncoming("ETH", "native", [{ address: E.mid, before: T + 9 * BLOCK_MS }], 10);
+        const received = await warm.ledger.ledgerIncoming(
+          "ETH",
+          "native",
+          [{ address: E.mid, before: T + 9 * BLOCK_MS }],
+          10,
+        );
         expect(received.map((r) => r.txHash)).toEqual([hash(11)]);
         expect(warm.ledger.size).toBe(2);
         const fresh = await deposit(hash(12));
@@ -206,7 +217,12 @@ export function runWarmReorgScenario(name: string, open: () => Promise<WarmReorg
       try {
         const chain = new ForkableChain("BTC");
         const [mint, toMid, oldDeposit, exMint, exToMid, newDeposit] = [1, 2, 3, 4, 5, 6].map(txid) as [
-          string, string, string, string, string, string,
+          string,
+          string,
+          string,
+          string,
+          string,
+          string,
         ];
         chain.mine(() => ({}));
         chain.mine((h, t) => ({ utxo: [btc(mint, h, t, 0, [], [[B.mixer, 5]])] }));
@@ -215,7 +231,13 @@ export function runWarmReorgScenario(name: string, open: () => Promise<WarmReorg
         expect(await follow(stores.follower, chain)).toBe(false);
         await stores.follower.putAttributions([
           { network: "BTC", address: B.mixer, entityName: "Mixer", entityCategory: "mixer", source: "test" },
-          { network: "BTC", address: B.exchange, entityName: "Exchange", entityCategory: "exchange", source: "test" },
+          {
+            network: "BTC",
+            address: B.exchange,
+            entityName: "Exchange",
+            entityCategory: "exchange",
+            source: "test",
+          },
         ]);
         const warm = await createWarmSources(stores.warm, { ledger: { maxLagMs: 0 } });
         const engine = createEngine({ store: stores.warm, clock: manualClock(T + 10 * BLOCK_MS), ...warm });
@@ -237,7 +259,10 @@ export function runWarmReorgScenario(name: string, open: () => Promise<WarmReorg
         // Blocks 2 and 3 are replaced: the mixer's coins stay unspent, a's come from the exchange.
         chain.forkFrom(2);
         chain.mine((h, t) => ({
-          utxo: [btc(exMint, h, t, 0, [], [[B.exchange, 6]]), btc(exToMid, h, t, 1, [[exMint, 0, B.exchange, 6]], [[B.a, 6]])],
+          utxo: [
+            btc(exMint, h, t, 0, [], [[B.exchange, 6]]),
+            btc(exToMid, h, t, 1, [[exMint, 0, B.exchange, 6]], [[B.a, 6]]),
+          ],
         }));
         chain.mine((h, t) => ({ utxo: [btc(newDeposit, h, t, 1, [[exToMid, 0, B.a, 6]], [[B.client, 6]])] }));
         expect(await follow(stores.follower, chain)).toBe(true);

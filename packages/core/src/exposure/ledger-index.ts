@@ -534,7 +534,11 @@ export class LedgerIndex implements LedgerReader {
       const list = [...adjacency.rows.subarray(start, end), ...(adjacency.recent.get(a) ?? [])].filter(
         (r) => !doomed.has(r),
       );
-      if (list.length > 0) lists.set(a, list.sort((x, y) => this.#compareRows(x, y)));
+      if (list.length > 0)
+        lists.set(
+          a,
+          list.sort((x, y) => this.#compareRows(x, y)),
+        );
     }
     adjacency.keys = new Int32Array(0);
     adjacency.slots = null;

@@ -31,7 +31,8 @@ export function memoryUtxoOps(tables: MemoryTables, journal: Journal): UtxoLedge
     async deleteUtxoBlocksFrom(network, height) {
       const gone = utxo.blocksFrom(network, height);
       // The memory store cannot scan its UTXO ledger: a copy of it would read from the start.
-      if (gone.length > 0) recordRewind(tables, journal, { ledger: "utxo", network, fromHeight: height, resumeAfter: 0 });
+      if (gone.length > 0)
+        recordRewind(tables, journal, { ledger: "utxo", network, fromHeight: height, resumeAfter: 0 });
       for (const tx of gone) {
         utxo.remove(tx.network, tx.txid);
         journal.record(() => utxo.add([tx]));

@@ -42,10 +42,17 @@ function reads(index: LedgerIndex) {
     for (const token of ["native", "usdt"]) {
       const incoming = ADDRESSES.map((address) => ({ address, before: 15_000 }));
       const outgoing = ADDRESSES.map((address) => ({ address, after: 5_000 }));
-      out.push(index.incomingSync(network, token, incoming, 50), index.outgoingSync(network, token, outgoing, 50));
-      out.push(index.incomingCountsSync(network, token, incoming), index.outgoingCountsSync(network, token, outgoing));
+      out.push(
+        index.incomingSync(network, token, incoming, 50),
+        index.outgoingSync(network, token, outgoing, 50),
+      );
+      out.push(
+        index.incomingCountsSync(network, token, incoming),
+        index.outgoingCountsSync(network, token, outgoing),
+      );
     }
-  for (let tx = 0; tx <= 30; tx++) out.push(index.byTxHash("ETH", `0x${tx}`), index.byTxHash("BSC", `0x${tx}`));
+  for (let tx = 0; tx <= 30; tx++)
+    out.push(index.byTxHash("ETH", `0x${tx}`), index.byTxHash("BSC", `0x${tx}`));
   return out;
 }
 
