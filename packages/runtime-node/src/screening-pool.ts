@@ -10,6 +10,11 @@
  * in order, so the batch traces them). They are held per thread as a delta; once the delta
  * reaches `rebuildAt` rows, a new image is built from the store in the background and replaces
  * the old one (which is freed when no thread holds it any more).
+ *
+ * Deletes: a catch-up first reads the store's rewinds (`Store.scanRewinds`: rows a chain
+ * follower removed after a reorganisation, in any process). When one removed ledger rows, it
+ * builds a new image from the store before it answers (an image cannot drop rows), and a
+ * rebuild begun before that is discarded rather than swapped in.
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
@@ -17,6 +22,7 @@ import {
   type Attribution,
   type BufferAllocator,
   KytError,
+  type LedgerImage,
   LedgerImageBuilder,
   LedgerImageReader,
   type LedgerTransfer,
@@ -135,6 +141,29 @@ async function scanFrom(
   }
 }
 
+/**
+ * The rewinds `store` recorded after number `after`: the last number seen, and whether any removed
+ * account-ledger rows (the UTXO ledger is not held by the pool).
+ */
+async function rewindsSince(
+  store: Store,
+  after: number,
+  pageSize: number,
+): Promise<{ readonly last: number; readonly ledger: boolean }> {
+  const scan = store.scanRewinds?.bind(store);
+  let last = after;
+  let ledger = false;
+  if (!scan) return { last, ledger };
+  for (;;) {
+    const page = await scan(last, pageSize);
+    for (const r of page) {
+      last = r.id;
+      if (r.ledger === "account") ledger = true;
+    }
+    if (page.length < pageSize) return { last, ledger };
+  }
+}
+
 /** Every attribution and sanctions listing of `store`. */
 async function referenceOf(store: Store, pageSize: number): Promise<ReferenceRows> {
   const attributions: Attribution[] = [];
@@ -190,6 +219,8 @@ export async function createScreeningPool(
     );
   }
 
+  // Rewinds recorded before the load are in the image already.
+  let rewound = (await rewindsSince(store, 0, pageSize)).last;
   const builder = new LedgerImageBuilder();
   let position = await scanFrom(store, 0, pageSize, (rows) => builder.add(rows));
   let image = await builder.buildPaused(pause, allocate);
@@ -274,6 +305,13 @@ export async function createScreeningPool(
   function catchUp(): Promise<number> {
     catching ??= (async () => {
       const startedAt = now();
+      const rewinds = await rewindsSince(store, rewound, pageSize);
+      rewound = rewinds.last;
+      if (rewinds.ledger) {
+        await replaceWhole();
+        caughtUpAt = startedAt;
+        return 0;
+      }
       const fresh: LedgerTransfer[] = [];
       position = await scanFrom(store, position, pageSize, (rows) => {
         for (const r of rows) fresh.push(r);
@@ -292,25 +330,44 @@ export async function createScreeningPool(
     return catching;
   }
 
+  /** Images built whole after a rewind: a rebuild begun under an older one is not swapped in. */
+  let generation = 0;
+
+  /** Swaps in `built` (the ledger up to `upTo`) with the rows stored since as its delta. */
+  async function swapIn(built: LedgerImage, upTo: number): Promise<void> {
+    const rest: LedgerTransfer[] = [];
+    const end = await scanFrom(store, upTo, pageSize, (rows) => {
+      for (const r of rows) rest.push(r);
+    });
+    if (closed) return;
+    image = built;
+    delta = rest;
+    position = end;
+    ledger.replace(built, rest);
+    broadcast({ kind: "replace", image: built, delta: rest });
+  }
+
+  /** A new image of the whole ledger built now, inside a catch-up (after a rewind removed rows). */
+  async function replaceWhole(): Promise<void> {
+    generation += 1;
+    const next = new LedgerImageBuilder();
+    const upTo = await scanFrom(store, 0, pageSize, (rows) => next.add(rows));
+    await swapIn(await next.buildPaused(pause, allocate), upTo);
+  }
+
   let rebuilding: Promise<void> | null = null;
   /** A new image of the whole ledger; swapped in between two catch-ups. */
   function rebuild(): Promise<void> {
     rebuilding ??= (async () => {
+      const begun = generation;
       const next = new LedgerImageBuilder();
       const upTo = await scanFrom(store, 0, pageSize, (rows) => next.add(rows));
       const built = await next.buildPaused(pause, allocate);
       // Serialised with catch-ups: the rows past `upTo` become the new delta, for every reader.
       while (catching) await catching;
-      const rest: LedgerTransfer[] = [];
-      const end = await scanFrom(store, upTo, pageSize, (rows) => {
-        for (const r of rows) rest.push(r);
-      });
-      if (closed) return;
-      image = built;
-      delta = rest;
-      position = Math.max(position, end);
-      ledger.replace(built, rest);
-      broadcast({ kind: "replace", image: built, delta: rest });
+      // A rewind since the scan: the image may hold removed rows, and a newer one is in place.
+      if (begun !== generation) return;
+      await swapIn(built, upTo);
     })()
       .catch(() => {
         // The store failed: keep the old image and delta; the next catch-up tries again.

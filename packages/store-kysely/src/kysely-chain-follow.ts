@@ -2,6 +2,7 @@
 import { type ChainFollowStoreOps, type FollowedBlock, KytError } from "@openkyt/core";
 import type { Selectable } from "kysely";
 import { changedRows, type KyselyContext } from "./kysely-context.js";
+import { removeAndRecordRewind } from "./kysely-rewinds.js";
 import type { FollowedBlocksTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num } from "./kysely-values.js";
 
@@ -69,12 +70,20 @@ export function kyselyChainFollowOps(ctx: KyselyContext): ChainFollowStoreOps {
           .where("network", "=", network)
           .where("height", ">=", fromHeight)
           .executeTakeFirst();
-        const transfers = await tx
-          .deleteFrom("ledger_transfers")
-          .where("network", "=", network)
-          .where("block", ">=", fromHeight)
-          .executeTakeFirst();
-        return { blocks: changedRows(blocks), transfers: changedRows(transfers) };
+        const transfers = await removeAndRecordRewind(
+          tx,
+          ctx.dialect,
+          { ledger: "account", network, fromHeight },
+          async () =>
+            changedRows(
+              await tx
+                .deleteFrom("ledger_transfers")
+                .where("network", "=", network)
+                .where("block", ">=", fromHeight)
+                .executeTakeFirst(),
+            ),
+        );
+        return { blocks: changedRows(blocks), transfers };
       });
     },
   };

@@ -23,7 +23,7 @@ export const FRONTIER_CHUNK = 200;
  * of their rows are handed out in commit order (see migration 0010). The lock is keyed by the
  * schema, so stores in other schemas of the same database do not wait for each other.
  */
-async function lockLedgerSequence(tx: Kysely<Database>): Promise<void> {
+export async function lockLedgerSequence(tx: Kysely<Database>): Promise<void> {
   await sql`select pg_advisory_xact_lock(${LEDGER_LOCK_CLASS}, hashtext(current_schema()))`.execute(tx);
 }
 

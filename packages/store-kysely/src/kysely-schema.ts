@@ -303,6 +303,16 @@ export interface FollowedBlocksTable {
   hash: string;
 }
 
+/** `ledger_rewinds`: the rows chain followers removed after reorganisations (migration 0070). */
+export interface LedgerRewindsTable {
+  id: Int8;
+  /** "account" or "utxo". */
+  ledger: string;
+  network: string;
+  from_height: Int8;
+  resume_after: Int8;
+}
+
 /** `request_signatures`: signed requests admitted against replay (migration 0007). */
 export interface RequestSignaturesTable {
   key_id: string;
@@ -414,6 +424,7 @@ export interface Database {
   prices: PricesTable;
   settings: SettingsTable;
   followed_blocks: FollowedBlocksTable;
+  ledger_rewinds: LedgerRewindsTable;
   request_signatures: RequestSignaturesTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;

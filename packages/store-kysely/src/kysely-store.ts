@@ -21,6 +21,7 @@ import { kyselyManualCheckOps } from "./kysely-manual-checks.js";
 import { kyselyOperationsOps } from "./kysely-operations.js";
 import { kyselyReferenceOps } from "./kysely-reference.js";
 import { kyselyReplayOps } from "./kysely-replay.js";
+import { kyselyRewindScan } from "./kysely-rewinds.js";
 import { kyselyRiskOps } from "./kysely-risks.js";
 import type { Database } from "./kysely-schema.js";
 import { kyselySecretOps } from "./kysely-secrets.js";
@@ -90,6 +91,7 @@ export function createKyselyStore(db: Kysely<Database>, dialect: StoreDialect): 
     ...kyselyReplayOps(root),
     capabilities: Object.freeze({ ...dialect.capabilities }),
     scanLedger: kyselyLedgerScan(db, dialect.ledgerOrder),
+    scanRewinds: kyselyRewindScan(db),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       if (grouped) return grouped((trx) => fn(txOps(trx)));
       return db.transaction().execute((trx) => fn(txOps(trx)));

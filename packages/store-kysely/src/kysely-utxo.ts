@@ -17,6 +17,7 @@ import {
 import { type Insertable, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { FRONTIER_CHUNK } from "./kysely-ledger.js";
+import { removeAndRecordRewind } from "./kysely-rewinds.js";
 import type { UtxoInputsTable, UtxoOutputsTable, UtxoTransactionsTable } from "./kysely-schema.js";
 import { bool, boolColumn, chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
@@ -304,29 +305,31 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
       });
     },
     async deleteUtxoBlocksFrom(network, height) {
-      return ctx.atomic(async (trx) => {
-        const doomed = trx
-          .selectFrom("utxo_transactions")
-          .select("txid")
-          .where("network", "=", network)
-          .where("block", ">=", height);
-        await trx
-          .deleteFrom("utxo_inputs")
-          .where("network", "=", network)
-          .where("txid", "in", doomed)
-          .execute();
-        await trx
-          .deleteFrom("utxo_outputs")
-          .where("network", "=", network)
-          .where("txid", "in", doomed)
-          .execute();
-        const result = await trx
-          .deleteFrom("utxo_transactions")
-          .where("network", "=", network)
-          .where("block", ">=", height)
-          .executeTakeFirst();
-        return changedRows(result);
-      });
+      return ctx.atomic((trx) =>
+        removeAndRecordRewind(trx, ctx.dialect, { ledger: "utxo", network, fromHeight: height }, async () => {
+          const doomed = trx
+            .selectFrom("utxo_transactions")
+            .select("txid")
+            .where("network", "=", network)
+            .where("block", ">=", height);
+          await trx
+            .deleteFrom("utxo_inputs")
+            .where("network", "=", network)
+            .where("txid", "in", doomed)
+            .execute();
+          await trx
+            .deleteFrom("utxo_outputs")
+            .where("network", "=", network)
+            .where("txid", "in", doomed)
+            .execute();
+          const result = await trx
+            .deleteFrom("utxo_transactions")
+            .where("network", "=", network)
+            .where("block", ">=", height)
+            .executeTakeFirst();
+          return changedRows(result);
+        }),
+      );
     },
   };
 }

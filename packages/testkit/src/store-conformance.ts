@@ -20,6 +20,7 @@ import { propertyConformance } from "./store-conformance-properties.js";
 import { referenceConformance } from "./store-conformance-reference.js";
 import { referenceScanConformance } from "./store-conformance-reference-scans.js";
 import { replayConformance } from "./store-conformance-replay.js";
+import { rewindConformance } from "./store-conformance-rewinds.js";
 import { riskAlertConformance } from "./store-conformance-risks-alerts.js";
 import { transactionConformance } from "./store-conformance-transactions.js";
 import { transferConformance } from "./store-conformance-transfers.js";
@@ -83,6 +84,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     ledgerScanConformance(context);
     utxoConformance(context);
     chainFollowConformance(context);
+    rewindConformance(context);
     clusterConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);

@@ -183,7 +183,7 @@ export function createEngine(config: EngineConfig): Engine {
   }
   const clustering = config.clustering ?? true;
   const resolver = createEntityResolver({ attributions, sanctions });
-  const tracingResolver = clustering ? clusterResolver(resolver, store) : resolver;
+  const tracingResolver = clustering ? clusterResolver(resolver, config.clusters ?? store) : resolver;
   const ctx: EngineContext = Object.freeze({
     store,
     chain: guardedChainSource(

@@ -2,6 +2,7 @@
  * The one configuration object of `createEngine`. Everything with a side effect is injected;
  * what is left out gets a documented default.
  */
+
 import type { RiskModel } from "../domain/records.js";
 import type { UtxoTaintRule } from "../exposure/utxo-taint-rules.js";
 import type { ChainSource } from "../ports/chain-source.js";
@@ -19,6 +20,7 @@ import type { TraceExecutor } from "../ports/trace-executor.js";
 import type { Tracer } from "../ports/tracer.js";
 import type { UtxoLedgerReader } from "../ports/utxo-ledger.js";
 import type { HostLookup, WebhookSender, WebhookTransport } from "../ports/webhook-transport.js";
+import type { UtxoClusterReader } from "./sources/cached-clusters.js";
 
 /** Tracing limits (see docs/risk-model.md). */
 export interface TracingConfig {
@@ -124,6 +126,11 @@ export interface EngineConfig {
   readonly traceExecutor?: TraceExecutor;
   /** The UTXO ledger (BTC, LTC) for binding and tracing; default: the store. */
   readonly utxoLedger?: UtxoLedgerReader;
+  /**
+   * Where tracing reads the address clusters of UTXO chains (with `clustering`); default: the
+   * store. A warm process puts a cache in front (`cachingClusterReader`).
+   */
+  readonly clusters?: UtxoClusterReader;
   /**
    * Address clustering on UTXO chains (common-input ownership): labels extend to the clusters
    * the store keeps, and `reference.loadUtxoTransactions` merges the clusters of what it loads.

@@ -18,6 +18,12 @@ export { createWorkSlicer, WORK_SLICE_MS, type WorkSlicer } from "./jobs/work-sl
 export { type SealOutcome, sealStoredSecrets } from "./secrets/secret-sealing.js";
 export { createSecretVault, SEAL_COMMAND, type SecretVault } from "./secrets/secret-vault.js";
 export {
+  CLUSTER_CACHE_DEFAULTS,
+  type ClusterCacheOptions,
+  cachingClusterReader,
+  type UtxoClusterReader,
+} from "./sources/cached-clusters.js";
+export {
   type Clearable,
   cachingAttributionSource,
   cachingPriceSource,

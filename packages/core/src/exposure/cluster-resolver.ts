@@ -7,13 +7,17 @@
  */
 import { isUtxoNetwork } from "../domain/utxo-binding.js";
 import type { UtxoClusterStore } from "../ports/utxo-clusters.js";
+
+/** What the resolver reads of the clusters. */
+type ClusterReads = Pick<UtxoClusterStore, "addressClusters" | "clusterLabelledMembers">;
+
 import { categoryRiskRank, type EntityResolver, type ResolvedEntity } from "./entity-resolver.js";
 
 /** Labelled members read per cluster. */
 export const CLUSTER_LABEL_LIMIT = 100;
 
 /** `base`, with labels extended to the clusters `clusters` keeps. */
-export function clusterResolver(base: EntityResolver, clusters: UtxoClusterStore): EntityResolver {
+export function clusterResolver(base: EntityResolver, clusters: ClusterReads): EntityResolver {
   return Object.freeze({
     async resolve(
       network: string,

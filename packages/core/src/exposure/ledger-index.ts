@@ -89,6 +89,8 @@ export class LedgerIndex implements LedgerReader {
   /** Recent rows of one direction of a token that make a read compact them (and as many as are held). */
   readonly #compactAt: number;
   #size = 0;
+  /** Rows removed by {@link LedgerIndex.removeBlocksFrom} (their slots stay, unreferenced). */
+  #removed = 0;
   #occurredAt = new Float64Array(INITIAL_CAPACITY);
   #amount = new Float64Array(INITIAL_CAPACITY);
   /** NaN: null. */
@@ -166,6 +168,40 @@ export class LedgerIndex implements LedgerReader {
     }
   }
 
+  /**
+   * Removes the rows of `network` in blocks at or above `fromHeight` (a reorganisation replaced
+   * them; rows without a block stay) with their index entries, as the store's
+   * `rewindFollowedChain` does; returns how many. Linear in the rows held and in the affected
+   * tokens' rows (they are compacted again): meant for the rare undo of a reorganisation.
+   */
+  removeBlocksFrom(network: string, fromHeight: number): number {
+    const doomed = new Set<number>();
+    for (let row = 0; row < this.#size; row++) {
+      // A removed row's block is NaN, so it is never found again.
+      if (!((this.#block[row] as number) >= fromHeight)) continue;
+      if ((this.#tokens[this.#token[row] as number] as TokenRows).network === network) doomed.add(row);
+    }
+    if (doomed.size === 0) return 0;
+    const txs = this.#byTx.get(network);
+    const tokens = new Set<TokenRows>();
+    for (const row of doomed) {
+      this.#block[row] = Number.NaN;
+      tokens.add(this.#tokens[this.#token[row] as number] as TokenRows);
+      const hash = this.#txHash[row] as string;
+      const tx = txs?.get(hash);
+      if (tx === undefined) continue;
+      const left = this.#rowsOfTx(tx).filter((r) => r !== row);
+      if (left.length === 0) txs?.delete(hash);
+      else txs?.set(hash, left.length === 1 ? (left[0] as number) : left);
+    }
+    for (const token of tokens) {
+      this.#dropRows(token.incoming, doomed);
+      this.#dropRows(token.outgoing, doomed);
+    }
+    this.#removed += doomed.size;
+    return doomed.size;
+  }
+
   /** The transfers of one transaction, by log index (empty when unknown). */
   byTxHash(network: string, txHash: string): LedgerTransfer[] {
     const tx = this.#byTx.get(network)?.get(txHash);
@@ -177,7 +213,7 @@ export class LedgerIndex implements LedgerReader {
 
   /** Number of distinct transfers held. */
   get size(): number {
-    return this.#size;
+    return this.#size - this.#removed;
   }
 
   /** Synchronous form of `ledgerIncoming`: per address the latest rows strictly before its time. */
@@ -488,6 +524,36 @@ export class LedgerIndex implements LedgerReader {
     adjacency.rows = rows;
     adjacency.recent.clear();
     adjacency.recentRows = 0;
+  }
+
+  /** Rebuilds `adjacency` without the rows in `doomed`: every address's rows, sorted, compacted again. */
+  #dropRows(adjacency: Adjacency, doomed: ReadonlySet<number>): void {
+    const lists = new Map<number, number[]>();
+    for (const a of new Set([...adjacency.keys, ...adjacency.recent.keys()])) {
+      const [start, end] = this.#segment(adjacency, a);
+      const list = [...adjacency.rows.subarray(start, end), ...(adjacency.recent.get(a) ?? [])].filter(
+        (r) => !doomed.has(r),
+      );
+      if (list.length > 0)
+        lists.set(
+          a,
+          list.sort((x, y) => this.#compareRows(x, y)),
+        );
+    }
+    adjacency.keys = new Int32Array(0);
+    adjacency.slots = null;
+    adjacency.offsets = new Int32Array(1);
+    adjacency.rows = new Int32Array(0);
+    adjacency.data = new Float64Array(0);
+    adjacency.peers = new Int32Array(0);
+    adjacency.hashes = [];
+    adjacency.recent.clear();
+    adjacency.recentRows = 0;
+    for (const [a, list] of lists) {
+      adjacency.recent.set(a, list);
+      adjacency.recentRows += list.length;
+    }
+    this.#compact(adjacency);
   }
 
   #rowsOfTx(tx: number | number[]): number[] {

@@ -13,6 +13,33 @@ export interface FollowedBlock {
   readonly hash: string;
 }
 
+/** The ledgers a rewind removes rows from: the account ledger and the UTXO ledger. */
+export const REWOUND_LEDGERS = Object.freeze(["account", "utxo"] as const);
+
+/** Which ledger a {@link LedgerRewind} removed rows from. */
+export type RewoundLedger = (typeof REWOUND_LEDGERS)[number];
+
+/**
+ * One undo of a followed chain as the store recorded it: the rows of `network` in blocks at or
+ * above `fromHeight` were removed from one ledger (`rewindFollowedChain` for the account ledger,
+ * `deleteUtxoBlocksFrom` for the UTXO ledger). What a warm copy reads to drop them too.
+ */
+export interface LedgerRewind {
+  /** Its number: rewinds are numbered from 1 in the order they committed. */
+  readonly id: number;
+  readonly ledger: RewoundLedger;
+  readonly network: string;
+  readonly fromHeight: number;
+  /**
+   * A scan position of that ledger (`Store.scanLedger`, `Store.scanUtxoTransactions`) up to
+   * which nothing changed: every row at a position <= `resumeAfter` is still stored at it, and
+   * every row stored since the rewind gets a higher one. A copy that dropped the removed rows
+   * reads again from here (rows it holds already are skipped) and misses nothing, even where
+   * the store renumbers or reuses positions. 0 when the store cannot scan that ledger.
+   */
+  readonly resumeAfter: number;
+}
+
 /** What {@link ChainFollowStoreOps.rewindFollowedChain} removed. */
 export interface ChainRewind {
   /** Followed blocks removed. */
@@ -38,8 +65,9 @@ export interface ChainFollowStoreOps {
   /**
    * Undoes a network from `fromHeight` on, after a reorganisation replaced those blocks: removes
    * its followed blocks at or above `fromHeight` and every ledger row of the network whose block
-   * is at or above `fromHeight` (rows without a block stay). Atomic. A warm in-memory copy of
-   * the ledger (`createWarmLedger`) does not see rows removed: restart a warm process after one.
+   * is at or above `fromHeight` (rows without a block stay). Atomic. When rows were removed it
+   * also records a {@link LedgerRewind} (`ledger: "account"`) in the same transaction, which
+   * warm in-memory copies read to drop them (`Store.scanRewinds`).
    */
   rewindFollowedChain(network: string, fromHeight: number): Promise<ChainRewind>;
 }

@@ -52,7 +52,7 @@ import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";
 import type { CaseworkStoreOps } from "./store-casework.js";
-import type { ChainFollowStoreOps } from "./store-chain-follow.js";
+import type { ChainFollowStoreOps, LedgerRewind } from "./store-chain-follow.js";
 import type { OperationsStoreOps } from "./store-operations.js";
 import type { UserStoreOps } from "./store-users.js";
 import type { UtxoClusterStore } from "./utxo-clusters.js";
@@ -562,6 +562,16 @@ export interface Store extends StoreOps {
    * memory and SQLite stores; Postgres, with several writers at once, has no such order.
    */
   scanLedger?(after: number, limit: number): Promise<LedgerScan>;
+  /**
+   * Optional: the rewinds recorded after number `after` (0: from the first), in the order they
+   * committed, at most `limit` of them: the rows a chain follower removed after a
+   * reorganisation (`rewindFollowedChain`, `deleteUtxoBlocksFrom`). A warm copy that follows
+   * `scanLedger` or `scanUtxoTransactions` reads them to drop those rows too (and their index
+   * entries), then reads again from the rewind's `resumeAfter`. A rewind numbered lower than one
+   * already returned never appears later. Offered by the memory, SQLite and Postgres stores; a
+   * store without it cannot tell a warm copy of its deletes (restart such a copy after a reorg).
+   */
+  scanRewinds?(after: number, limit: number): Promise<ReadonlyArray<LedgerRewind>>;
   /**
    * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
    * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.

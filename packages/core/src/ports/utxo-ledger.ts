@@ -61,7 +61,8 @@ export interface UtxoLedgerStore extends UtxoLedgerReader {
   /**
    * Deletes every transaction of `network` in blocks at or above `height` (a reorg replaced
    * them), with their inputs and outputs, so the outputs they spent read as unspent again;
-   * returns how many transactions were deleted.
+   * returns how many transactions were deleted. When some were, also records a `LedgerRewind`
+   * (`ledger: "utxo"`) in the same transaction, which warm copies read (`Store.scanRewinds`).
    */
   deleteUtxoBlocksFrom(network: string, height: number): Promise<number>;
 }

@@ -2,6 +2,7 @@
 import { KytError } from "../errors.js";
 import type { ChainFollowStoreOps, FollowedBlock } from "../ports/store-chain-follow.js";
 import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
+import { recordRewind } from "./memory-rewinds.js";
 import { keyOf, type MemoryTables } from "./memory-state.js";
 
 /** Creates the chain-follow members over `tables`, writing through `journal`. */
@@ -44,9 +45,18 @@ export function memoryChainFollowOps(tables: MemoryTables, journal: Journal): Ch
       const replaced = ofNetwork(network).filter((b) => b.height >= fromHeight);
       for (const block of replaced) deleteEntry(journal, followedBlocks, keyOf(network, block.height));
       const before = ledger.rows.slice();
-      const kept = before.filter((r) => r.network !== network || r.block === null || r.block < fromHeight);
+      const stays = (r: (typeof before)[number]) =>
+        r.network !== network || r.block === null || r.block < fromHeight;
+      const kept = before.filter(stays);
       const removed = before.length - kept.length;
       if (removed > 0) {
+        // Positions are places in the list (from 1): those before the first removed row keep theirs.
+        recordRewind(tables, journal, {
+          ledger: "account",
+          network,
+          fromHeight,
+          resumeAfter: before.findIndex((r) => !stays(r)),
+        });
         ledger.rows.splice(0, ledger.rows.length, ...kept);
         ledger.index = null;
         journal.record(() => {

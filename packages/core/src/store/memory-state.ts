@@ -31,7 +31,7 @@ import type { SessionRecord, UserRecord } from "../domain/users.js";
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import { UtxoIndex } from "../exposure/utxo-index.js";
 import type { PageRequest, PageResult } from "../ports/store.js";
-import type { FollowedBlock } from "../ports/store-chain-follow.js";
+import type { FollowedBlock, LedgerRewind } from "../ports/store-chain-follow.js";
 
 /** Every table of one in-memory store. */
 export interface MemoryTables {
@@ -69,6 +69,8 @@ export interface MemoryTables {
   readonly settings: Map<string, string>;
   /** (network, height) key to the block a chain follower wrote. */
   readonly followedBlocks: Map<string, FollowedBlock>;
+  /** The rewinds recorded (`Store.scanRewinds`), in order: the i-th has id i + 1. */
+  readonly rewinds: LedgerRewind[];
   readonly webhooks: Map<string, WebhookRecord>;
   readonly webhookEvents: Map<string, WebhookEventRecord>;
   /** Webhook id to its delivery attempts, in the order they were recorded. */
@@ -118,6 +120,7 @@ export function createMemoryTables(): MemoryTables {
     prices: new Map(),
     settings: new Map(),
     followedBlocks: new Map(),
+    rewinds: [],
     webhooks: new Map(),
     webhookEvents: new Map(),
     webhookDeliveries: new Map(),

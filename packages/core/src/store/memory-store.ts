@@ -18,6 +18,7 @@ import { createMutex, type Mutex } from "./memory-mutex.js";
 import { memoryOperationsOps } from "./memory-operations.js";
 import { memoryReferenceOps } from "./memory-reference.js";
 import { createMemoryReplayGuard } from "./memory-replay.js";
+import { memoryRewindScan } from "./memory-rewinds.js";
 import { memoryRiskAlertOps } from "./memory-risks-alerts.js";
 import { memorySecretOps } from "./memory-secrets.js";
 import { createMemoryTables, type MemoryTables } from "./memory-state.js";
@@ -78,6 +79,7 @@ export function createMemoryStore(): Store {
     capabilities: MEMORY_STORE_CAPABILITIES,
     bulkLedgerWriter: async () => memoryBulkLedgerWriter(store),
     scanLedger: memoryLedgerScan(tables, mutex),
+    scanRewinds: memoryRewindScan(tables, mutex),
     admitRequestSignature: (keyId, digest, expiresAt, now) => replay.admit(keyId, digest, expiresAt, now),
     transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
       return mutex.run(async () => {

@@ -3,6 +3,7 @@ import { utxoTransactionProblem } from "../domain/utxo.js";
 import { KytError } from "../errors.js";
 import type { UtxoLedgerStore } from "../ports/utxo-ledger.js";
 import type { Journal } from "./memory-journal.js";
+import { recordRewind } from "./memory-rewinds.js";
 import { copy, type MemoryTables } from "./memory-state.js";
 
 /** Creates the UTXO ledger members over `tables`, writing through `journal`. */
@@ -29,6 +30,9 @@ export function memoryUtxoOps(tables: MemoryTables, journal: Journal): UtxoLedge
     },
     async deleteUtxoBlocksFrom(network, height) {
       const gone = utxo.blocksFrom(network, height);
+      // The memory store cannot scan its UTXO ledger: a copy of it would read from the start.
+      if (gone.length > 0)
+        recordRewind(tables, journal, { ledger: "utxo", network, fromHeight: height, resumeAfter: 0 });
       for (const tx of gone) {
         utxo.remove(tx.network, tx.txid);
         journal.record(() => utxo.add([tx]));

@@ -7,7 +7,9 @@
  *
  * Freshness: a read that comes more than `maxLagMs` after the last catch-up first reads what
  * was stored since (one indexed statement, usually returning nothing), so a row stored by any
- * process is traced at most `maxLagMs` later. The chain source it offers finds hashes in the
+ * process is traced at most `maxLagMs` later. Rows a chain follower removed after a
+ * reorganisation (in any process) leave the copy as late, through the store's rewind log
+ * (`Store.scanRewinds`, see `warm-catch-up.ts`). The chain source it offers finds hashes in the
  * copy and asks the store for the ones it has not seen yet.
  */
 import type { LedgerTransfer } from "../../domain/records.js";
@@ -60,10 +62,22 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
   }
   const scan = store.scanLedger.bind(store);
   const index = new LedgerIndex();
-  const upkeep = warmCatchUp("warm ledger", options, WARM_LEDGER_DEFAULTS, async (position, pageSize) => {
-    const page = await scan(position, pageSize);
-    return { read: page.rows.length, added: index.add(page.rows), last: page.last };
-  });
+  const upkeep = warmCatchUp(
+    "warm ledger",
+    options,
+    WARM_LEDGER_DEFAULTS,
+    async (position, pageSize) => {
+      const page = await scan(position, pageSize);
+      return { read: page.rows.length, added: index.add(page.rows), last: page.last };
+    },
+    store.scanRewinds
+      ? {
+          scan: store.scanRewinds.bind(store),
+          ledger: "account",
+          drop: (network, fromHeight) => index.removeBlocksFrom(network, fromHeight),
+        }
+      : null,
+  );
   const { catchUp, fresh } = upkeep;
 
   await catchUp();

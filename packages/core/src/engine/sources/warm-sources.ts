@@ -9,6 +9,7 @@
  */
 import type { ChainSource } from "../../ports/chain-source.js";
 import type { Store } from "../../ports/store.js";
+import { CLUSTER_CACHE_DEFAULTS, cachingClusterReader, type UtxoClusterReader } from "./cached-clusters.js";
 import { type ColdSources, type ColdSourcesOptions, createColdSources } from "./cold-sources.js";
 import { createWarmLedger, type WarmLedger, type WarmLedgerOptions } from "./warm-ledger.js";
 import { createWarmUtxoLedger, type WarmUtxoLedger, warmUtxoChainSource } from "./warm-utxo-ledger.js";
@@ -28,6 +29,8 @@ export interface WarmSources extends ColdSources {
   readonly ledger: WarmLedger;
   /** The UTXO ledger in memory (`warm-utxo-ledger.ts`); left out when the store cannot list it. */
   readonly utxoLedger?: WarmUtxoLedger;
+  /** The store's address clusters behind a cache as old as the ledger may be (`cached-clusters.ts`). */
+  readonly clusters: UtxoClusterReader;
   readonly chainSource: ChainSource;
 }
 
@@ -42,6 +45,10 @@ export async function createWarmSources(
     ...(await createColdSources(store, options)),
     ledger,
     ...(utxoLedger ? { utxoLedger } : {}),
+    clusters: cachingClusterReader(store, {
+      ttlMs: options.ledger?.maxLagMs ?? CLUSTER_CACHE_DEFAULTS.ttlMs,
+      ...(options.ledger?.clock ? { clock: options.ledger.clock } : {}),
+    }),
     chainSource: utxoLedger ? warmUtxoChainSource(utxoLedger, ledger.chain) : ledger.chain,
   };
 }

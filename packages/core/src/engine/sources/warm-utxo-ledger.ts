@@ -6,8 +6,9 @@
  *
  * Freshness: a read that comes more than `maxLagMs` after the last catch-up first reads what was
  * stored since, so a transaction stored by any process is traced at most `maxLagMs` later. A
- * reorg's deletes (`deleteUtxoBlocksFrom`) are not seen by the copy: a process that follows the
- * chain itself keeps a cold UTXO ledger, or restarts after a reorg (docs/risk-model.md, §7).
+ * reorg's deletes (`deleteUtxoBlocksFrom`, by any process) leave the copy as late: the store
+ * records them (`Store.scanRewinds`) and the catch-up drops the same transactions, with their
+ * spends and their outputs' entries, so the coins they spent read as unspent again.
  */
 import { UtxoIndex } from "../../exposure/utxo-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
@@ -41,10 +42,26 @@ export async function createWarmUtxoLedger(
   if (!store.scanUtxoTransactions) return null;
   const scan = store.scanUtxoTransactions.bind(store);
   const index = new UtxoIndex();
-  const upkeep = warmCatchUp("warm UTXO ledger", options, WARM_UTXO_DEFAULTS, async (position, pageSize) => {
-    const page = await scan(position, pageSize);
-    return { read: page.txs.length, added: index.add(page.txs).length, last: page.last };
-  });
+  const upkeep = warmCatchUp(
+    "warm UTXO ledger",
+    options,
+    WARM_UTXO_DEFAULTS,
+    async (position, pageSize) => {
+      const page = await scan(position, pageSize);
+      return { read: page.txs.length, added: index.add(page.txs).length, last: page.last };
+    },
+    store.scanRewinds
+      ? {
+          scan: store.scanRewinds.bind(store),
+          ledger: "utxo",
+          drop: (network, fromHeight) => {
+            const gone = index.blocksFrom(network, fromHeight);
+            for (const tx of gone) index.remove(tx.network, tx.txid);
+            return gone.length;
+          },
+        }
+      : null,
+  );
   const { catchUp, fresh } = upkeep;
 
   await catchUp();

@@ -1,0 +1,25 @@
+/**
+ * The warm-copy reorg scenario over one SQLite file: the follower writes through one store, the
+ * warm engine reads through another opened on the same file (two processes' view).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runWarmReorgScenario } from "@openkyt/testkit";
+import { createSqliteStore } from "../src/index.js";
+
+runWarmReorgScenario("SQLite, two handles on one file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "openkyt-warm-reorg-"));
+  const filename = join(dir, "ledger.sqlite");
+  const follower = await createSqliteStore({ filename });
+  const warm = await createSqliteStore({ filename });
+  return {
+    follower,
+    warm,
+    async close() {
+      await warm.close();
+      await follower.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
