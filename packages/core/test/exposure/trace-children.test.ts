@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LedgerTransfer } from "../../src/domain/records.js";
-import { type MergedNodes, nodesOf, rootNode, splitNode } from "../../src/exposure/trace-node.js";
+import { TraceChildren } from "../../src/exposure/trace-children.js";
+import { rootNode } from "../../src/exposure/trace-node.js";
+import { LedgerColumns } from "../../src/ports/ledger-columns.js";
 
-/** A row at a position; the fields splitNode does not read are fixed. */
+/** A row at a position; the fields the split does not read are fixed. */
 function row(from: string, amount: number, occurredAt: number, block: number | null, logIndex: number) {
   return {
     network: "ETH",
@@ -32,10 +34,23 @@ function modelMerge(rows: ReadonlyArray<LedgerTransfer>): Map<string, number> {
 }
 
 function merged(rows: ReadonlyArray<LedgerTransfer>): Map<string, number> {
-  const into: MergedNodes = new Map();
-  splitNode(rootNode("root", { occurredAt: 1_000, block: null, logIndex: -1 }, 0), rows, false, into);
+  const columns = new LedgerColumns();
+  for (const r of rows)
+    columns.push(r.occurredAt, r.amount, r.block ?? Number.NaN, r.logIndex, r.from, r.txHash);
+  columns.endQuery();
+  const children = new TraceChildren();
+  const root = rootNode("root", { occurredAt: 1_000, block: null, logIndex: -1 }, 0);
+  children.split(
+    root,
+    columns,
+    rows.map((_, i) => i),
+    rows.length,
+  );
   const out = new Map<string, number>();
-  for (const n of nodesOf(into)) {
+  for (let i = 0; i < children.size; i++) {
+    const n = children.node(i, String);
+    expect(n.hop).toBe(1);
+    expect(n.parent).toBe(root);
     const p = n.position;
     const key = JSON.stringify([n.address, p.occurredAt, p.block, p.block === null ? -1 : p.logIndex]);
     expect(out.has(key)).toBe(false);
@@ -51,7 +66,7 @@ function expectSameMerge(rows: ReadonlyArray<LedgerTransfer>): void {
   for (const [key, weight] of want) expect(got.get(key)).toBeCloseTo(weight, 12);
 }
 
-describe("splitNode", () => {
+describe("TraceChildren.split", () => {
   it("merges the parts that reach one address at one position, and only those", () => {
     expectSameMerge([
       row("a", 1, 10, 5, 0),
