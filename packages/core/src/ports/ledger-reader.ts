@@ -56,8 +56,9 @@ export interface LedgerReader {
   ): Promise<ReadonlyArray<number>>;
   /**
    * Optional, for readers in memory: the rows `ledgerIncoming` returns, in the same order, written
-   * into `into` as columns (reset first; one query's rows after another's, `endQuery` after each),
-   * at once. A tracer then splits a hub's weight without an object per row.
+   * into `into` as columns (reset first; one query's rows after another's, `endQuery` after each).
+   * A tracer then splits a hub's weight without an object per row. `into` is the caller's until
+   * the returned promise (if any) settles.
    */
   ledgerIncomingColumns?(
     network: string,
@@ -65,7 +66,7 @@ export interface LedgerReader {
     queries: ReadonlyArray<IncomingQuery>,
     limitPerAddress: number,
     into: LedgerColumns,
-  ): void;
+  ): void | Promise<void>;
   /** Optional: the rows of `ledgerOutgoing` as columns, as `ledgerIncomingColumns`. */
   ledgerOutgoingColumns?(
     network: string,
@@ -73,7 +74,7 @@ export interface LedgerReader {
     queries: ReadonlyArray<OutgoingQuery>,
     limitPerAddress: number,
     into: LedgerColumns,
-  ): void;
+  ): void | Promise<void>;
   /** With the column reads: the transaction hash of a row whose `hash` column holds a number. */
   ledgerTxHashAt?(ref: number): string;
 }
