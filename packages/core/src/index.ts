@@ -25,7 +25,6 @@ export * from "./follow/chain-follower.js";
 export * from "./machines/index.js";
 export * from "./ports/block-source.js";
 export * from "./ports/chain-source.js";
-export * from "./ports/ledger-columns.js";
 export * from "./ports/ledger-reader.js";
 export * from "./ports/reference-sources.js";
 export * from "./ports/replay-guard.js";

@@ -74,18 +74,24 @@ export class ExposureTally {
   }
 
   /**
-   * Credits unnamed contributions of `weight` in all, met at `hop` with `proximity`, none larger
-   * than `largest`, which is no larger than the category's largest so far (the caller credited a
-   * contribution at least as large first): they count as crediting each with `credit` would, and
-   * the largest contribution's path stays as it is.
+   * Credits unnamed contributions none of which is larger than the category's largest so far
+   * (the caller credited a contribution at least as large first): their weights, hops and
+   * proximities count as with `credit`; the largest contribution's path stays as it is.
    */
-  creditRest(category: string, weight: number, largest: number, hop: number, proximity: Proximity): void {
-    if (!(weight > 0)) return;
+  creditMany(
+    category: string,
+    parts: ReadonlyArray<{ readonly weight: number; readonly hop: number }>,
+    proximityAt: (hop: number) => Proximity,
+  ): void {
     const t = this.#categories.get(category);
-    if (!t || largest > t.bestWeight) throw new Error(`creditRest: a part of ${category} is its largest`);
-    t.weight += weight;
-    t.direct ||= proximity === "direct";
-    t.minHops = Math.min(t.minHops, hop);
+    for (const part of parts) {
+      if (!(part.weight > 0)) continue;
+      if (!t || part.weight > t.bestWeight)
+        throw new Error(`creditMany: a part of ${category} is its largest`);
+      t.weight += part.weight;
+      t.direct ||= proximityAt(part.hop) === "direct";
+      t.minHops = Math.min(t.minHops, part.hop);
+    }
   }
 
   /**

@@ -6,7 +6,6 @@
  * are its own.
  */
 import type { LedgerTransfer } from "../domain/records.js";
-import type { LedgerColumns } from "../ports/ledger-columns.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
 import { type AdjacencyImage, IMAGE_STRIDE, type LedgerImage, type TokenImage } from "./ledger-image.js";
 import { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
@@ -132,79 +131,6 @@ export class LedgerImageReader implements LedgerReader {
     limit: number,
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limit));
-  }
-
-  /**
-   * See `LedgerReader.ledgerIncomingColumns`. From the image alone no row object is made (the
-   * hash column holds row numbers, see {@link ledgerTxHashAt}); with a delta the merged rows are
-   * copied in.
-   */
-  ledgerIncomingColumns(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limit: number,
-    into: LedgerColumns,
-  ): void {
-    into.reset();
-    const token = this.#tokens.get(network + SEP + tokenId);
-    for (const q of queries) {
-      if (this.#delta.size > 0) pushRows(into, this.incomingSync(network, tokenId, [q], limit), true);
-      else if (token) {
-        const address = sharedStringIndex(this.#image.addresses, q.address);
-        if (address >= 0) {
-          const adj = token.incoming;
-          const [start, end] = segment(adj, address);
-          let p = search(adj, start, end, q.before, false) - 1;
-          for (let n = 0; n < limit && p >= start; n++) this.#pushAt(into, adj, p--);
-        }
-      }
-      into.endQuery();
-    }
-  }
-
-  /** See `LedgerReader.ledgerOutgoingColumns`; as {@link ledgerIncomingColumns}. */
-  ledgerOutgoingColumns(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limit: number,
-    into: LedgerColumns,
-  ): void {
-    into.reset();
-    const token = this.#tokens.get(network + SEP + tokenId);
-    for (const q of queries) {
-      if (this.#delta.size > 0) pushRows(into, this.outgoingSync(network, tokenId, [q], limit), false);
-      else if (token) {
-        const address = sharedStringIndex(this.#image.addresses, q.address);
-        if (address >= 0) {
-          const adj = token.outgoing;
-          const [start, end] = segment(adj, address);
-          let p = search(adj, start, end, q.after, true);
-          for (let n = 0; n < limit && p < end; n++) this.#pushAt(into, adj, p++);
-        }
-      }
-      into.endQuery();
-    }
-  }
-
-  /** The hash of image row `ref` (a number of a column read's hash column; valid until `replace`). */
-  ledgerTxHashAt(ref: number): string {
-    return sharedStringAt(this.#image.hashes, ref);
-  }
-
-  /** Position `p` of `adj` into columns, its hash as its row number. */
-  #pushAt(into: LedgerColumns, adj: AdjacencyImage, p: number): void {
-    const d = p * IMAGE_STRIDE;
-    const { data } = adj;
-    into.push(
-      data[d] as number,
-      data[d + 1] as number,
-      data[d + 3] as number,
-      data[d + 4] as number,
-      this.#name(adj.peers[p] as number),
-      adj.rows[p] as number,
-    );
   }
 
   #index(): void {
@@ -336,12 +262,5 @@ function mergeInto(
       j >= b.length ||
       (i < a.length && sign * compareLedgerTransfers(a[i] as LedgerTransfer, b[j] as LedgerTransfer) < 0);
     out.push((takeA ? a[i++] : b[j++]) as LedgerTransfer);
-  }
-}
-
-/** Rows into columns, as they are (`incoming`: the sender is the peer, else the recipient). */
-function pushRows(into: LedgerColumns, rows: ReadonlyArray<LedgerTransfer>, incoming: boolean): void {
-  for (const r of rows) {
-    into.push(r.occurredAt, r.amount, r.block ?? Number.NaN, r.logIndex, incoming ? r.from : r.to, r.txHash);
   }
 }

@@ -12,7 +12,6 @@
  * stay one string per row.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
-import type { LedgerColumns } from "../ports/ledger-columns.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
 
 const SEP = "\u0000";
@@ -247,106 +246,6 @@ export class LedgerIndex implements LedgerReader {
       }
     }
     return out;
-  }
-
-  /** See `LedgerReader.ledgerIncomingColumns`: `incomingSync`'s rows as columns, no object per row. */
-  ledgerIncomingColumns(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limitPerAddress: number,
-    into: LedgerColumns,
-  ): void {
-    into.reset();
-    const token = this.#tokenIds.get(network + SEP + tokenId);
-    const adjacency =
-      token === undefined ? null : this.#compacted((this.#tokens[token] as TokenRows).incoming);
-    for (const q of queries) {
-      const address = adjacency === null ? undefined : this.#addressIds.get(q.address);
-      if (adjacency === null || address === undefined) {
-        into.endQuery();
-        continue;
-      }
-      const [start, end] = this.#segment(adjacency, address);
-      let i = this.#searchSegment(adjacency, start, end, q.before, false) - 1;
-      const recent = adjacency.recent.get(address);
-      let j = recent === undefined ? -1 : this.#searchTime(recent, q.before, false) - 1;
-      for (let n = 0; n < limitPerAddress && (i >= start || j >= 0); n++) {
-        if (
-          j < 0 ||
-          (i >= start &&
-            this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) > 0)
-        ) {
-          this.#pushAt(into, adjacency, i--);
-        } else {
-          this.#pushRow(into, (recent as number[])[j--] as number, true);
-        }
-      }
-      into.endQuery();
-    }
-  }
-
-  /** See `LedgerReader.ledgerOutgoingColumns`: `outgoingSync`'s rows as columns. */
-  ledgerOutgoingColumns(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limitPerAddress: number,
-    into: LedgerColumns,
-  ): void {
-    into.reset();
-    const token = this.#tokenIds.get(network + SEP + tokenId);
-    const adjacency =
-      token === undefined ? null : this.#compacted((this.#tokens[token] as TokenRows).outgoing);
-    for (const q of queries) {
-      const address = adjacency === null ? undefined : this.#addressIds.get(q.address);
-      if (adjacency === null || address === undefined) {
-        into.endQuery();
-        continue;
-      }
-      const [start, end] = this.#segment(adjacency, address);
-      let i = this.#searchSegment(adjacency, start, end, q.after, true);
-      const recent = adjacency.recent.get(address);
-      let j = recent === undefined ? 0 : this.#searchTime(recent, q.after, true);
-      const recentEnd = recent === undefined ? 0 : recent.length;
-      for (let n = 0; n < limitPerAddress && (i < end || j < recentEnd); n++) {
-        if (
-          j >= recentEnd ||
-          (i < end && this.#compareRows(adjacency.rows[i] as number, (recent as number[])[j] as number) < 0)
-        ) {
-          this.#pushAt(into, adjacency, i++);
-        } else {
-          this.#pushRow(into, (recent as number[])[j++] as number, false);
-        }
-      }
-      into.endQuery();
-    }
-  }
-
-  /** The compacted row at position `p` of `adjacency`, into columns. */
-  #pushAt(into: LedgerColumns, adjacency: Adjacency, p: number): void {
-    const { data } = adjacency;
-    const d = p * STRIDE;
-    into.push(
-      data[d] as number,
-      data[d + 1] as number,
-      data[d + 3] as number,
-      data[d + 4] as number,
-      this.#addresses[adjacency.peers[p] as number] as string,
-      adjacency.hashes[p] as string,
-    );
-  }
-
-  /** Row `row` (a recent one), into columns: `incoming` names its sender as the peer, else its recipient. */
-  #pushRow(into: LedgerColumns, row: number, incoming: boolean): void {
-    into.push(
-      this.#occurredAt[row] as number,
-      this.#amount[row] as number,
-      this.#block[row] as number,
-      this.#logIndex[row] as number,
-      this.#addresses[(incoming ? this.#from[row] : this.#to[row]) as number] as string,
-      this.#txHash[row] as string,
-    );
   }
 
   /** Per query, the number of rows `incomingSync` returns for it without a limit (a binary search each). */

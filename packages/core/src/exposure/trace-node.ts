@@ -3,7 +3,7 @@
  * transfers that may have funded `position` (or forward to those it may have funded), met
  * `hop` hops from the start.
  */
-import type { Millis } from "../domain/records.js";
+import type { LedgerTransfer, Millis } from "../domain/records.js";
 import type { LedgerPosition } from "./ledger-position.js";
 
 /** One frontier entry. Built and merged only inside a trace. */
@@ -21,6 +21,48 @@ export interface TraceNode {
   largestPart: number;
   /** Forward reads only: transfers at or after this time are ignored (null: no bound). */
   readonly until: Millis | null;
+}
+
+/**
+ * Children met in one hop, by address, then by position: a number (see `fastKey`) or, when a
+ * node of another position holds that number or the position has no number, its full text.
+ */
+export type MergedNodes = Map<string, Map<number | string, TraceNode>>;
+
+/** Log indexes (-1, a native value, and up) and blocks a number key packs: exact below 2^53. */
+const LOG_SPAN = 2 ** 21;
+const BLOCK_SPAN = 2 ** 32;
+
+/**
+ * A number naming a position without building text: its time when it has no block, else its
+ * block and log index packed into a negative number (times are not negative); the time of a
+ * position with a block is checked on a hit (see `splitNode`). Null outside the packed range.
+ */
+function fastKey(r: LedgerTransfer): number | null {
+  if (r.block === null) return r.occurredAt;
+  const { block, logIndex } = r;
+  if (!(block >= 0 && block < BLOCK_SPAN && logIndex >= -1 && logIndex < LOG_SPAN - 1)) return null;
+  if (!Number.isInteger(block) || !Number.isInteger(logIndex)) return null;
+  return -1 - (block * LOG_SPAN + logIndex + 1);
+}
+
+/** The whole position as text: the key of last resort, never equal to a number key. */
+function fullKey(r: LedgerTransfer): string {
+  return r.block === null ? `${r.occurredAt}` : `${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
+}
+
+/** Whether `node` sits at `r`'s position. */
+function atPosition(node: TraceNode, r: LedgerTransfer): boolean {
+  const p = node.position;
+  if (p.occurredAt !== r.occurredAt || p.block !== r.block) return false;
+  return r.block === null || p.logIndex === r.logIndex;
+}
+
+/** Every node of `merged`, in no particular order. */
+export function nodesOf(merged: MergedNodes): TraceNode[] {
+  const out: TraceNode[] = [];
+  for (const atAddress of merged.values()) for (const n of atAddress.values()) out.push(n);
+  return out;
 }
 
 /** A start node of weight 1 at `position`. */
@@ -56,4 +98,61 @@ export function compareNodes(a: TraceNode, b: TraceNode): number {
   if (p.occurredAt !== q.occurredAt) return p.occurredAt - q.occurredAt;
   if (p.block !== q.block) return (p.block ?? -1) - (q.block ?? -1);
   return p.logIndex - q.logIndex;
+}
+
+/**
+ * Splits `node`'s weight over the transfers that funded it (backward) or that it funded
+ * (forward), by amount, merging into `into` children already met at the same address and
+ * position. Transfers of no amount and self-transfers carry nothing and are skipped. Returns
+ * false when nothing was carried (the trail ends at `node`).
+ */
+export function splitNode(
+  node: TraceNode,
+  rows: ReadonlyArray<LedgerTransfer>,
+  forward: boolean,
+  into: MergedNodes,
+): boolean {
+  let sum = 0;
+  for (const r of rows) if (r.amount > 0 && r.from !== r.to) sum += r.amount;
+  if (!(sum > 0 && Number.isFinite(sum))) return false;
+  for (const r of rows) {
+    if (!(r.amount > 0) || r.from === r.to) continue;
+    const address = forward ? r.to : r.from;
+    const part = node.weight * (r.amount / sum);
+    // A position without a block is its time alone (the log index orders nothing then). Keyed by
+    // the held address string, then a number for the position: no key text is built per edge,
+    // unless another position took the number first (a time that equals a packed block, or the
+    // same block and log index at another time: data no chain gives, but met exactly).
+    let atAddress = into.get(address);
+    if (!atAddress) {
+      atAddress = new Map();
+      into.set(address, atAddress);
+    }
+    let key: number | string | null = fastKey(r);
+    let met = key === null ? undefined : atAddress.get(key);
+    if (key === null || (met !== undefined && !atPosition(met, r))) {
+      key = fullKey(r);
+      met = atAddress.get(key);
+    }
+    if (!met) {
+      atAddress.set(key, {
+        address,
+        position: r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: -1 } : r,
+        txHash: r.txHash,
+        weight: part,
+        hop: node.hop + 1,
+        parent: node,
+        largestPart: part,
+        until: null,
+      });
+    } else {
+      met.weight += part;
+      if (part > met.largestPart) {
+        met.largestPart = part;
+        met.parent = node;
+        met.txHash = r.txHash;
+      }
+    }
+  }
+  return true;
 }

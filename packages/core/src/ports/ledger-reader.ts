@@ -3,7 +3,6 @@
  * address of a hop at once, and the adapter decides how to batch.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
-import type { LedgerColumns } from "./ledger-columns.js";
 
 /** One frontier address of a backward hop: transfers into `address` strictly before `before`. */
 export interface IncomingQuery {
@@ -54,27 +53,4 @@ export interface LedgerReader {
     tokenId: string,
     queries: ReadonlyArray<OutgoingQuery>,
   ): Promise<ReadonlyArray<number>>;
-  /**
-   * Optional, for readers in memory: the rows `ledgerIncoming` returns, in the same order, written
-   * into `into` as columns (reset first; one query's rows after another's, `endQuery` after each).
-   * A tracer then splits a hub's weight without an object per row. `into` is the caller's until
-   * the returned promise (if any) settles.
-   */
-  ledgerIncomingColumns?(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<IncomingQuery>,
-    limitPerAddress: number,
-    into: LedgerColumns,
-  ): void | Promise<void>;
-  /** Optional: the rows of `ledgerOutgoing` as columns, as `ledgerIncomingColumns`. */
-  ledgerOutgoingColumns?(
-    network: string,
-    tokenId: string,
-    queries: ReadonlyArray<OutgoingQuery>,
-    limitPerAddress: number,
-    into: LedgerColumns,
-  ): void | Promise<void>;
-  /** With the column reads: the transaction hash of a row whose `hash` column holds a number. */
-  ledgerTxHashAt?(ref: number): string;
 }

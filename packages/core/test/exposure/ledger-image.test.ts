@@ -9,44 +9,6 @@ import { LedgerImageBuilder } from "../../src/exposure/ledger-image.js";
 import { LedgerImageReader } from "../../src/exposure/ledger-image-reader.js";
 import { LedgerIndex } from "../../src/exposure/ledger-index.js";
 import { buildSharedStrings, sharedStringAt, sharedStringIndex } from "../../src/exposure/shared-strings.js";
-import { LedgerColumns } from "../../src/ports/ledger-columns.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../src/ports/ledger-reader.js";
-
-/** What a column read gives per query, and what the row-object read gives, in one form. */
-function columnRows(
-  reader: LedgerReader,
-  network: string,
-  token: string,
-  incoming: ReadonlyArray<IncomingQuery> | null,
-  outgoing: ReadonlyArray<OutgoingQuery>,
-  limit: number,
-): unknown[][] {
-  const c = new LedgerColumns();
-  if (incoming) reader.ledgerIncomingColumns?.(network, token, incoming, limit, c);
-  else reader.ledgerOutgoingColumns?.(network, token, outgoing, limit, c);
-  const out: unknown[][] = [];
-  for (let q = 0; q + 1 < c.starts.length; q++) {
-    const rows: unknown[] = [];
-    for (let i = c.starts[q] as number; i < (c.starts[q + 1] as number); i++) {
-      const b = c.block[i] as number;
-      const h = c.hash[i] as string | number;
-      rows.push([
-        c.occurredAt[i],
-        c.amount[i],
-        Number.isNaN(b) ? null : b,
-        c.logIndex[i],
-        c.peer[i],
-        typeof h === "string" ? h : reader.ledgerTxHashAt?.(h),
-      ]);
-    }
-    out.push(rows);
-  }
-  return out;
-}
-
-function objectRows(rows: ReadonlyArray<LedgerTransfer>, incoming: boolean): unknown[] {
-  return rows.map((r) => [r.occurredAt, r.amount, r.block, r.logIndex, incoming ? r.from : r.to, r.txHash]);
-}
 
 const ADDRESSES = ["a", "b", "c", "d", "e", "0xAb", "é-wide-ü", "€"];
 
@@ -143,20 +105,6 @@ describe("LedgerImageReader", () => {
             expect(reader.outgoingSync(network, token, [{ address, after: at }], limit)).toEqual(
               index.outgoingSync(network, token, [{ address, after: at }], limit),
             );
-            // The column reads give the rows of the object reads, in their order.
-            const inQueries = [
-              { address, before: at },
-              { address: "a", before: at },
-            ];
-            const outQueries = [{ address, after: at }];
-            for (const r of [reader, index] as LedgerReader[]) {
-              expect(columnRows(r, network, token, inQueries, [], limit)).toEqual(
-                inQueries.map((q) => objectRows(index.incomingSync(network, token, [q], limit), true)),
-              );
-              expect(columnRows(r, network, token, null, outQueries, limit)).toEqual(
-                outQueries.map((q) => objectRows(index.outgoingSync(network, token, [q], limit), false)),
-              );
-            }
           }
         },
       ),

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import type { ExposureResult, LedgerTransfer } from "../../src/domain/records.js";
 import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
-import type { LedgerReader } from "../../src/ports/ledger-reader.js";
 import { referenceShares } from "./reference-haircut.js";
 import { attr, ledgerOf, listing, resolverOf } from "./trace-fixtures.js";
 
@@ -83,14 +82,6 @@ function shuffled<T>(items: ReadonlyArray<T>, seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
-}
-
-/** The same ledger through the port's required reads alone: rows as objects, no counts, no columns. */
-function objectReader(ledger: LedgerReader): LedgerReader {
-  return {
-    ledgerIncoming: (...a) => ledger.ledgerIncoming(...a),
-    ledgerOutgoing: (...a) => ledger.ledgerOutgoing(...a),
-  };
 }
 
 function expectWellFormed(result: ExposureResult, value: number | null): void {
@@ -212,26 +203,6 @@ describe("tracing properties", () => {
         expect(two).toEqual(one);
       }),
       { numRuns: 300 },
-    );
-  });
-
-  it("traces the same through a reader of row objects as through column reads", async () => {
-    await fc.assert(
-      fc.asyncProperty(world, async (w) => {
-        const common = { ...w, network: "ETH", tokenId: "native", span: { from: w.at, to: 100 } };
-        const columns = ledgerOf(w.rows);
-        const objects = objectReader(ledgerOf(w.rows));
-        expect(await traceTransferExposure({ ...common, ledger: objects, resolver: resolverFor(w) })).toEqual(
-          await traceTransferExposure({ ...common, ledger: columns, resolver: resolverFor(w) }),
-        );
-        for (const side of ["sender", "recipient"] as const) {
-          const address = { ...common, address: w.counterparty, side };
-          expect(
-            await traceAddressExposure({ ...address, ledger: objects, resolver: resolverFor(w) }),
-          ).toEqual(await traceAddressExposure({ ...address, ledger: columns, resolver: resolverFor(w) }));
-        }
-      }),
-      { numRuns: 200 },
     );
   });
 

@@ -14,7 +14,6 @@ import type { LedgerTransfer } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
 import { LedgerIndex } from "../../exposure/ledger-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
-import type { LedgerColumns } from "../../ports/ledger-columns.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
 import type { Clock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
@@ -75,24 +74,6 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     },
     ledgerOutgoing(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>, limit: number) {
       return fresh(() => index.outgoingSync(network, tokenId, queries, limit));
-    },
-    ledgerIncomingColumns(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<IncomingQuery>,
-      limit: number,
-      into: LedgerColumns,
-    ) {
-      return fresh(() => index.ledgerIncomingColumns(network, tokenId, queries, limit, into));
-    },
-    ledgerOutgoingColumns(
-      network: string,
-      tokenId: string,
-      queries: ReadonlyArray<OutgoingQuery>,
-      limit: number,
-      into: LedgerColumns,
-    ) {
-      return fresh(() => index.ledgerOutgoingColumns(network, tokenId, queries, limit, into));
     },
     ledgerIncomingCounts(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) {
       return fresh(() => index.incomingCountsSync(network, tokenId, queries));

@@ -1,11 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LedgerTransfer } from "../../src/domain/records.js";
-import { TraceChildren } from "../../src/exposure/trace-children.js";
-import { rootNode } from "../../src/exposure/trace-node.js";
-import { LedgerColumns } from "../../src/ports/ledger-columns.js";
+import { type MergedNodes, nodesOf, rootNode, splitNode } from "../../src/exposure/trace-node.js";
 
-/** A row at a position; the fields the split does not read are fixed. */
+/** A row at a position; the fields splitNode does not read are fixed. */
 function row(from: string, amount: number, occurredAt: number, block: number | null, logIndex: number) {
   return {
     network: "ETH",
@@ -34,23 +32,10 @@ function modelMerge(rows: ReadonlyArray<LedgerTransfer>): Map<string, number> {
 }
 
 function merged(rows: ReadonlyArray<LedgerTransfer>): Map<string, number> {
-  const columns = new LedgerColumns();
-  for (const r of rows)
-    columns.push(r.occurredAt, r.amount, r.block ?? Number.NaN, r.logIndex, r.from, r.txHash);
-  columns.endQuery();
-  const children = new TraceChildren();
-  const root = rootNode("root", { occurredAt: 1_000, block: null, logIndex: -1 }, 0);
-  children.split(
-    root,
-    columns,
-    rows.map((_, i) => i),
-    rows.length,
-  );
+  const into: MergedNodes = new Map();
+  splitNode(rootNode("root", { occurredAt: 1_000, block: null, logIndex: -1 }, 0), rows, false, into);
   const out = new Map<string, number>();
-  for (let i = 0; i < children.size; i++) {
-    const n = children.node(i, String);
-    expect(n.hop).toBe(1);
-    expect(n.parent).toBe(root);
+  for (const n of nodesOf(into)) {
     const p = n.position;
     const key = JSON.stringify([n.address, p.occurredAt, p.block, p.block === null ? -1 : p.logIndex]);
     expect(out.has(key)).toBe(false);
@@ -66,7 +51,7 @@ function expectSameMerge(rows: ReadonlyArray<LedgerTransfer>): void {
   for (const [key, weight] of want) expect(got.get(key)).toBeCloseTo(weight, 12);
 }
 
-describe("TraceChildren.split", () => {
+describe("splitNode", () => {
   it("merges the parts that reach one address at one position, and only those", () => {
     expectSameMerge([
       row("a", 1, 10, 5, 0),
