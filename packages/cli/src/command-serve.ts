@@ -113,8 +113,9 @@ ${LEDGER_USAGE}
                 per million transfers) and cache labels, sanctions, tokens and prices; rows
                 imported meanwhile are traced within 1 s, reference data within 30 s
   --screening-threads  with --warm: threads that run the checks' traces over one shared copy of
-                the ledger while this thread serves the API and the store; default: the cores
-                this process may use; 0: trace on this thread (docs/deployment.md)
+                the ledger while this thread serves the API and the store; default: one fewer
+                than the cores this process may use (0 on one core); 0: trace on this thread
+                (docs/deployment.md)
   --no-console  do not serve the analyst console at /console/ nor accept console sign-ins
                 (signed requests only); users are made with \`openkyt users create\`
   --reports-config  JSON file of report settings: block explorer URL templates per network and

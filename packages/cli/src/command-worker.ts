@@ -30,7 +30,8 @@ ${LEDGER_USAGE}
   --warm       screen from memory: the ledger loaded and followed (SQLite or Postgres), labels,
                sanctions, tokens and prices cached
   --screening-threads  with --warm: threads that run the checks' traces over one shared copy of
-               the ledger; default: the cores this process may use; 0: trace on this thread
+               the ledger; default: one fewer than the cores this process may use (0 on one
+               core); 0: trace on this thread
   --log-level  pino level of the log on stderr; default info
   --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
   --metrics-host  interface of --metrics-port; default 127.0.0.1

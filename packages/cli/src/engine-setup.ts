@@ -117,7 +117,8 @@ export type CliWarmSources = Partial<WarmSources> & { readonly traceExecutor?: S
 
 /**
  * `--screening-threads N`: threads that run the checks' traces over one shared copy of the
- * ledger (`--warm` only); default: the cores this process may use; 0: traces on the main thread.
+ * ledger (`--warm` only); default: one fewer than the cores this process may use (0 on one core,
+ * `screeningThreadCount`); 0: traces on the main thread.
  */
 export function screeningThreadsOption(args: ParsedArgs, warm: boolean): number {
   const raw = stringOption(args, "screening-threads");

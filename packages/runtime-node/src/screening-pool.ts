@@ -43,7 +43,7 @@ import type {
 
 /** Options of {@link createScreeningPool}. */
 export interface ScreeningPoolOptions {
-  /** Threads (default: `os.availableParallelism()`, the cores this process may use). */
+  /** Threads (default: one fewer than the cores this process may use, at least one; see `screeningThreadCount`). */
   readonly threads?: number;
   /** How old the ledger copy may be when a batch is posted, in ms (default 1,000). */
   readonly maxLagMs?: number;
@@ -104,9 +104,16 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-/** The number of threads a `--screening-threads` value or option asks for (default: the cores). */
+/**
+ * The number of threads a `--screening-threads` value or option asks for. Default: one fewer
+ * than the cores this process may use (0 on one core), so the main thread, which serves the
+ * API, writes to the store and posts the traces, keeps a core and the process never runs more
+ * busy threads than cores: a thread per core measured slower than tracing inline on a loaded
+ * 2-core machine (docs/benchmarks.md, "Both cores"), while on a hub-heavy ledger the traces are
+ * most of a transfer's CPU and are worth moving off the main thread.
+ */
 export function screeningThreadCount(given: number | undefined): number {
-  const n = given ?? availableParallelism();
+  const n = given ?? Math.max(0, availableParallelism() - 1);
   if (!Number.isInteger(n) || n < 0) {
     throw new KytError("VALIDATION_ERROR", `screening threads must be an integer >= 0, got ${given}`, {
       errors: { threads: ["must be an integer >= 0"] },
@@ -201,7 +208,8 @@ export async function createScreeningPool(
   store: Store,
   options: ScreeningPoolOptions = {},
 ): Promise<ScreeningPool> {
-  const count = screeningThreadCount(options.threads);
+  // Asked for a pool, it has a thread even on one core.
+  const count = screeningThreadCount(options.threads ?? Math.max(1, availableParallelism() - 1));
   if (count === 0) {
     throw new KytError("VALIDATION_ERROR", "a screening pool needs at least one thread (0: trace inline)", {
       errors: { threads: ["must be >= 1 for a pool"] },
