@@ -26,6 +26,7 @@ import { utxoClustersMigration } from "./kysely-migration-0031-utxo-clusters.js"
 import { utxoKeysMigration } from "./kysely-migration-0032-utxo-keys.js";
 import { caseworkMigration } from "./kysely-migration-0040-casework.js";
 import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change-reason.js";
+import { teamApprovalMigration } from "./kysely-migration-0070-team-approval.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -51,6 +52,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0032_utxo_keys": utxoKeysMigration,
   "0040_casework": caseworkMigration,
   "0060_model_change_reason": modelChangeReasonMigration,
+  "0070_team_approval": teamApprovalMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */
