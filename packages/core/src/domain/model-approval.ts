@@ -124,14 +124,14 @@ export function initialApproval(
 }
 
 /** True when a version with this approval may check transfers (none, or approved). */
-export function isInForce(approval: ModelApprovalRecord | null): boolean {
-  return approval === null || approval.state === "approved";
+export function isInForce(approval: { readonly state: ApprovalState } | null | undefined): boolean {
+  return approval === null || approval === undefined || approval.state === "approved";
 }
 
-/** A version as the rules below read it. */
+/** A version as the rules below read it (a stored version, or one as the API answers it). */
 export interface VersionApproval {
   readonly version: number;
-  readonly approval: ModelApprovalRecord | null;
+  readonly approval?: { readonly state: ApprovalState } | null;
 }
 
 /**
