@@ -5,10 +5,10 @@
  * (explorer links, whether goAML is configured). Static paths come before `{id}` paths.
  */
 import {
-  explorersInForce,
   addressProfileQuerySchema,
   addressProfileResponseSchema,
   alertListQuerySchema,
+  explorersInForce,
   KytError,
 } from "@openkyt/core";
 import { alertsCsv } from "./alerts-csv.js";

@@ -57,7 +57,8 @@ export const TEAM_SETTINGS_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: modelApproveSchema,
     response: riskModelVersionResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body, keyId }) => json(await api.modelApproval.approve(id, body, { actor: keyId })),
+    run: async (api, { id, body, keyId }) =>
+      json(await api.modelApproval.approve(id, body, { actor: keyId })),
   },
   {
     operationId: "rejectRiskModelVersion",

@@ -67,8 +67,8 @@ export function sessionViewRoutes(
     const own = await engine.store.listSavedViews(user.id);
     const shared = (await engine.store.listSharedViews(user.accountId)).filter((v) => v.userId !== user.id);
     const emails = new Map((await engine.store.listUsers(user.accountId)).map((u) => [u.id, u.email]));
-    const all = [...own, ...shared].sort(
-      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    const all = [...own, ...shared].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
     );
     return c.json(all.map((v) => shown(v, user, emails.get(v.userId) ?? null)));
   });

@@ -25,7 +25,11 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable("saved_views")
     .addColumn("shared", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex("saved_views_shared").on("saved_views").columns(["account_id", "shared"]).execute();
+  await db.schema
+    .createIndex("saved_views_shared")
+    .on("saved_views")
+    .columns(["account_id", "shared"])
+    .execute();
 }
 
 /** Drops them. */

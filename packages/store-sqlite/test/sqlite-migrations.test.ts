@@ -45,7 +45,14 @@ describe("sqlite migrations", () => {
       const modelsTable = (entry: string) => entry.startsWith("table risk_models:");
       const viewsTable = (entry: string) => entry.startsWith("table saved_views:");
       const sharedIndex = (entry: string) => entry.startsWith("index saved_views_shared:");
-      for (const column of ["approval_state", "proposed_by", "make_default", "decided_by", "decided_at", "decision_reason"])
+      for (const column of [
+        "approval_state",
+        "proposed_by",
+        "make_default",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+      ])
         expect(latest.find(modelsTable)).toContain(`"${column}"`);
       expect(latest.find(viewsTable)).toMatch(/"shared" integer default 0 not null/);
       expect(latest.find(sharedIndex)).toMatch(/\("account_id", "shared"\)/);

@@ -37,7 +37,13 @@ function audit(id: string, at: number, overrides: Partial<AuditEventRecord> = {}
   };
 }
 
-function view(id: string, userId: string, name: string, shared = false, accountId = "acct-1"): SavedViewRecord {
+function view(
+  id: string,
+  userId: string,
+  name: string,
+  shared = false,
+  accountId = "acct-1",
+): SavedViewRecord {
   return { id, accountId, userId, name, query: "alert_status=open&sort=level", createdAt: T0, shared };
 }
 

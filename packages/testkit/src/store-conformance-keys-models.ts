@@ -81,16 +81,30 @@ export function keyModelConformance(ctx: ConformanceContext): void {
       const versions = await s.listRiskModelVersions("acct-1", "strict");
       expect(versions.map((v) => v.approval)).toEqual([null, pending]);
       // A decision is compare-and-set from pending.
-      const approved = { ...pending, state: "approved" as const, decidedBy: "user:bo@example.com", decidedAt: T0 + 5, reason: null };
+      const approved = {
+        ...pending,
+        state: "approved" as const,
+        decidedBy: "user:bo@example.com",
+        decidedAt: T0 + 5,
+        reason: null,
+      };
       expect(await s.decideRiskModelVersion("acct-1", "strict", 2, approved)).toBe(true);
-      expect(await s.decideRiskModelVersion("acct-1", "strict", 2, { ...approved, state: "rejected" })).toBe(false);
+      expect(await s.decideRiskModelVersion("acct-1", "strict", 2, { ...approved, state: "rejected" })).toBe(
+        false,
+      );
       expect(await s.decideRiskModelVersion("acct-1", "strict", 1, approved)).toBe(false);
       expect(await s.decideRiskModelVersion("acct-2", "fresh", 1, approved)).toBe(false);
       expect(await s.getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
       expect((await s.listRiskModelVersions("acct-1", "strict"))[1]?.approval).toEqual(approved);
       // A rejected version never checks: the one before stays in force.
       await s.putRiskModel("acct-1", model("strict", 3), T0 + 6, { approval: pending });
-      const rejected = { ...pending, state: "rejected" as const, decidedBy: "user:bo@example.com", decidedAt: T0 + 7, reason: "too loose" };
+      const rejected = {
+        ...pending,
+        state: "rejected" as const,
+        decidedBy: "user:bo@example.com",
+        decidedAt: T0 + 7,
+        reason: "too loose",
+      };
       expect(await s.decideRiskModelVersion("acct-1", "strict", 3, rejected)).toBe(true);
       expect(await s.getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
       expect((await s.listRiskModels("acct-1"))[1]?.approval).toEqual(rejected);

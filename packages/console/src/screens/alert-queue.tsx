@@ -247,7 +247,9 @@ function SavedViews({ current }: { current: Record<string, string> }) {
           class="small"
           aria-pressed={v.shared}
           aria-label={v.shared ? `Stop sharing the view ${v.name}` : `Share the view ${v.name} with the team`}
-          onClick={() => act(() => api.send("PATCH", apiPath`/v1/session/views/${v.id}`, { shared: !v.shared }))}
+          onClick={() =>
+            act(() => api.send("PATCH", apiPath`/v1/session/views/${v.id}`, { shared: !v.shared }))
+          }
         >
           {v.shared ? "Shared" : "Share"}
         </button>
@@ -288,8 +290,8 @@ function SavedViews({ current }: { current: Record<string, string> }) {
           onInput={(e) => setName(e.currentTarget.value)}
         />
         <label class="inline">
-          <input type="checkbox" checked={share} onChange={(e) => setShare(e.currentTarget.checked)} /> Share with
-          the team
+          <input type="checkbox" checked={share} onChange={(e) => setShare(e.currentTarget.checked)} /> Share
+          with the team
         </label>
         <button type="submit">Save view</button>
       </form>

@@ -44,8 +44,8 @@ export function ApprovalPanel({ model, admin }: { model: RiskModelWire; admin: b
       <section class="approval rejected" aria-labelledby="approval-state">
         <h2 id="approval-state">Version {model.version} was rejected</h2>
         <p>
-          Rejected by {a.decided_by ?? "an admin"} {when(a.decided_at)}: {a.reason}. The version before it stays in
-          force; save the rules again to propose a new version.
+          Rejected by {a.decided_by ?? "an admin"} {when(a.decided_at)}: {a.reason}. The version before it
+          stays in force; save the rules again to propose a new version.
         </p>
       </section>
     );
@@ -92,7 +92,9 @@ export function ApprovalPanel({ model, admin }: { model: RiskModelWire; admin: b
             value={reason}
             onInput={(e) => setReason(e.currentTarget.value)}
           />
-          <button type="submit">{mine ? "Withdraw" : "Reject"} version {model.version}</button>
+          <button type="submit">
+            {mine ? "Withdraw" : "Reject"} version {model.version}
+          </button>
         </form>
       ) : (
         <p class="hint">An admin approves or rejects it.</p>

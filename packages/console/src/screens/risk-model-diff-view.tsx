@@ -76,7 +76,9 @@ export function VersionHistory({ modelId }: { modelId: string }) {
           <li key={v.version}>
             <h3>
               Version {v.version} <span class="hint">{when(v.created_at)}</span>
-              {v.approval ? <span class={`badge approval-${v.approval.state}`}>{words(v.approval.state)}</span> : null}
+              {v.approval ? (
+                <span class={`badge approval-${v.approval.state}`}>{words(v.approval.state)}</span>
+              ) : null}
             </h3>
             {v.approval ? (
               <p class="hint">

@@ -45,7 +45,9 @@ function ApprovalSetting({ admin }: { admin: boolean }) {
           : "Off: a new risk model version checks transfers as soon as it is saved."}
       </p>
       <p class="hint">
-        {s.updated_at ? `Set ${when(s.updated_at)} by ${s.updated_by ?? "an API key"}.` : "Never set (off by default)."}
+        {s.updated_at
+          ? `Set ${when(s.updated_at)} by ${s.updated_by ?? "an API key"}.`
+          : "Never set (off by default)."}
       </p>
       {admin ? (
         <div class="actions">
@@ -90,11 +92,15 @@ function ExplorerSettings({ admin }: { admin: boolean }) {
     try {
       await api.send("PUT", EXPLORERS, { explorers });
       setSaved(true);
-      await Promise.all([invalidate(queries, EXPLORERS), invalidate(queries, apiPath`/v1/basics/report-settings/`)]);
+      await Promise.all([
+        invalidate(queries, EXPLORERS),
+        invalidate(queries, apiPath`/v1/basics/report-settings/`),
+      ]);
     } catch (caught) {
       setError(caught);
       const first = caught instanceof ApiError ? Object.keys(caught.errors)[0] : undefined;
-      if (first) document.getElementById(`explorer-${first.replace(/^explorers\./, "").replace(".", "-")}`)?.focus();
+      if (first)
+        document.getElementById(`explorer-${first.replace(/^explorers\./, "").replace(".", "-")}`)?.focus();
     }
   };
   const input = (network: string, kind: "address" | "tx") => {
@@ -128,15 +134,16 @@ function ExplorerSettings({ admin }: { admin: boolean }) {
     <section aria-labelledby="explorers-title" class="card">
       <h2 id="explorers-title">Block explorers</h2>
       <p class="hint">
-        The account's own explorer for a network replaces the server's in every address and transaction link. Leave
-        a row empty for the server's (shown greyed). Templates are https URLs with {"{address}"} and {"{tx}"}.{" "}
+        The account's own explorer for a network replaces the server's in every address and transaction link.
+        Leave a row empty for the server's (shown greyed). Templates are https URLs with {"{address}"} and{" "}
+        {"{tx}"}.{" "}
         {own.data.updated_at
           ? `Set ${when(own.data.updated_at)} by ${own.data.updated_by ?? "an API key"}.`
           : "Never set."}
       </p>
       <form onSubmit={save} aria-label="Block explorers" noValidate>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access */}
-        <div class="table-wrap" role="region" aria-label="Explorer templates" tabIndex={0}>
+        <section class="table-wrap" aria-label="Explorer templates" tabIndex={0}>
           <table class="explorers">
             <thead>
               <tr>
@@ -155,7 +162,7 @@ function ExplorerSettings({ admin }: { admin: boolean }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
         {admin ? (
           <div class="actions">
             <button type="submit" class="primary">

@@ -55,11 +55,7 @@ export interface ApprovalRequest {
 }
 
 /** Why a decision is refused, as a result value. */
-export type ApprovalRefusal =
-  | "not_pending"
-  | "not_a_person"
-  | "own_version"
-  | "reason_required";
+export type ApprovalRefusal = "not_pending" | "not_a_person" | "own_version" | "reason_required";
 
 /** The outcome of {@link decideApproval}: the new record, or why not. */
 export type ApprovalOutcome =
@@ -68,7 +64,7 @@ export type ApprovalOutcome =
 
 /** True when `actor` names a signed-in person (`user:<e-mail>`), not an API key. */
 export function isPersonActor(actor: string | null): actor is string {
-  return actor !== null && actor.startsWith("user:") && actor.length > "user:".length;
+  return typeof actor === "string" && actor.startsWith("user:") && actor.length > "user:".length;
 }
 
 /**

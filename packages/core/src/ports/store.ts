@@ -23,6 +23,7 @@ import type {
   RuleRiskLevel,
   TxStatus,
 } from "../domain/enums.js";
+import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -48,7 +49,6 @@ import type {
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
-import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import type { LedgerReader } from "./ledger-reader.js";
 import type { ReplayAdmission } from "./replay-guard.js";
 import type { BacktestStoreOps } from "./store-backtests.js";

@@ -1,4 +1,6 @@
 /** Presenters of the additions beyond the published interface. */
+
+import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -10,7 +12,6 @@ import type {
   WebhookEventRecord,
   WebhookRecord,
 } from "../domain/records.js";
-import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import { type DiffRule, diffRiskModelRules } from "../domain/risk-model-diff.js";
 import { presentAlert, presentRule } from "./presenters-alerts.js";
 import type {

@@ -53,7 +53,9 @@ export const modelRejectSchema = z
 /** A version's approval as answered; null on versions written while approval was off. */
 export const modelApprovalResponseSchema = z
   .strictObject({
-    state: z.enum(APPROVAL_STATES).describe("`pending` checks nothing until approved; `rejected` never will."),
+    state: z
+      .enum(APPROVAL_STATES)
+      .describe("`pending` checks nothing until approved; `rejected` never will."),
     proposed_by: z.string().nullable().describe("Who wrote the version."),
     make_default: z.boolean().describe("Whether approving it also makes the model the account's default."),
     decided_by: z.string().nullable(),

@@ -1,5 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mayDeleteView, type SavedViewRecord, seesView } from "../../src/domain/casework.js";
+import {
+  explorerProblems,
+  explorersInForce,
+  explorerTemplateProblems,
+} from "../../src/domain/explorer-templates.js";
 import {
   APPROVAL_STATES,
   APPROVAL_TRANSITIONS,
@@ -11,8 +17,6 @@ import {
   type ModelApprovalRecord,
   versionInForce,
 } from "../../src/domain/model-approval.js";
-import { explorerProblems, explorerTemplateProblems, explorersInForce } from "../../src/domain/explorer-templates.js";
-import { mayDeleteView, type SavedViewRecord, seesView } from "../../src/domain/casework.js";
 
 const ANA = "user:ana@example.com";
 const BO = "user:bo@example.com";
@@ -33,7 +37,10 @@ const states = fc.constantFrom<ApprovalState>(...APPROVAL_STATES);
 const approvals = fc.option(
   fc.record({
     state: states,
-    proposedBy: fc.option(actors.filter((a): a is string => a !== null), { nil: null }),
+    proposedBy: fc.option(
+      actors.filter((a): a is string => a !== null),
+      { nil: null },
+    ),
     makeDefault: fc.boolean(),
     decidedBy: fc.constant(null),
     decidedAt: fc.constant(null),
@@ -54,20 +61,32 @@ describe("decideApproval: who may approve or reject a version", () => {
   });
 
   it("a rejection needs a reason; the author may reject (withdraw) their own", () => {
-    expect(decideApproval({ decision: "rejected", actor: BO, approval: pending(), reason: "  " }, 5)).toMatchObject({
+    expect(
+      decideApproval({ decision: "rejected", actor: BO, approval: pending(), reason: "  " }, 5),
+    ).toMatchObject({
       ok: false,
       refusal: "reason_required",
     });
-    const withdrawn = decideApproval({ decision: "rejected", actor: ANA, approval: pending(), reason: " oops " }, 5);
-    expect(withdrawn).toMatchObject({ ok: true, approval: { state: "rejected", reason: "oops", decidedBy: ANA } });
+    const withdrawn = decideApproval(
+      { decision: "rejected", actor: ANA, approval: pending(), reason: " oops " },
+      5,
+    );
+    expect(withdrawn).toMatchObject({
+      ok: true,
+      approval: { state: "rejected", reason: "oops", decidedBy: ANA },
+    });
   });
 
   it("an API key (no person) never decides; a version not pending is not decided again", () => {
-    expect(decideApproval({ decision: "approved", actor: "key-1", approval: pending(), reason: null }, 5)).toMatchObject({
+    expect(
+      decideApproval({ decision: "approved", actor: "key-1", approval: pending(), reason: null }, 5),
+    ).toMatchObject({
       ok: false,
       refusal: "not_a_person",
     });
-    expect(decideApproval({ decision: "approved", actor: BO, approval: null, reason: null }, 5)).toMatchObject({
+    expect(
+      decideApproval({ decision: "approved", actor: BO, approval: null, reason: null }, 5),
+    ).toMatchObject({
       ok: false,
       refusal: "not_pending",
     });
@@ -97,7 +116,12 @@ describe("decideApproval: who may approve or reject a version", () => {
             expect(out.approval.decidedBy).toBe(actor);
             expect(out.approval.proposedBy).toBe(frozen?.proposedBy);
             // A decided version is final: deciding it again is refused.
-            expect(decideApproval({ decision: "approved", actor: "user:z", approval: out.approval, reason: "r" }, 8).ok).toBe(false);
+            expect(
+              decideApproval(
+                { decision: "approved", actor: "user:z", approval: out.approval, reason: "r" },
+                8,
+              ).ok,
+            ).toBe(false);
           }
         },
       ),
@@ -181,12 +205,18 @@ describe("explorer templates", () => {
   it("property: the account's explorers win for the networks they name, the server's stay for the others", () => {
     const t = fc.record({ address: fc.string(), tx: fc.string() });
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom("ETH", "BTC", "TRX"), t), fc.dictionary(fc.constantFrom("ETH", "BSC"), t), (server, account) => {
-        const merged = explorersInForce(server, account);
-        for (const k of Object.keys(account)) expect(merged[k]).toEqual(account[k]);
-        for (const k of Object.keys(server)) if (!(k in account)) expect(merged[k]).toEqual(server[k]);
-        expect(Object.keys(merged).sort()).toEqual([...new Set([...Object.keys(server), ...Object.keys(account)])].sort());
-      }),
+      fc.property(
+        fc.dictionary(fc.constantFrom("ETH", "BTC", "TRX"), t),
+        fc.dictionary(fc.constantFrom("ETH", "BSC"), t),
+        (server, account) => {
+          const merged = explorersInForce(server, account);
+          for (const k of Object.keys(account)) expect(merged[k]).toEqual(account[k]);
+          for (const k of Object.keys(server)) if (!(k in account)) expect(merged[k]).toEqual(server[k]);
+          expect(Object.keys(merged).sort()).toEqual(
+            [...new Set([...Object.keys(server), ...Object.keys(account)])].sort(),
+          );
+        },
+      ),
     );
   });
 });

@@ -52,10 +52,10 @@ import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert
 import { backtestRuns } from "./backtest-runs.js";
 import { type CallOptions, callContext } from "./call-origin.js";
 import { caseFileData, caseFileReport } from "./case-file.js";
+import { explorerSettingsApi } from "./explorer-settings.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { pathSanctions } from "./path-sanctions.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
-import { explorerSettingsApi } from "./explorer-settings.js";
 import { modelApprovalApi } from "./risk-model-approval.js";
 import { riskModelManagement } from "./risk-model-management.js";
 import {

@@ -24,7 +24,11 @@ interface StoredExplorers {
   readonly updatedBy: string | null;
 }
 
-const NONE: StoredExplorers = Object.freeze({ explorers: Object.freeze({}), updatedAt: null, updatedBy: null });
+const NONE: StoredExplorers = Object.freeze({
+  explorers: Object.freeze({}),
+  updatedAt: null,
+  updatedBy: null,
+});
 
 /** The stored explorers; none when never set (or unreadable). */
 async function readExplorers(store: StoreOps, accountId: string): Promise<StoredExplorers> {
@@ -32,7 +36,8 @@ async function readExplorers(store: StoreOps, accountId: string): Promise<Stored
   if (!raw) return NONE;
   try {
     const parsed = JSON.parse(raw) as Partial<StoredExplorers>;
-    const explorers = parsed.explorers !== null && typeof parsed.explorers === "object" ? parsed.explorers : {};
+    const explorers =
+      parsed.explorers !== null && typeof parsed.explorers === "object" ? parsed.explorers : {};
     return {
       explorers,
       updatedAt: typeof parsed.updatedAt === "number" ? parsed.updatedAt : null,
@@ -75,7 +80,11 @@ export function explorerSettingsApi(ctx: EngineContext, accountId: string) {
       const first = Object.entries(errors)[0];
       if (first)
         throw new KytError("VALIDATION_ERROR", `explorer settings: ${first[0]}: ${first[1][0]}`, { errors });
-      const stored: StoredExplorers = { explorers: input.explorers, updatedAt: ctx.clock.now(), updatedBy: actor };
+      const stored: StoredExplorers = {
+        explorers: input.explorers,
+        updatedAt: ctx.clock.now(),
+        updatedBy: actor,
+      };
       await ctx.store.transaction(async (tx) => {
         await tx.putSetting(explorerSettingKey(accountId), JSON.stringify(stored));
         await recordAudit(ctx, tx, accountId, {

@@ -6,11 +6,7 @@
  */
 
 import type { z } from "zod";
-import {
-  diffBaseOf,
-  initialApproval,
-  type ModelApprovalRecord,
-} from "../../domain/model-approval.js";
+import { diffBaseOf, initialApproval, type ModelApprovalRecord } from "../../domain/model-approval.js";
 import type { RiskModel, RiskRule } from "../../domain/records.js";
 import { type FieldErrors, fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import type { StoreOps } from "../../ports/store.js";
