@@ -90,6 +90,10 @@ describe.skipIf(!executable)(
           await page.goto(`${server.url}/console/#/settings`);
           await page.getByRole("heading", { name: "Team settings" }).waitFor();
           const turnOn = page.getByRole("button", { name: "Require a second admin's approval" });
+          // Wait for the setting to be read (either button), then turn it on if it is off.
+          await page
+            .getByRole("button", { name: /Require a second admin's approval|Stop requiring approval/ })
+            .waitFor();
           if (await turnOn.isVisible()) await turnOn.click();
           await page.getByRole("button", { name: "Stop requiring approval" }).waitFor();
           await page.getByLabel("ETH address URL template").fill("http://scan.example/address/{address}");
@@ -109,6 +113,7 @@ describe.skipIf(!executable)(
 
           // Explorer links now use the account's template.
           await page.goto(`${server.url}/console/#/transfers`);
+          await page.locator('a[href^="#/transfers/"]').first().click();
           const link = page.locator("a.explorer").first();
           await link.waitFor();
           expect(await link.getAttribute("href")).toMatch(new RegExp(`^${EXPLORER}/(address|tx)/0x`));
