@@ -246,12 +246,14 @@ function SavedViews({ current }: { current: Record<string, string> }) {
           type="button"
           class="small"
           aria-pressed={v.shared}
-          aria-label={v.shared ? `Stop sharing the view ${v.name}` : `Share the view ${v.name} with the team`}
           onClick={() =>
             act(() => api.send("PATCH", apiPath`/v1/session/views/${v.id}`, { shared: !v.shared }))
           }
         >
           {v.shared ? "Shared" : "Share"}
+          <span class="sr-only">
+            {v.shared ? `: stop sharing the view ${v.name}` : ` the view ${v.name} with the team`}
+          </span>
         </button>
       ) : null}
       {v.can_delete ? (
