@@ -10,6 +10,8 @@ export * from "./domain/casework.js";
 export * from "./domain/coinjoin.js";
 export * from "./domain/entity-categories.js";
 export * from "./domain/enums.js";
+export * from "./domain/explorer-templates.js";
+export * from "./domain/model-approval.js";
 export * from "./domain/money.js";
 export * from "./domain/networks.js";
 export * from "./domain/node-url.js";

@@ -10,6 +10,8 @@ export * from "./domain/backtest-words.js";
 export { BACKTEST_STATUSES, type BacktestStatus } from "./domain/backtests.js";
 export { AUDIT_ACTIONS, type AuditAction } from "./domain/casework.js";
 export * from "./domain/enums.js";
+export * from "./domain/explorer-templates.js";
+export * from "./domain/model-approval.js";
 export {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATES,

@@ -38,6 +38,9 @@ export async function auditOperation(
   if (result.kind === "json" && typeof result.body === "object" && result.body !== null) {
     const body = result.body as Record<string, unknown>;
     for (const key of ["name", "version"] as const) if (key in body) details[key] = body[key];
+    // A version written while the account requires approval says it waits for one.
+    const approval = body.approval as { state?: unknown } | null | undefined;
+    if (approval?.state === "pending") details.pending_approval = true;
   }
   await api.casework.recordAudit({ action, actor: input.keyId, subject, details });
 }

@@ -6,6 +6,7 @@ import { MANUAL_CHECK_ENDPOINTS } from "./endpoints-manual-checks.js";
 import { REFERENCE_ENDPOINTS } from "./endpoints-reference.js";
 import { ADDRESS_ENDPOINTS, REPORT_ENDPOINTS } from "./endpoints-reports.js";
 import { RISK_MODEL_ENDPOINTS } from "./endpoints-risk-models.js";
+import { TEAM_SETTINGS_ENDPOINTS } from "./endpoints-team-settings.js";
 import { TRANSFER_ENDPOINTS } from "./endpoints-transfers.js";
 import { WEBHOOK_ENDPOINTS } from "./endpoints-webhooks.js";
 
@@ -18,6 +19,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = Object.freeze([
   ...ALERT_ENDPOINTS,
   ...REFERENCE_ENDPOINTS,
   ...RISK_MODEL_ENDPOINTS,
+  ...TEAM_SETTINGS_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
   ...ADDRESS_ENDPOINTS,
 ]);

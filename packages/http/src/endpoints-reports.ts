@@ -8,6 +8,7 @@ import {
   addressProfileQuerySchema,
   addressProfileResponseSchema,
   alertListQuerySchema,
+  explorersInForce,
   KytError,
 } from "@openkyt/core";
 import { alertsCsv } from "./alerts-csv.js";
@@ -28,13 +29,18 @@ export const REPORT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     operationId: "getReportSettings",
     method: "GET",
     path: "/v1/basics/report-settings/",
-    summary: "The block explorer URL templates per network, and whether goAML exports are configured.",
+    summary:
+      "The block explorer URL templates per network (the server's, with the account's own from " +
+      "PUT /v1/explorer-settings/ over them), and whether goAML exports are configured.",
     tag: "basics",
     status: 200,
     response: reportSettingsResponseSchema,
     errors: [],
-    run: async (_api, { settings }) =>
-      json({ explorers: settings.explorers, goaml_configured: settings.goaml !== null }),
+    run: async (api, { settings }) =>
+      json({
+        explorers: explorersInForce(settings.explorers, await api.explorers.own()),
+        goaml_configured: settings.goaml !== null,
+      }),
   },
   {
     operationId: "exportAlerts",

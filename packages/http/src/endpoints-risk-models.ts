@@ -35,13 +35,15 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: "POST",
     path: "/v1/risk-models/",
     summary:
-      'Creates a model (version 1) from its rules, or from the rules of another (`copy_from`, "default" for the built-in model).',
+      'Creates a model (version 1) from its rules, or from the rules of another (`copy_from`, "default" for the built-in model). ' +
+      "When the account requires approval, version 1 is `pending` until another admin approves it.",
     tag,
     status: 201,
     body: riskModelBodySchema,
     response: riskModelResponseSchema,
     errors: [],
-    run: async (api, { body }) => json(await api.riskModels.create(wireBody(body)), 201),
+    run: async (api, { body, keyId }) =>
+      json(await api.riskModels.create(wireBody(body), { actor: keyId }), 201),
   },
   {
     operationId: "getRiskModel",
@@ -60,13 +62,16 @@ export const RISK_MODEL_ENDPOINTS: ReadonlyArray<Endpoint> = [
     path: "/v1/risk-models/{id}/",
     summary:
       "Replaces a model's name and rules: a new version, used by checks from now on; past results keep " +
-      "theirs. `change_reason` (why) is required and kept with the version. The built-in model is a 409.",
+      "theirs. `change_reason` (why) is required and kept with the version. The built-in model is a 409. When the " +
+      "account requires approval (GET /v1/model-approval/) the version is `pending` and checks nothing until another " +
+      "admin approves it; a model with a pending version takes no other (409).",
     tag,
     status: 200,
     body: riskModelReplaceSchema,
     response: riskModelResponseSchema,
     errors: [404, 409],
-    run: async (api, { id, body }) => json(await api.riskModels.replace(id, wireBody(body))),
+    run: async (api, { id, body, keyId }) =>
+      json(await api.riskModels.replace(id, wireBody(body), { actor: keyId })),
   },
   {
     operationId: "riskModelVersions",

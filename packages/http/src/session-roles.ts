@@ -1,8 +1,8 @@
 /**
  * What each console role may call. Analysts read the account's data, work alerts, run manual
  * checks, recheck transfers and read risk models; only admins register transfers (one, a
- * batch, an attempt, or a transaction bound to one), change risk models, run backtests and
- * manage webhooks (and API keys, through session-api-keys.ts). API keys are not subject to
+ * batch, an attempt, or a transaction bound to one), change, approve or reject risk models and
+ * the approval setting, run backtests, set the account's explorers and manage webhooks (and API keys, through session-api-keys.ts). API keys are not subject to
  * roles: a key acts for its account. docs/console.md's role table is this file in words.
  */
 import type { UserRole } from "@openkyt/core";
@@ -25,6 +25,7 @@ export function roleNeeded(endpoint: Pick<Endpoint, "tag" | "method" | "operatio
   if (endpoint.tag === "risk-models" && endpoint.method !== "GET") return "admin";
   if (ADMIN_TRANSFER_OPERATIONS.has(endpoint.operationId)) return "admin";
   if (endpoint.operationId === "setSlaPolicy") return "admin";
+  if (endpoint.operationId === "setExplorerSettings") return "admin";
   return "analyst";
 }
 

@@ -10,6 +10,8 @@ const BODIES: Readonly<Record<string, unknown>> = {
   updateAlert: { alert_status: "done", comment: "mine now" },
   replaceRiskModel: { name: "taken over", copy_from: "default", change_reason: "taken over" },
   decideCase: { outcome: "false_positive", comment: "taken over" },
+  approveRiskModelVersion: { version: 1 },
+  rejectRiskModelVersion: { version: 1, reason: "taken over" },
 };
 
 const pairs: ReadonlyArray<readonly [AccountName, AccountName]> = [

@@ -48,6 +48,7 @@ function viewFromRow(r: Selectable<SavedViewsTable>): SavedViewRecord {
     name: r.name,
     query: r.query,
     createdAt: num(r.created_at),
+    shared: num(r.shared) === 1,
   };
 }
 
@@ -149,6 +150,7 @@ export function kyselyCaseworkOps(ctx: KyselyContext): CaseworkStoreOps {
           name: record.name,
           query: record.query,
           created_at: record.createdAt,
+          shared: record.shared ? 1 : 0,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();
@@ -167,6 +169,30 @@ export function kyselyCaseworkOps(ctx: KyselyContext): CaseworkStoreOps {
         .orderBy(orderText(ctx, "id"), "asc")
         .execute();
       return rows.map(viewFromRow);
+    },
+    async listSharedViews(accountId) {
+      const rows = await db
+        .selectFrom("saved_views")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("shared", "=", 1)
+        .orderBy(orderText(ctx, "name"), "asc")
+        .orderBy(orderText(ctx, "id"), "asc")
+        .execute();
+      return rows.map(viewFromRow);
+    },
+    async getSavedView(id) {
+      const row = await db.selectFrom("saved_views").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? viewFromRow(row) : null;
+    },
+    async setSavedViewShared(userId, id, shared) {
+      const result = await db
+        .updateTable("saved_views")
+        .set({ shared: shared ? 1 : 0 })
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+      return changedRows(result) > 0;
     },
     async deleteSavedView(userId, id) {
       const result = await db

@@ -3,6 +3,7 @@ import {
   type ApiKeyRecord,
   type ApiKeyStore,
   KytError,
+  type ModelApprovalRecord,
   type RiskModelStore,
   type RiskRule,
   type StoredRiskModel,
@@ -16,6 +17,32 @@ import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
 /** The risk model and API key members of the store port. */
 export type KeyModelOps = RiskModelStore & ApiKeyStore;
 
+/** The approval columns of a row; null when the version was written while approval was off. */
+function approvalFromRow(r: Selectable<RiskModelsTable>): ModelApprovalRecord | null {
+  const state = r.approval_state;
+  if (state !== "pending" && state !== "approved" && state !== "rejected") return null;
+  return {
+    state,
+    proposedBy: r.proposed_by,
+    makeDefault: numOrNull(r.make_default) === 1,
+    decidedBy: r.decided_by,
+    decidedAt: numOrNull(r.decided_at),
+    reason: r.decision_reason,
+  };
+}
+
+/** The approval columns of a version to write. */
+function approvalColumns(a: ModelApprovalRecord | null) {
+  return {
+    approval_state: a?.state ?? null,
+    proposed_by: a?.proposedBy ?? null,
+    make_default: a === null ? null : a.makeDefault ? 1 : 0,
+    decided_by: a?.decidedBy ?? null,
+    decided_at: a?.decidedAt ?? null,
+    decision_reason: a?.reason ?? null,
+  };
+}
+
 /** A row as a stored risk model version. */
 function modelFromRow(r: Selectable<RiskModelsTable>): StoredRiskModel {
   return {
@@ -27,6 +54,7 @@ function modelFromRow(r: Selectable<RiskModelsTable>): StoredRiskModel {
     createdAt: num(r.created_at),
     deletedAt: numOrNull(r.deleted_at),
     changeReason: r.change_reason ?? null,
+    approval: approvalFromRow(r),
   };
 }
 
@@ -57,6 +85,7 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
           rules: toJson(model.rules),
           created_at: createdAt ?? 0,
           change_reason: details?.changeReason ?? null,
+          ...approvalColumns(details?.approval ?? null),
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirstOrThrow();
@@ -73,7 +102,11 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
         .orderBy("version", "desc")
         .limit(1);
       query =
-        version === undefined ? query.where("deleted_at", "is", null) : query.where("version", "=", version);
+        version === undefined
+          ? query
+              .where("deleted_at", "is", null)
+              .where((eb) => eb.or([eb("approval_state", "is", null), eb("approval_state", "=", "approved")]))
+          : query.where("version", "=", version);
       const row = await query.executeTakeFirst();
       if (!row) return null;
       return {
@@ -82,6 +115,18 @@ export function kyselyKeyModelOps(ctx: KyselyContext): KeyModelOps {
         version: num(row.version),
         rules: fromJson<RiskRule[]>(row.rules),
       };
+    },
+    async decideRiskModelVersion(accountId, id, version, approval) {
+      const result = await db
+        .updateTable("risk_models")
+        .set(approvalColumns(approval))
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .where("version", "=", version)
+        .where("deleted_at", "is", null)
+        .where("approval_state", "=", "pending")
+        .executeTakeFirstOrThrow();
+      return changedRows(result) > 0;
     },
     async listRiskModels(accountId) {
       const rows = await db

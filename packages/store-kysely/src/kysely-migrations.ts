@@ -27,6 +27,7 @@ import { utxoKeysMigration } from "./kysely-migration-0032-utxo-keys.js";
 import { caseworkMigration } from "./kysely-migration-0040-casework.js";
 import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change-reason.js";
 import { ledgerRewindsMigration } from "./kysely-migration-0070-ledger-rewinds.js";
+import { teamApprovalMigration } from "./kysely-migration-0080-team-approval.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -53,6 +54,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0040_casework": caseworkMigration,
   "0060_model_change_reason": modelChangeReasonMigration,
   "0070_ledger_rewinds": ledgerRewindsMigration,
+  "0080_team_approval": teamApprovalMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -167,6 +167,14 @@ export interface RiskModelsTable {
   deleted_at: NullableInt8;
   /** Why this version was written (migration 0060); NULL when none was given. */
   change_reason: string | null;
+  /** pending, approved or rejected (migration 0080); NULL: written while approval was off. */
+  approval_state: string | null;
+  proposed_by: string | null;
+  /** 1 when approving the version makes the model the account's default. */
+  make_default: NullableInt8;
+  decided_by: string | null;
+  decided_at: NullableInt8;
+  decision_reason: string | null;
 }
 
 /** `api_keys`. */
@@ -477,4 +485,6 @@ export interface SavedViewsTable {
   name: string;
   query: string;
   created_at: Int8;
+  /** 1: shared with the account (migration 0080). */
+  shared: Int8;
 }

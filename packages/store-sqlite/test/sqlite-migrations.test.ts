@@ -39,14 +39,45 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
       // Migrations applied up to and including `name`.
       const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
-      // The last migration (0060) adds the change reason of a risk model version: one column of
-      // risk_models, nothing else.
-      expect(await appliedMigrations(db)).toEqual(upTo("0040_casework"));
+      // The last migration (0080) adds a version's approval (six columns of risk_models), the
+      // shared flag of saved views and its index, nothing else.
+      expect(await appliedMigrations(db)).toEqual(upTo("0070_ledger_rewinds"));
       const modelsTable = (entry: string) => entry.startsWith("table risk_models:");
-      expect(latest.find(modelsTable)).toMatch(/"change_reason" text/);
+      const viewsTable = (entry: string) => entry.startsWith("table saved_views:");
+      const sharedIndex = (entry: string) => entry.startsWith("index saved_views_shared:");
+      for (const column of [
+        "approval_state",
+        "proposed_by",
+        "make_default",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+      ])
+        expect(latest.find(modelsTable)).toContain(`"${column}"`);
+      expect(latest.find(viewsTable)).toMatch(/"shared" integer default 0 not null/);
+      expect(latest.find(sharedIndex)).toMatch(/\("account_id", "shared"\)/);
+      const before0080 = await schema();
+      expect(before0080.find(modelsTable)).not.toMatch(/approval_state|decision_reason/);
+      expect(before0080.find(viewsTable)).not.toMatch(/shared/);
+      const touched0080 = (e: string) => modelsTable(e) || viewsTable(e) || sharedIndex(e);
+      expect(before0080.filter((e) => !touched0080(e))).toEqual(latest.filter((e) => !touched0080(e)));
+      // The one before (0070) adds the rewind log of the chain followers' undos: one table.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(upTo("0060_model_change_reason"));
+      const rewinds = (entry: string) => entry.startsWith("table ledger_rewinds:");
+      expect(before0080.filter(rewinds)).toHaveLength(1);
+      const beforeRewinds = await schema();
+      expect(beforeRewinds).toEqual(before0080.filter((e) => !rewinds(e)));
+      // The one before (0060) adds the change reason of a risk model version: one column of
+      // risk_models, nothing else.
+      await migrateDown(db);
+      expect(await appliedMigrations(db)).toEqual(upTo("0040_casework"));
+      expect(beforeRewinds.find(modelsTable)).toMatch(/"change_reason" text/);
       const before0060 = await schema();
       expect(before0060.find(modelsTable)).not.toMatch(/change_reason/);
-      expect(before0060.filter((e) => !modelsTable(e))).toEqual(latest.filter((e) => !modelsTable(e)));
+      expect(before0060.filter((e) => !modelsTable(e))).toEqual(
+        beforeRewinds.filter((e) => !modelsTable(e)),
+      );
       // The one before (0040) adds casework: decisions, the audit log (with its two append-only
       // triggers), SLA policies, saved views and a name column of api_keys.
       await migrateDown(db);

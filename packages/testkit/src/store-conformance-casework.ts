@@ -37,8 +37,14 @@ function audit(id: string, at: number, overrides: Partial<AuditEventRecord> = {}
   };
 }
 
-function view(id: string, userId: string, name: string): SavedViewRecord {
-  return { id, accountId: "acct-1", userId, name, query: "alert_status=open&sort=level", createdAt: T0 };
+function view(
+  id: string,
+  userId: string,
+  name: string,
+  shared = false,
+  accountId = "acct-1",
+): SavedViewRecord {
+  return { id, accountId, userId, name, query: "alert_status=open&sort=level", createdAt: T0, shared };
 }
 
 /** Registers the casework tests. */
@@ -122,6 +128,30 @@ export function caseworkConformance(ctx: ConformanceContext): void {
       expect(await s.deleteSavedView("u-1", "v-1")).toBe(false);
       expect(idsOf(await s.listSavedViews("u-1"))).toEqual(["v-2"]);
       expect(idsOf(await s.listSavedViews("u-2"))).toEqual(["v-3"]);
+    });
+
+    it("shares views with the account: listed for all, changed and deleted by their owner's id only", async () => {
+      const s = ctx.store();
+      await s.putSavedView(view("v-1", "u-1", "team severe", true));
+      await s.putSavedView(view("v-2", "u-2", "b mine"));
+      await s.putSavedView(view("v-3", "u-2", "a shared", true));
+      await s.putSavedView(view("v-4", "u-9", "other account", true, "acct-2"));
+      // Two users may give a shared view the same name: names are unique per user.
+      await s.putSavedView(view("v-5", "u-2", "team severe", true));
+      expect(idsOf(await s.listSharedViews("acct-1"))).toEqual(["v-3", "v-1", "v-5"]);
+      expect(idsOf(await s.listSharedViews("acct-2"))).toEqual(["v-4"]);
+      expect(await s.getSavedView("v-1")).toEqual(view("v-1", "u-1", "team severe", true));
+      expect(await s.getSavedView("nope")).toBeNull();
+      // Sharing is the owner's: another user's id changes nothing.
+      expect(await s.setSavedViewShared("u-1", "v-2", true)).toBe(false);
+      expect(await s.setSavedViewShared("u-2", "v-2", true)).toBe(true);
+      expect(idsOf(await s.listSharedViews("acct-1"))).toEqual(["v-3", "v-2", "v-1", "v-5"]);
+      expect(await s.setSavedViewShared("u-2", "v-3", false)).toBe(true);
+      expect((await s.getSavedView("v-3"))?.shared).toBe(false);
+      expect(idsOf(await s.listSavedViews("u-2"))).toEqual(["v-3", "v-2", "v-5"]);
+      expect(await s.deleteSavedView("u-1", "v-5")).toBe(false);
+      expect(await s.deleteSavedView("u-2", "v-5")).toBe(true);
+      expect(idsOf(await s.listSharedViews("acct-1"))).toEqual(["v-2", "v-1"]);
     });
 
     it("changes a user's role", async () => {

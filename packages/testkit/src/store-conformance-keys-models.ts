@@ -53,6 +53,65 @@ export function keyModelConformance(ctx: ConformanceContext): void {
       // The reason is not part of the model a check evaluates.
       expect(await ctx.store().getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
     });
+
+    it("keeps each version's approval: the version in force skips pending and rejected ones", async () => {
+      const s = ctx.store();
+      const pending = {
+        state: "pending" as const,
+        proposedBy: "user:ana@example.com",
+        makeDefault: true,
+        decidedBy: null,
+        decidedAt: null,
+        reason: null,
+      };
+      await s.putRiskModel("acct-1", model("strict", 1), T0);
+      await s.putRiskModel("acct-1", model("strict", 2), T0 + 1, { changeReason: "v2", approval: pending });
+      await s.putRiskModel("acct-1", model("fresh", 1), T0, { approval: pending });
+      // Pending versions check nothing: the version in force is 1; a model whose only version
+      // is pending has none.
+      expect(await s.getRiskModel("acct-1", "strict")).toEqual(model("strict", 1));
+      expect(await s.getRiskModel("acct-1", "strict", 2)).toEqual(model("strict", 2));
+      expect(await s.getRiskModel("acct-1", "fresh")).toBeNull();
+      // The list shows the newest version, pending too, with its approval.
+      const listed = await s.listRiskModels("acct-1");
+      expect(listed.map((m) => [m.id, m.version, m.approval?.state ?? null])).toEqual([
+        ["fresh", 1, "pending"],
+        ["strict", 2, "pending"],
+      ]);
+      const versions = await s.listRiskModelVersions("acct-1", "strict");
+      expect(versions.map((v) => v.approval)).toEqual([null, pending]);
+      // A decision is compare-and-set from pending.
+      const approved = {
+        ...pending,
+        state: "approved" as const,
+        decidedBy: "user:bo@example.com",
+        decidedAt: T0 + 5,
+        reason: null,
+      };
+      expect(await s.decideRiskModelVersion("acct-1", "strict", 2, approved)).toBe(true);
+      expect(await s.decideRiskModelVersion("acct-1", "strict", 2, { ...approved, state: "rejected" })).toBe(
+        false,
+      );
+      expect(await s.decideRiskModelVersion("acct-1", "strict", 1, approved)).toBe(false);
+      expect(await s.decideRiskModelVersion("acct-2", "fresh", 1, approved)).toBe(false);
+      expect(await s.getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
+      expect((await s.listRiskModelVersions("acct-1", "strict"))[1]?.approval).toEqual(approved);
+      // A rejected version never checks: the one before stays in force.
+      await s.putRiskModel("acct-1", model("strict", 3), T0 + 6, { approval: pending });
+      const rejected = {
+        ...pending,
+        state: "rejected" as const,
+        decidedBy: "user:bo@example.com",
+        decidedAt: T0 + 7,
+        reason: "too loose",
+      };
+      expect(await s.decideRiskModelVersion("acct-1", "strict", 3, rejected)).toBe(true);
+      expect(await s.getRiskModel("acct-1", "strict")).toEqual(model("strict", 2));
+      expect((await s.listRiskModels("acct-1"))[1]?.approval).toEqual(rejected);
+      // A deleted model's pending version is decided no more.
+      expect(await s.deleteRiskModel("acct-1", "fresh", T0 + 8)).toBe(true);
+      expect(await s.decideRiskModelVersion("acct-1", "fresh", 1, approved)).toBe(false);
+    });
   });
 
   describe("api keys", () => {

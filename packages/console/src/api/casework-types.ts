@@ -50,6 +50,28 @@ export interface SavedViewWire {
   readonly id: string;
   readonly name: string;
   readonly query: string;
+  /** Shared with the account: every user sees it, read-only but for its owner. */
+  readonly shared: boolean;
+  /** The signed-in user's own view. */
+  readonly mine: boolean;
+  /** Its owner's e-mail. */
+  readonly owner: string | null;
+  /** Whether the signed-in user may delete it (its owner, or an admin when shared). */
+  readonly can_delete: boolean;
+}
+
+/** GET /v1/model-approval/ */
+export interface ApprovalSettingWire {
+  readonly required: boolean;
+  readonly updated_at: string | null;
+  readonly updated_by: string | null;
+}
+
+/** GET /v1/explorer-settings/ */
+export interface ExplorerSettingsWire {
+  readonly explorers: Readonly<Record<string, { readonly address: string; readonly tx: string }>>;
+  readonly updated_at: string | null;
+  readonly updated_by: string | null;
 }
 
 export interface SummaryWire {

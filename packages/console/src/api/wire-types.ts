@@ -176,6 +176,18 @@ export interface RiskModelWire {
   /** Why this version was written; null when none was given. */
   readonly change_reason?: string | null;
   readonly rules: ReadonlyArray<RuleWire>;
+  /** This version's approval by a second admin; null (or absent): in force when written. */
+  readonly approval?: ApprovalWire | null;
+}
+
+/** A version's approval (the account requires a second admin's). */
+export interface ApprovalWire {
+  readonly state: "pending" | "approved" | "rejected";
+  readonly proposed_by: string | null;
+  readonly make_default: boolean;
+  readonly decided_by: string | null;
+  readonly decided_at: string | null;
+  readonly reason: string | null;
 }
 
 /** A rule with its 1-based number in its version. */
@@ -207,6 +219,7 @@ export interface RiskModelVersionWire {
   readonly change_reason: string | null;
   readonly rule_count: number;
   readonly diff: RiskModelDiffWire | null;
+  readonly approval?: ApprovalWire | null;
 }
 
 export interface WebhookWire {

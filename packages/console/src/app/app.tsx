@@ -18,6 +18,7 @@ import { Overview } from "../screens/overview.js";
 import { RiskModelPage } from "../screens/risk-model-page.js";
 import { RiskModels } from "../screens/risk-models.js";
 import { SignIn } from "../screens/sign-in.js";
+import { TeamSettings } from "../screens/team-settings.js";
 import { TransferPage } from "../screens/transfer-page.js";
 import { Transfers } from "../screens/transfers.js";
 import { Users } from "../screens/users.js";
@@ -36,6 +37,7 @@ const NAV: ReadonlyArray<{ path: string; label: string; admin?: boolean }> = [
   { path: "api-keys", label: "API keys", admin: true },
   { path: "users", label: "Users", admin: true },
   { path: "audit", label: "Audit log", admin: true },
+  { path: "settings", label: "Team settings" },
 ];
 
 function Screen({ route, session }: { route: Route; session: SessionInfo }) {
@@ -62,6 +64,8 @@ function Screen({ route, session }: { route: Route; session: SessionInfo }) {
     }
     case "api-keys":
       return <ApiKeys />;
+    case "settings":
+      return <TeamSettings admin={admin} />;
     case "operations":
       return <Operations admin={admin} />;
     case "users":

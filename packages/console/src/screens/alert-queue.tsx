@@ -216,6 +216,7 @@ function SavedViews({ current }: { current: Record<string, string> }) {
   const path = apiPath`/v1/session/views`;
   const views = useApiQuery<SavedViewWire[]>(path);
   const [name, setName] = useState("");
+  const [share, setShare] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const act = async (run: () => Promise<unknown>) => {
     setError(null);
@@ -230,28 +231,56 @@ function SavedViews({ current }: { current: Record<string, string> }) {
     event.preventDefault();
     const query = new URLSearchParams(current).toString();
     void act(async () => {
-      await api.send("POST", path, { name: name.trim(), query });
+      await api.send("POST", path, { name: name.trim(), query, shared: share });
       setName("");
+      setShare(false);
     });
   };
+  const all = views.data ?? [];
+  const chip = (v: SavedViewWire) => (
+    <span key={v.id} class={v.shared ? "chip shared" : "chip"}>
+      <a href={`#/alerts${v.query ? `?${v.query}` : ""}`}>{v.name}</a>
+      {v.shared && !v.mine ? <span class="sub"> by {v.owner ?? "a colleague"}</span> : null}
+      {v.mine ? (
+        <button
+          type="button"
+          class="small"
+          aria-pressed={v.shared}
+          onClick={() =>
+            act(() => api.send("PATCH", apiPath`/v1/session/views/${v.id}`, { shared: !v.shared }))
+          }
+        >
+          {v.shared ? "Shared" : "Share"}
+          <span class="sr-only">
+            {v.shared ? `: stop sharing the view ${v.name}` : ` the view ${v.name} with the team`}
+          </span>
+        </button>
+      ) : null}
+      {v.can_delete ? (
+        <button
+          type="button"
+          class="small"
+          aria-label={`Delete the view ${v.name}`}
+          onClick={() => act(() => api.send("DELETE", apiPath`/v1/session/views/${v.id}`))}
+        >
+          ×
+        </button>
+      ) : null}
+    </span>
+  );
+  const mine = all.filter((v) => v.mine);
+  const team = all.filter((v) => !v.mine);
   return (
     <div class="views">
       <nav aria-label="Saved views">
-        <span>Saved views:</span>
-        {(views.data ?? []).length === 0 ? <span class="sub"> none yet</span> : null}
-        {(views.data ?? []).map((v) => (
-          <span key={v.id} class="chip">
-            <a href={`#/alerts${v.query ? `?${v.query}` : ""}`}>{v.name}</a>
-            <button
-              type="button"
-              class="small"
-              aria-label={`Delete the view ${v.name}`}
-              onClick={() => act(() => api.send("DELETE", apiPath`/v1/session/views/${v.id}`))}
-            >
-              ×
-            </button>
-          </span>
-        ))}
+        <span>My views:</span>
+        {mine.length === 0 ? <span class="sub"> none yet</span> : null}
+        {mine.map(chip)}
+      </nav>
+      <nav aria-label="Team views">
+        <span>Team views:</span>
+        {team.length === 0 ? <span class="sub"> none shared</span> : null}
+        {team.map(chip)}
       </nav>
       <form onSubmit={save} aria-label="Save this view">
         <label for="view-name">Save these filters as</label>
@@ -262,6 +291,10 @@ function SavedViews({ current }: { current: Record<string, string> }) {
           maxLength={80}
           onInput={(e) => setName(e.currentTarget.value)}
         />
+        <label class="inline">
+          <input type="checkbox" checked={share} onChange={(e) => setShare(e.currentTarget.checked)} /> Share
+          with the team
+        </label>
         <button type="submit">Save view</button>
       </form>
       {error ? <Failure error={error} what="Not saved" /> : null}

@@ -3,7 +3,7 @@
  * as the editor labels them), shown before a save and for every version in the model's history
  * (GET /v1/risk-models/{id}/versions/). The diff itself is core's, the same on both sides.
  */
-import { type DiffRule, describeDiffRule, type RiskModelDiff } from "@openkyt/core/wire";
+import { type DiffRule, describeDiffRule, diffBaseOf, type RiskModelDiff } from "@openkyt/core/wire";
 import { apiPath } from "../api/api-path.js";
 import { useApiQuery } from "../api/query-hooks.js";
 import type { RiskModelDiffWire, RiskModelVersionWire, RuleWire } from "../api/wire-types.js";
@@ -76,7 +76,19 @@ export function VersionHistory({ modelId }: { modelId: string }) {
           <li key={v.version}>
             <h3>
               Version {v.version} <span class="hint">{when(v.created_at)}</span>
+              {v.approval ? (
+                <span class={`badge approval-${v.approval.state}`}>{words(v.approval.state)}</span>
+              ) : null}
             </h3>
+            {v.approval ? (
+              <p class="hint">
+                Proposed by {v.approval.proposed_by ?? "an unknown author"}
+                {v.approval.decided_by
+                  ? `; ${v.approval.state} by ${v.approval.decided_by} ${when(v.approval.decided_at)}${v.approval.reason ? `: ${v.approval.reason}` : ""}`
+                  : "; waiting for a second admin"}
+                .
+              </p>
+            ) : null}
             <p>
               <strong>Reason:</strong> {v.change_reason ?? <span class="hint">none given</span>}
             </p>
@@ -85,7 +97,8 @@ export function VersionHistory({ modelId }: { modelId: string }) {
             ) : (
               <details>
                 <summary>
-                  Changes against version {v.version - 1}: {diffSummary(v.diff)}
+                  Changes against version {diffBaseOf(versions.data, v.version)?.version ?? v.version - 1}:{" "}
+                  {diffSummary(v.diff)}
                 </summary>
                 <DiffList diff={v.diff} label={`Changes in version ${v.version}`} />
               </details>

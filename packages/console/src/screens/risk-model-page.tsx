@@ -9,6 +9,7 @@ import type { RiskModelWire } from "../api/wire-types.js";
 import { href } from "../app/router.js";
 import { Failure, Loading } from "../components/states.js";
 import { BacktestPanel } from "./backtest-panel.js";
+import { ApprovalPanel } from "./risk-model-approval.js";
 import { VersionHistory } from "./risk-model-diff-view.js";
 import { RulesEditor } from "./risk-model-editor.js";
 
@@ -32,12 +33,13 @@ export function RiskModelPage({ id, admin }: { id: string; admin: boolean }) {
         {m.rules.length} rules.
         {m.change_reason ? ` Why this version: ${m.change_reason}` : ""}
       </p>
+      <ApprovalPanel model={m} admin={admin} />
       {admin ? (
         <BacktestPanel modelId={m.id} />
       ) : (
         <p class="hint">Backtests of a model are run by an admin.</p>
       )}
-      <RulesEditor model={m} readOnly={m.is_builtin || !admin} />
+      <RulesEditor model={m} readOnly={m.is_builtin || !admin || m.approval?.state === "pending"} />
       {m.is_builtin ? null : <VersionHistory modelId={m.id} />}
     </article>
   );

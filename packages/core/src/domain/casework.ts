@@ -7,6 +7,7 @@
  */
 import type { RuleRiskLevel } from "./enums.js";
 import type { Millis } from "./records.js";
+import type { UserRole } from "./users.js";
 
 /** What a decision concluded. */
 export const DECISION_OUTCOMES = Object.freeze([
@@ -53,6 +54,9 @@ export const AUDIT_ACTIONS = Object.freeze([
   "risk_model.created",
   "risk_model.replaced",
   "risk_model.deleted",
+  "risk_model.approved",
+  "risk_model.rejected",
+  "risk_model.approval_setting_changed",
   "api_key.created",
   "api_key.revoked",
   "webhook.created",
@@ -62,6 +66,9 @@ export const AUDIT_ACTIONS = Object.freeze([
   "user.disabled",
   "user.role_changed",
   "sla.updated",
+  "explorers.updated",
+  "view.shared",
+  "view.deleted",
 ] as const);
 
 /** An audited action. */
@@ -132,7 +139,10 @@ export function slaCutoffs(hours: SlaHours, now: Millis): Partial<Record<RuleRis
   return out;
 }
 
-/** A user's named view of the alert queue (its filters and sort, as the console's query string). */
+/**
+ * A user's named view of the alert queue (its filters and sort, as the console's query string).
+ * A shared view is listed for every user of the account, read-only for all but its owner.
+ */
 export interface SavedViewRecord {
   readonly id: string;
   readonly accountId: string;
@@ -141,6 +151,30 @@ export interface SavedViewRecord {
   /** The queue's query string without `?`, e.g. `alert_status=open&sort=level`. */
   readonly query: string;
   readonly createdAt: Millis;
+  /** Shared with the account (migration 0080); false: its owner's alone. */
+  readonly shared: boolean;
+}
+
+/** Who asks to change a saved view: the user and their role. */
+export interface ViewCaller {
+  readonly userId: string;
+  readonly accountId: string;
+  readonly role: UserRole;
+}
+
+/**
+ * True when `caller` may delete `view`: its owner, or an admin of its account when it is shared
+ * (a view nobody else sees stays its owner's business). Pure.
+ */
+export function mayDeleteView(view: SavedViewRecord, caller: ViewCaller): boolean {
+  if (view.accountId !== caller.accountId) return false;
+  if (view.userId === caller.userId) return true;
+  return view.shared && caller.role === "admin";
+}
+
+/** True when `caller` sees `view` in their list: their own, or shared in their account. Pure. */
+export function seesView(view: SavedViewRecord, caller: Pick<ViewCaller, "userId" | "accountId">): boolean {
+  return view.accountId === caller.accountId && (view.userId === caller.userId || view.shared);
 }
 
 /**

@@ -20,6 +20,7 @@ import type {
   RuleType,
   TxStatus,
 } from "./enums.js";
+import type { ModelApprovalRecord } from "./model-approval.js";
 
 /** Epoch milliseconds, UTC. */
 export type Millis = number;
@@ -88,12 +89,19 @@ export interface StoredRiskModel extends RiskModel {
    * first); null when none was given (versions stored before it was asked for).
    */
   readonly changeReason: string | null;
+  /**
+   * The version's approval by a second admin (migration 0080); null when it was written while
+   * the account did not require approval (in force at once).
+   */
+  readonly approval: ModelApprovalRecord | null;
 }
 
 /** What a store keeps of a risk model version beside its rules. */
 export interface RiskModelVersionDetails {
   /** Why this version was written; absent or null: none given. */
   readonly changeReason?: string | null;
+  /** Its approval record (pending when approval is required); absent or null: in force at once. */
+  readonly approval?: ModelApprovalRecord | null;
 }
 
 /** Event types a webhook can subscribe to. */

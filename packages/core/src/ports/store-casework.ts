@@ -37,9 +37,21 @@ export interface CaseworkStoreOps {
   putSlaPolicy(record: SlaPolicyRecord): Promise<void>;
   /** Adds a saved view; the same id, or a name the user already gave a view, is CONFLICT. */
   putSavedView(record: SavedViewRecord): Promise<void>;
-  /** A user's saved views, by name. */
+  /** A user's own saved views (shared or not), by name then id. */
   listSavedViews(userId: string): Promise<ReadonlyArray<SavedViewRecord>>;
-  /** Deletes one of the user's views; false when the user has no view with this id. */
+  /** The account's shared views (of every user), by name then id. */
+  listSharedViews(accountId: string): Promise<ReadonlyArray<SavedViewRecord>>;
+  /** One saved view by id, any user; null when unknown. */
+  getSavedView(id: string): Promise<SavedViewRecord | null>;
+  /**
+   * Shares one of the user's views with the account, or stops sharing it; false when the user
+   * has no view with this id.
+   */
+  setSavedViewShared(userId: string, id: string, shared: boolean): Promise<boolean>;
+  /**
+   * Deletes one of `userId`'s views (the owner's id: an admin deleting a shared view passes the
+   * view's owner); false when that user has no view with this id.
+   */
   deleteSavedView(userId: string, id: string): Promise<boolean>;
   /** Changes a user's role; false when the user is unknown. */
   setUserRole(id: string, role: UserRole): Promise<boolean>;

@@ -23,6 +23,7 @@ import type {
   RuleRiskLevel,
   TxStatus,
 } from "../domain/enums.js";
+import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -347,12 +348,27 @@ export interface RiskModelStore {
     details?: RiskModelVersionDetails,
   ): Promise<void>;
   /**
-   * A model of the account by id: its newest version unless `version` is given. Without a
-   * version a deleted model is null (it cannot check anything new); with one it is returned
-   * (past results keep their model).
+   * A model of the account by id: its version in force unless `version` is given (the newest
+   * version whose approval is none or approved: a version pending or rejected checks nothing).
+   * Without a version a deleted model is null (it cannot check anything new), and so is one with
+   * no version in force; with one it is returned (past results keep their model).
    */
   getRiskModel(accountId: string, id: string, version?: number): Promise<RiskModel | null>;
-  /** The newest version of each live model of the account, by name then id, with its dates. */
+  /**
+   * Records the decision on a pending version (compare and set): its approval becomes
+   * `approval` only while the stored one is still pending; false when the version is unknown,
+   * deleted, or not pending (a concurrent decision won).
+   */
+  decideRiskModelVersion(
+    accountId: string,
+    id: string,
+    version: number,
+    approval: ModelApprovalRecord,
+  ): Promise<boolean>;
+  /**
+   * The newest version of each live model of the account (pending ones too), by name then id,
+   * with its dates.
+   */
   listRiskModels(accountId: string): Promise<ReadonlyArray<StoredRiskModel>>;
   /** Every version of one model of the account (deleted ones too), oldest first. */
   listRiskModelVersions(accountId: string, id: string): Promise<ReadonlyArray<StoredRiskModel>>;

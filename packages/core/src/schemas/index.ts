@@ -29,6 +29,7 @@ export * from "./responses-alerts.js";
 export * from "./responses-exposure.js";
 export * from "./responses-reference.js";
 export * from "./responses-workflow.js";
+export * from "./team-settings-schemas.js";
 export * from "./timestamps.js";
 export * from "./wire-fields.js";
 export * from "./wire-text.js";

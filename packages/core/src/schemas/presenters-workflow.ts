@@ -1,4 +1,6 @@
 /** Presenters of the additions beyond the published interface. */
+
+import type { ModelApprovalRecord } from "../domain/model-approval.js";
 import type {
   AlertHistoryRecord,
   AlertRecord,
@@ -51,6 +53,7 @@ export function presentRiskModel(
     readonly isBuiltin: boolean;
     readonly createdAt: number | null;
     readonly changeReason?: string | null;
+    readonly approval?: ModelApprovalRecord | null;
   },
 ): RiskModelResponse {
   return {
@@ -62,6 +65,20 @@ export function presentRiskModel(
     created_at: flags.createdAt === null ? null : formatOffsetTimestamp(flags.createdAt),
     change_reason: flags.changeReason ?? null,
     rules: model.rules.map(presentModelRule),
+    approval: presentApproval(flags.approval ?? null),
+  };
+}
+
+/** A version's approval as answered (null: in force when written). */
+export function presentApproval(a: ModelApprovalRecord | null): RiskModelResponse["approval"] {
+  if (a === null) return null;
+  return {
+    state: a.state,
+    proposed_by: a.proposedBy,
+    make_default: a.makeDefault,
+    decided_by: a.decidedBy,
+    decided_at: a.decidedAt === null ? null : formatOffsetTimestamp(a.decidedAt),
+    reason: a.reason,
   };
 }
 
@@ -101,6 +118,7 @@ export function presentRiskModelVersion(
     change_reason: model.changeReason,
     rule_count: model.rules.length,
     diff,
+    approval: presentApproval(model.approval),
   };
 }
 

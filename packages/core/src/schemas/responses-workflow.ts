@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ALERT_STATUSES, RULE_RISK_LEVELS } from "../domain/enums.js";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_STATES } from "../domain/records.js";
 import { alertDetailResponseSchema, riskRuleResponseSchema } from "./responses-alerts.js";
+import { modelApprovalResponseSchema } from "./team-settings-schemas.js";
 
 /** An alert with its workflow fields (the answer of PATCH and the bulk change). */
 export const alertWorkflowResponseSchema = alertDetailResponseSchema
@@ -41,6 +42,11 @@ export const riskModelResponseSchema = z
       .nullable()
       .describe("Why this version was written; null when none was given (and for the built-in model)."),
     rules: z.array(riskModelRuleResponseSchema),
+    approval: modelApprovalResponseSchema
+      .nullable()
+      .describe(
+        "This version's approval when the account requires a second admin's (`pending` checks nothing yet); null: in force when written.",
+      ),
   })
   .describe("A named, versioned set of rules.");
 
@@ -80,7 +86,12 @@ export const riskModelVersionResponseSchema = z
     created_at: z.string(),
     change_reason: z.string().nullable().describe("Why it was written; null when none was given."),
     rule_count: z.number().int(),
-    diff: riskModelDiffSchema.nullable().describe("Against the previous version; null for version 1."),
+    diff: riskModelDiffSchema
+      .nullable()
+      .describe(
+        "Against the version before it that was in force (rejected proposals are skipped); null for the first.",
+      ),
+    approval: modelApprovalResponseSchema.nullable().describe("Its approval; null: in force when written."),
   })
   .describe("A version of a risk model: when and why it was written, and what it changed.");
 

@@ -58,6 +58,20 @@ export function memoryCaseworkOps(tables: MemoryTables, journal: Journal): Casew
       const of = [...savedViews.values()].filter((v) => v.userId === userId);
       return of.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map(copy);
     },
+    async listSharedViews(accountId) {
+      const of = [...savedViews.values()].filter((v) => v.accountId === accountId && v.shared);
+      return of.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map(copy);
+    },
+    async getSavedView(id) {
+      const found = savedViews.get(id);
+      return found ? copy(found) : null;
+    },
+    async setSavedViewShared(userId, id, shared) {
+      const found = savedViews.get(id);
+      if (!found || found.userId !== userId) return false;
+      setEntry(journal, savedViews, id, { ...found, shared });
+      return true;
+    },
     async deleteSavedView(userId, id) {
       const found = savedViews.get(id);
       if (!found || found.userId !== userId) return false;

@@ -1,5 +1,6 @@
 /** Risk models and API keys of the in-memory store. */
 
+import { versionInForce } from "../domain/model-approval.js";
 import type { StoredRiskModel } from "../domain/records.js";
 import { KytError } from "../errors.js";
 import type { ApiKeyStore, RiskModelStore } from "../ports/store.js";
@@ -35,6 +36,7 @@ export function memoryKeyModelOps(tables: MemoryTables, journal: Journal): KeyMo
         createdAt: createdAt ?? 0,
         deletedAt: versions[0]?.deletedAt ?? null,
         changeReason: details?.changeReason ?? null,
+        approval: details?.approval ? copy(details.approval) : null,
       };
       setEntry(journal, riskModels, key, [...versions, stored]);
     },
@@ -42,11 +44,24 @@ export function memoryKeyModelOps(tables: MemoryTables, journal: Journal): KeyMo
       const versions = riskModels.get(keyOf(accountId, id)) ?? [];
       const found =
         version === undefined
-          ? latest(versions.filter((m) => m.deletedAt === null))
+          ? versionInForce(versions.filter((m) => m.deletedAt === null))
           : versions.find((m) => m.version === version);
       return found
         ? { id: found.id, name: found.name, version: found.version, rules: copy(found.rules) }
         : null;
+    },
+    async decideRiskModelVersion(accountId, id, version, approval) {
+      const key = keyOf(accountId, id);
+      const versions = riskModels.get(key) ?? [];
+      const found = versions.find((m) => m.version === version);
+      if (!found || found.deletedAt !== null || found.approval?.state !== "pending") return false;
+      setEntry(
+        journal,
+        riskModels,
+        key,
+        versions.map((m) => (m === found ? { ...m, approval: copy(approval) } : m)),
+      );
+      return true;
     },
     async listRiskModels(accountId) {
       const out: StoredRiskModel[] = [];

@@ -52,9 +52,11 @@ import { type Actor, alertHistory, bulkUpdateAlerts, updateAlert } from "./alert
 import { backtestRuns } from "./backtest-runs.js";
 import { type CallOptions, callContext } from "./call-origin.js";
 import { caseFileData, caseFileReport } from "./case-file.js";
+import { explorerSettingsApi } from "./explorer-settings.js";
 import { checkAddress, checkTransfer, loadManualCheck, manualCheckState } from "./manual-check-use-cases.js";
 import { pathSanctions } from "./path-sanctions.js";
 import { manualCheckReport, transferReport } from "./report-assembly.js";
+import { modelApprovalApi } from "./risk-model-approval.js";
 import { riskModelManagement } from "./risk-model-management.js";
 import {
   listTransfers,
@@ -284,6 +286,13 @@ export function accountApi(ctx: EngineContext, accountId: string) {
     },
     /** GET/POST /v1/risk-models/, GET/PUT/DELETE /v1/risk-models/{id}/ */
     riskModels: riskModelManagement(ctx, accountId),
+    /**
+     * GET/PUT /v1/model-approval/, POST /v1/risk-models/{id}/approve/ and reject/: a second
+     * admin's approval of risk model versions (risk-model-approval.ts).
+     */
+    modelApproval: modelApprovalApi(ctx, accountId),
+    /** GET/PUT /v1/explorer-settings/: the account's own block explorers. */
+    explorers: explorerSettingsApi(ctx, accountId),
     /**
      * Backtests of risk models on the account's stored transfers: `run` in this process,
      * `start` as a job (POST /v1/risk-models/{id}/backtest/) and `get` (GET /v1/backtests/{id}/).

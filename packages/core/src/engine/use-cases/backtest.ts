@@ -92,8 +92,12 @@ export async function candidateModel(
   if (candidate.id === "default" || isBuiltin(ctx, candidate.id)) {
     return { model: ctx.defaultModel, tag: modelVersionTag(ctx.defaultModel) };
   }
-  const model = await ctx.store.getRiskModel(accountId, candidate.id);
-  if (!model) throw notFound("risk model", candidate.id);
+  // The newest version, a proposal awaiting approval too: a second admin backtests it before
+  // approving it (docs/http-api.md).
+  const versions = await ctx.store.listRiskModelVersions(accountId, candidate.id);
+  const newest = versions[versions.length - 1];
+  if (!newest || newest.deletedAt !== null) throw notFound("risk model", candidate.id);
+  const model: RiskModel = { id: newest.id, name: newest.name, version: newest.version, rules: newest.rules };
   return { model, tag: modelVersionTag(model) };
 }
 

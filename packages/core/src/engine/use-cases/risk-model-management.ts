@@ -6,6 +6,7 @@
  */
 
 import type { z } from "zod";
+import { diffBaseOf, initialApproval, type ModelApprovalRecord } from "../../domain/model-approval.js";
 import type { RiskModel, RiskRule } from "../../domain/records.js";
 import { type FieldErrors, fieldError, isKytError, KytError, notFound } from "../../errors.js";
 import type { StoreOps } from "../../ports/store.js";
@@ -21,6 +22,8 @@ import {
 } from "../../schemas/index.js";
 import type { RiskModelReplaceRequest, RiskModelRequest } from "../../schemas/request-types.js";
 import type { EngineContext } from "../engine-context.js";
+import { type Actor, actorOf } from "./alert-workflow.js";
+import { approvalRequired } from "./model-approval-setting.js";
 
 /** The setting that holds an account's default model id. */
 export const defaultModelSetting = (accountId: string) => `risk-model:default:${accountId}`;
@@ -129,12 +132,18 @@ function parseModelBody<T>(schema: z.ZodType<T>, body: unknown): T {
 
 /** The risk model operations of one account. */
 export function riskModelManagement(ctx: EngineContext, accountId: string) {
-  const present = async (model: RiskModel, createdAt: number | null, changeReason: string | null = null) =>
+  const present = async (
+    model: RiskModel,
+    createdAt: number | null,
+    changeReason: string | null = null,
+    approval: ModelApprovalRecord | null = null,
+  ) =>
     presentRiskModel(model, {
       isDefault: ((await accountDefaultModelId(ctx.store, accountId)) ?? ctx.defaultModel.id) === model.id,
       isBuiltin: isBuiltin(ctx, model.id),
       createdAt,
       changeReason,
+      approval,
     });
   const setDefault = async (tx: StoreOps, id: string | null) => {
     if (id === null) await tx.putSetting(defaultModelSetting(accountId), "");
@@ -146,7 +155,7 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       const own = await ctx.store.listRiskModels(accountId);
       return [
         await present(ctx.defaultModel, null),
-        ...(await Promise.all(own.map((m) => present(m, m.createdAt, m.changeReason)))),
+        ...(await Promise.all(own.map((m) => present(m, m.createdAt, m.changeReason, m.approval)))),
       ];
     },
     /** GET /v1/risk-models/{id}/ */
@@ -157,22 +166,26 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       );
       const latest = versions[versions.length - 1];
       if (!latest) throw notFound("risk model", id);
-      return present(latest, latest.createdAt, latest.changeReason);
+      return present(latest, latest.createdAt, latest.changeReason, latest.approval);
     },
     /**
      * GET /v1/risk-models/{id}/versions/: every version of a live model, newest first, each with
-     * its change reason and its diff against the version before it. The built-in model has one
-     * version and no history: an empty list.
+     * its change reason, its approval and its diff against the version before it that was in
+     * force (`diffBaseOf`). The built-in model has one version and no history: an empty list.
      */
     async versions(id: string) {
       if (isBuiltin(ctx, id)) return [];
       const versions = await ctx.store.listRiskModelVersions(accountId, lookupId("risk model", id));
       if (versions.length === 0 || versions.some((m) => m.deletedAt !== null))
         throw notFound("risk model", id);
-      return versions.map((m, i) => presentRiskModelVersion(m, versions[i - 1] ?? null)).reverse();
+      return versions.map((m) => presentRiskModelVersion(m, diffBaseOf(versions, m.version))).reverse();
     },
-    /** POST /v1/risk-models/ */
-    async create(body: RiskModelRequest) {
+    /**
+     * POST /v1/risk-models/. When the account requires approval, version 1 is pending (it checks
+     * nothing) and `is_default` waits for the approval.
+     */
+    async create(body: RiskModelRequest, by: Actor = {}) {
+      const actor = actorOf(by);
       const input = parseModelBody(riskModelBodySchema, body);
       const model: RiskModel = {
         id: ctx.ids.next(),
@@ -181,16 +194,28 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
         rules: await rulesOf(ctx, accountId, input),
       };
       checkModel(model);
-      await ctx.store.transaction(async (tx) => {
+      const approval = await ctx.store.transaction(async (tx) => {
+        const pending = initialApproval(
+          await approvalRequired(tx, accountId),
+          actor,
+          input.is_default === true,
+        );
         await tx.putRiskModel(accountId, model, ctx.clock.now(), {
           changeReason: input.change_reason ?? null,
+          approval: pending,
         });
-        if (input.is_default) await setDefault(tx, model.id);
+        if (input.is_default && pending === null) await setDefault(tx, model.id);
+        return pending;
       });
-      return present(model, ctx.clock.now(), input.change_reason ?? null);
+      return present(model, ctx.clock.now(), input.change_reason ?? null, approval);
     },
-    /** PUT /v1/risk-models/{id}/: a new version; checks already made keep theirs. */
-    async replace(id: string, body: RiskModelReplaceRequest) {
+    /**
+     * PUT /v1/risk-models/{id}/: a new version; checks already made keep theirs. When the account
+     * requires approval the version is pending (the one in force keeps checking) and
+     * `is_default: true` waits for the approval; a model has one pending version at a time.
+     */
+    async replace(id: string, body: RiskModelReplaceRequest, by: Actor = {}) {
+      const actor = actorOf(by);
       if (isBuiltin(ctx, id))
         throw new KytError(
           "ILLEGAL_TRANSITION",
@@ -224,18 +249,33 @@ export function riskModelManagement(ctx: EngineContext, accountId: string) {
       const input = parseModelBody(riskModelReplaceSchema, body);
       const reason = input.change_reason;
       const now = ctx.clock.now();
-      const model = await ctx.store.transaction(async (tx) => {
-        const current = await tx.getRiskModel(accountId, lookupId("risk model", id));
-        if (!current) throw notFound("risk model", id);
-        const next: RiskModel = { id, name: input.name, version: current.version + 1, rules };
+      const { model, approval } = await ctx.store.transaction(async (tx) => {
+        const versions = (await tx.listRiskModelVersions(accountId, lookupId("risk model", id))).filter(
+          (m) => m.deletedAt === null,
+        );
+        const newest = versions[versions.length - 1];
+        if (!newest) throw notFound("risk model", id);
+        const waiting = versions.find((m) => m.approval?.state === "pending");
+        if (waiting)
+          throw new KytError(
+            "ILLEGAL_TRANSITION",
+            `version ${waiting.version} of this model awaits approval: approve or reject it before writing another`,
+            { details: { pending_version: waiting.version } },
+          );
+        const next: RiskModel = { id, name: input.name, version: newest.version + 1, rules };
         checkModel(next);
-        await tx.putRiskModel(accountId, next, now, { changeReason: reason });
-        if (input.is_default === true) await setDefault(tx, id);
+        const pending = initialApproval(
+          await approvalRequired(tx, accountId),
+          actor,
+          input.is_default === true,
+        );
+        await tx.putRiskModel(accountId, next, now, { changeReason: reason, approval: pending });
+        if (input.is_default === true && pending === null) await setDefault(tx, id);
         if (input.is_default === false && (await accountDefaultModelId(tx, accountId)) === id)
           await setDefault(tx, null);
-        return next;
+        return { model: next, approval: pending };
       });
-      return present(model, now, reason);
+      return present(model, now, reason, approval);
     },
     /** DELETE /v1/risk-models/{id}/: it checks nothing new; past results keep it. */
     async remove(id: string) {
