@@ -126,7 +126,7 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
     const table = flow.getByRole("table", { name: /paths as a table/ });
     expect(await table.getByRole("button", { name: /^Copy transaction/ }).count()).toBeGreaterThanOrEqual(2);
     await flow.locator("#tf-flow").evaluate((h) => h.scrollIntoView());
-    await screen(page, "40-flow-graph-transfer", false);
+    await screen(page, "50-flow-graph-transfer", false);
     // Collapsing the counterparty hides everything beyond it.
     await graph.getByRole("button", { name: /^Collapse what lies beyond .*\(hop 1\)$/ }).press(" ");
     expect((await shownAddresses(page)).sort()).toEqual([seeded.counterparty, seeded.customer].sort());
@@ -196,7 +196,7 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
       .poll(async () => (await shownAddresses(page)).sort())
       .toEqual([...new Set([seeded.customer, ...seeded.pathAddresses])].sort());
     await flow.locator("#addr-flow").evaluate((h) => h.scrollIntoView());
-    await screen(page, "41-flow-graph-address", false);
+    await screen(page, "51-flow-graph-address", false);
   });
 
   it("fits a phone: the graph top to bottom in its own scrolling box, expanded, axe clean", async () => {
@@ -219,7 +219,7 @@ describe.skipIf(!executable)("the funds-flow graph in Chromium", { timeout: 120_
       )) as number;
       expect(overflow).toBeLessThanOrEqual(1);
       await p.locator("#tf-flow").evaluate((h) => h.scrollIntoView());
-      await screen(p, "42-phone-flow-graph", false);
+      await screen(p, "52-phone-flow-graph", false);
     } finally {
       await phone.close();
     }
