@@ -20,6 +20,8 @@ import type {
 import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+import { ingestLedgerRows, type LedgerIngestOptions } from "./ch-ingest.js";
+import { RowBinaryEncoder } from "./ch-row-binary.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
 
@@ -45,6 +47,15 @@ export interface ClickHouseLedger extends LedgerStore, LedgerReader {
    * duplicates are removed by reads and, later, by merges. One INSERT; returns rows sent.
    */
   appendLedgerTransfers(rows: ReadonlyArray<LedgerTransfer>): Promise<number>;
+  /**
+   * The same fast path for a stream of rows of any length (an import, a generated ledger):
+   * RowBinary INSERTs of `rowsPerInsert` rows, encoded while earlier ones are stored (see
+   * ch-ingest.ts). Returns rows sent once every INSERT is stored.
+   */
+  ingestLedgerRows(
+    rows: Iterable<LedgerTransfer> | AsyncIterable<LedgerTransfer>,
+    options?: LedgerIngestOptions,
+  ): Promise<number>;
   /** A bulk load with the Store port's semantics (nothing visible before finish, new rows counted). */
   bulkLedgerWriter(): Promise<LedgerBulkWriter>;
   close(): Promise<void>;
@@ -89,8 +100,20 @@ export function openClickHouseLedger(
     if (unique.length === 0) return 0;
     const stored = await storedKeys(client, db, unique);
     const fresh = unique.filter((r) => !stored.has(keyOf(r)));
-    await client.insert(`${db}.ledger_tx`, fresh.map(toRow));
+    await appendRows(fresh);
     return fresh.length;
+  };
+  // One INSERT of RowBinary (the format the server parses cheapest), retried as a whole.
+  const appendRows = async (rows: ReadonlyArray<LedgerTransfer>): Promise<void> => {
+    if (rows.length === 0) return;
+    const encoder = new RowBinaryEncoder();
+    const body: Buffer[] = [];
+    for (const row of rows) {
+      const chunk = encoder.push(row);
+      if (chunk) body.push(chunk);
+    }
+    body.push(encoder.flush());
+    await client.insertBody(`${db}.ledger_tx`, LEDGER_COLUMNS, "RowBinary", body);
   };
 
   return {
@@ -101,9 +124,10 @@ export function openClickHouseLedger(
       return run;
     },
     async appendLedgerTransfers(rows) {
-      await client.insert(`${db}.ledger_tx`, rows.map(toRow));
+      await appendRows(rows);
       return rows.length;
     },
+    ingestLedgerRows: (rows, ingestOptions) => ingestLedgerRows(client, `${db}.ledger_tx`, rows, ingestOptions),
     async ledgerByTxHash(network, txHash) {
       const rows = await client.rows<LedgerRow>(
         `SELECT ${SELECT_COLUMNS} FROM ${db}.ledger_tx

@@ -32,6 +32,8 @@ export {
   type MigrateOptions,
   migrateClickHouseLedger,
 } from "./ch-migrate.js";
+export { DEFAULT_ROWS_PER_INSERT, type LedgerIngestOptions } from "./ch-ingest.js";
+export { RowBinaryEncoder } from "./ch-row-binary.js";
 export { type OpenLedgerUrlOptions, openClickHouseLedgerUrl } from "./ch-open.js";
 export { LEDGER_COLUMNS, LEDGER_MIGRATIONS, type LedgerMigration } from "./ch-schema.js";
 export {
