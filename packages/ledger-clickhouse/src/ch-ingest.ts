@@ -50,19 +50,39 @@ export async function ingestLedgerRows(
     pending.add(sent);
   };
 
+  // One row in; a finished INSERT comes back to be sent.
+  const take = (row: LedgerTransfer): Buffer[] | null => {
+    const chunk = encoder.push(row);
+    if (chunk) chunks.push(chunk);
+    inBody += 1;
+    total += 1;
+    if (inBody < perInsert) return null;
+    chunks.push(encoder.flush());
+    const body = chunks;
+    chunks = [];
+    inBody = 0;
+    return body;
+  };
   try {
-    for await (const row of rows) {
-      const chunk = encoder.push(row);
-      if (chunk) chunks.push(chunk);
-      inBody += 1;
-      total += 1;
-      if (inBody === perInsert) {
-        chunks.push(encoder.flush());
-        await send(chunks);
-        chunks = [];
-        inBody = 0;
+    // A plain iterable is read in a plain loop: `for await` would cost a promise per row.
+    if (Symbol.iterator in rows) {
+      let filled = 0;
+      for (const row of rows) {
+        const body = take(row);
+        if (body) await send(body);
+        else if (chunks.length !== filled) {
+          // A chunk (about 1 MiB) done: let the sockets move the INSERTs already sent.
+          filled = chunks.length;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (failed !== null) break;
       }
-      if (failed !== null) break;
+    } else {
+      for await (const row of rows) {
+        const body = take(row);
+        if (body) await send(body);
+        if (failed !== null) break;
+      }
     }
   } catch (error) {
     // A bad row (or a failing source): the INSERTs already sent finish, the rest is not sent.
