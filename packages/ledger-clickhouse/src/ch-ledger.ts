@@ -25,7 +25,7 @@ import { RowBinaryEncoder } from "./ch-row-binary.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
 
-/** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted). */
+/** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted); rows go in as RowBinary. */
 type LedgerRow = {
   network: string;
   tx_hash: string;
@@ -366,22 +366,6 @@ function sortHop(rows: LedgerTransfer[], direction: Direction): LedgerTransfer[]
   );
 }
 
-/** A ledger transfer as an inserted row. */
-function toRow(r: LedgerTransfer): LedgerRow {
-  return {
-    network: r.network,
-    tx_hash: r.txHash,
-    log_index: r.logIndex,
-    token_id: r.tokenId,
-    from_address: r.from,
-    to_address: r.to,
-    amount: String(r.amount),
-    occurred_at: r.occurredAt,
-    block_number: r.block,
-    value_usd: r.valueUsd === null ? null : String(r.valueUsd),
-  };
-}
-
 /** A returned row as a ledger transfer. */
 function fromRow(r: LedgerRow): LedgerTransfer {
   return {
@@ -418,12 +402,15 @@ async function openBulkLoad(client: ChClient, db: string): Promise<LedgerBulkWri
   return {
     async write(rows) {
       if (state !== "open") throw spent();
-      const start = seq;
-      seq += rows.length;
-      await client.insert(
-        stage,
-        rows.map((r, i) => ({ seq: start + i, ...toRow(r) })),
-      );
+      const encoder = new RowBinaryEncoder();
+      const body: Buffer[] = [];
+      for (const row of rows) {
+        const chunk = encoder.push(row, seq);
+        seq += 1;
+        if (chunk) body.push(chunk);
+      }
+      body.push(encoder.flush());
+      if (rows.length > 0) await client.insertBody(stage, [...LEDGER_COLUMNS, "seq"], "RowBinary", body);
     },
     async finish() {
       if (state !== "open") throw spent();

@@ -20,8 +20,11 @@ export class RowBinaryEncoder {
     this.buffer = Buffer.allocUnsafe(chunkBytes + MAX_FIXED_BYTES);
   }
 
-  /** Appends one row; returns a full chunk when one is ready (then the encoder starts a new one). */
-  push(r: LedgerTransfer): Buffer | null {
+  /**
+   * Appends one row, and after it a UInt64 `seq` when one is given (the bulk load's staging
+   * column); returns a full chunk when one is ready (then the encoder starts a new one).
+   */
+  push(r: LedgerTransfer, seq?: number): Buffer | null {
     this.row += 1;
     this.string(r.network, "network");
     this.string(r.txHash, "txHash");
@@ -40,6 +43,10 @@ export class RowBinaryEncoder {
     else {
       this.nullByte(0);
       this.string(decimalText(r.valueUsd, this.row, "valueUsd"), "valueUsd");
+    }
+    if (seq !== undefined) {
+      if (seq < 0) throw bad(this.row, "seq", "a non-negative integer", seq);
+      this.int64(seq, "seq");
     }
     return this.at >= this.chunkBytes ? this.take() : null;
   }
