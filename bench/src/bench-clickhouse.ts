@@ -94,7 +94,9 @@ async function main(): Promise<Figure[]> {
     await admin0.close();
     const mergeS = (performance.now() - mergeStarted) / 1000;
     const mergeCpuS = processCpuSeconds(serverPid) - merge0;
-    console.error(`clickhouse: OPTIMIZE FINAL of the three tables: ${mergeS.toFixed(1)} s, server CPU ${mergeCpuS.toFixed(1)} s`);
+    console.error(
+      `clickhouse: OPTIMIZE FINAL of the three tables: ${mergeS.toFixed(1)} s, server CPU ${mergeCpuS.toFixed(1)} s`,
+    );
 
     const admin = openChClient(target);
     const [disk] = await admin.rows<{ bytes: number; tx: number }>(
@@ -139,11 +141,18 @@ async function main(): Promise<Figure[]> {
     const traceCpu = process.cpuUsage(traceCpu0);
     await ledger.close();
     return [
-      figure(`ClickHouse ingest, ${label} (RowBinary, ${IN_FLIGHT} INSERTs in flight)`, "rows/s", [rows / wallS], ">= 500,000"),
+      figure(
+        `ClickHouse ingest, ${label} (RowBinary, ${IN_FLIGHT} INSERTs in flight)`,
+        "rows/s",
+        [rows / wallS],
+        ">= 500,000",
+      ),
       figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables)", "us", [
         (serverCpuS * 1e6) / rows,
       ]),
-      figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [(clientCpuS * 1e6) / rows]),
+      figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [
+        (clientCpuS * 1e6) / rows,
+      ]),
       figure("ClickHouse ingest: generator CPU per row (included above)", "us", [generatorUs]),
       figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
         (mergeCpuS * 1e6) / rows,

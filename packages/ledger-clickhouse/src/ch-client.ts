@@ -114,9 +114,13 @@ export function openChClient(
           await send();
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          throw new KytError("STORE_ERROR", `ClickHouse ledger at ${target.url}: insert into ${table} failed: ${message}`, {
-            cause: error,
-          });
+          throw new KytError(
+            "STORE_ERROR",
+            `ClickHouse ledger at ${target.url}: insert into ${table} failed: ${message}`,
+            {
+              cause: error,
+            },
+          );
         }
       }
     },

@@ -127,7 +127,8 @@ export function openClickHouseLedger(
       await appendRows(rows);
       return rows.length;
     },
-    ingestLedgerRows: (rows, ingestOptions) => ingestLedgerRows(client, `${db}.ledger_tx`, rows, ingestOptions),
+    ingestLedgerRows: (rows, ingestOptions) =>
+      ingestLedgerRows(client, `${db}.ledger_tx`, rows, ingestOptions),
     async ledgerByTxHash(network, txHash) {
       const rows = await client.rows<LedgerRow>(
         `SELECT ${SELECT_COLUMNS} FROM ${db}.ledger_tx
