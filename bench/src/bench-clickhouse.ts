@@ -1,6 +1,7 @@
 /**
- * The ClickHouse ledger: ingest rate (rows/s through the ledger's bulk insert, JSONEachRow, two
- * INSERTs in flight), bytes per row on disk (system.parts, every ledger table), and 20-hop trace
+ * The ClickHouse ledger: ingest rate (rows/s through the ledger's streamed RowBinary ingest, two
+ * INSERTs in flight) with the CPU per row on each side (client, server, and the merge to one part
+ * per table after), bytes per row on disk (system.parts, every ledger table), and 20-hop trace
  * p50/p99 with the ledger read from ClickHouse (the default depth, weight floor and edge budget).
  * The generated ledger is testkit's benchmark shape. Starts its own server (Debian's
  * clickhouse-server as a plain process in a temporary folder); prints no figures when no
@@ -9,12 +10,13 @@
  *   node --conditions=source --import tsx bench/src/bench-clickhouse.ts [--quick] [--rows N]
  *   npm run bench -- --only clickhouse          (1,000,000 rows; --quick: 20,000)
  */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import {
   createEntityResolver,
   createMemoryStore,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MIN_PATH_WEIGHT,
-  type LedgerTransfer,
   storeAttributionSource,
   storeSanctionsSource,
   traceTransferExposure,
@@ -35,8 +37,17 @@ import { sampleTransfers } from "./bench-tracing.js";
 const quick = process.argv.includes("--quick");
 const rowsAt = process.argv.indexOf("--rows");
 const rows = rowsAt >= 0 ? Number(process.argv[rowsAt + 1]) : quick ? 20_000 : 1_000_000;
-const CHUNK = 100_000;
 const IN_FLIGHT = 2;
+
+/** User + system CPU seconds of a process so far (Linux /proc; 0 elsewhere). */
+function processCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 async function main(): Promise<Figure[]> {
   if (!findClickHouseBinary()) {
@@ -52,32 +63,39 @@ async function main(): Promise<Figure[]> {
     const ledger = openClickHouseLedger(target, { retry: { requestTimeoutMillis: 600_000 } });
     const label = `${rows.toLocaleString("en-US")} rows`;
 
-    // Ingest: rows over the wall time of generating and inserting them (generation overlaps the INSERTs).
+    // Ingest: rows over the wall time of generating, encoding and inserting them (RowBinary,
+    // generation overlapping the INSERTs), with the CPU each side spent: the client's from
+    // process.cpuUsage, the server's from /proc (its user + system time over the same span).
+    const serverPid = server.process.pid ?? 0;
     const started = performance.now();
     const cpu0 = process.cpuUsage();
-    let chunk: LedgerTransfer[] = [];
-    const inFlight = new Set<Promise<void>>();
-    const send = (batch: LedgerTransfer[]) => {
-      const p: Promise<void> = ledger.appendLedgerTransfers(batch).then(() => {
-        inFlight.delete(p);
-      });
-      inFlight.add(p);
-      return p;
-    };
-    for (const row of ledgerRows(benchShape(rows))) {
-      chunk.push(row);
-      if (chunk.length === CHUNK) {
-        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
-        void send(chunk);
-        chunk = [];
-      }
-    }
-    if (chunk.length > 0) void send(chunk);
-    await Promise.all(inFlight);
+    const server0 = processCpuSeconds(serverPid);
+    await ledger.ingestLedgerRows(ledgerRows(benchShape(rows)), { inFlight: IN_FLIGHT });
     const wallS = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const serverCpuS = processCpuSeconds(serverPid) - server0;
+    const clientCpuS = (cpu.user + cpu.system) / 1e6;
+    // The generator alone (the same rows, not sent): the client's share that is not the ledger's.
+    const gen0 = process.cpuUsage();
+    let generated = 0;
+    for (const _ of ledgerRows(benchShape(Math.min(rows, 1_000_000)))) generated += 1;
+    const gen = process.cpuUsage(gen0);
+    const generatorUs = (gen.user + gen.system) / generated;
     console.error(
-      `clickhouse: ingested ${label} in ${wallS.toFixed(1)} s (client CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s)`,
+      `clickhouse: ingested ${label} in ${wallS.toFixed(1)} s; CPU: client ${clientCpuS.toFixed(1)} s (generator ${((generatorUs * rows) / 1e6).toFixed(1)} s), server ${serverCpuS.toFixed(1)} s; load ${loadavg()[0]?.toFixed(1)}`,
+    );
+    // Merges the INSERTs left behind, timed apart (they run in the background and take the same cores).
+    const merge0 = processCpuSeconds(serverPid);
+    const mergeStarted = performance.now();
+    const admin0 = openChClient(target, { retry: { requestTimeoutMillis: 3_600_000 } });
+    for (const table of ["ledger_tx", "ledger_in", "ledger_out"]) {
+      await admin0.command(`OPTIMIZE TABLE bench.${table} FINAL`);
+    }
+    await admin0.close();
+    const mergeS = (performance.now() - mergeStarted) / 1000;
+    const mergeCpuS = processCpuSeconds(serverPid) - merge0;
+    console.error(
+      `clickhouse: OPTIMIZE FINAL of the three tables: ${mergeS.toFixed(1)} s, server CPU ${mergeCpuS.toFixed(1)} s`,
     );
 
     const admin = openChClient(target);
@@ -124,11 +142,21 @@ async function main(): Promise<Figure[]> {
     await ledger.close();
     return [
       figure(
-        `ClickHouse ingest, ${label} (JSONEachRow, ${IN_FLIGHT} INSERTs in flight)`,
+        `ClickHouse ingest, ${label} (RowBinary, ${IN_FLIGHT} INSERTs in flight)`,
         "rows/s",
         [rows / wallS],
         ">= 500,000",
       ),
+      figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables)", "us", [
+        (serverCpuS * 1e6) / rows,
+      ]),
+      figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [
+        (clientCpuS * 1e6) / rows,
+      ]),
+      figure("ClickHouse ingest: generator CPU per row (included above)", "us", [generatorUs]),
+      figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
+        (mergeCpuS * 1e6) / rows,
+      ]),
       figure("ClickHouse bytes on disk per ledger row (3 orderings + degrees)", "B", [bytesPerRow]),
       figure("20-hop trace p50, ClickHouse ledger", "ms", [percentile(ms, 50)]),
       figure("20-hop trace p99, ClickHouse ledger", "ms", [percentile(ms, 99)]),

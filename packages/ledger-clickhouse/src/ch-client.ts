@@ -5,6 +5,7 @@
  * a STORE_ERROR that names the server, the attempts and the last error. Errors the server
  * reports about the query itself (bad SQL, unknown table) are not retried.
  */
+import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
 import { KytError } from "@openkyt/core";
 import type { ClickHouseTarget } from "./ch-target.js";
@@ -38,6 +39,18 @@ export interface ChClient {
   command(query: string): Promise<void>;
   /** Inserts rows as JSONEachRow into `table` (one INSERT: one atomic block per max_insert_block_size rows). */
   insert(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  /**
+   * One INSERT of `columns` into `table` whose body is `body` in `format` (RowBinary for the
+   * ledger's bulk path), streamed as it is produced. A body that can be produced again (an array
+   * of chunks) is retried under the policy; a one-shot stream is sent once, since a retry could
+   * not resend what it already consumed. One INSERT is atomic per max_insert_block_size rows.
+   */
+  insertBody(
+    table: string,
+    columns: ReadonlyArray<string>,
+    format: "RowBinary",
+    body: ReadonlyArray<Buffer> | AsyncIterable<Buffer>,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +97,32 @@ export function openChClient(
       await call("insert", async () => {
         await client.insert({ table, values: rows as Record<string, unknown>[], format: "JSONEachRow" });
       });
+    },
+    insertBody: async (table, columns, format, body) => {
+      const query = `INSERT INTO ${table} (${columns.join(", ")}) FORMAT ${format}`;
+      const send = async () => {
+        const result = await client.exec({ query, values: Readable.from(body) });
+        // The answer of an INSERT is empty; reading it to the end frees the socket.
+        for await (const _ of result.stream) {
+        }
+      };
+      if (Array.isArray(body)) {
+        if (body.length > 0) await call("insert", send);
+      } else {
+        // A half-sent stream cannot be sent again: one attempt, its failure reported as is.
+        try {
+          await send();
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          throw new KytError(
+            "STORE_ERROR",
+            `ClickHouse ledger at ${target.url}: insert into ${table} failed: ${message}`,
+            {
+              cause: error,
+            },
+          );
+        }
+      }
     },
     close: () => client.close(),
   };

@@ -20,11 +20,13 @@ import type {
 import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+import { ingestLedgerRows, type LedgerIngestOptions } from "./ch-ingest.js";
+import { RowBinaryEncoder } from "./ch-row-binary.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
 import type { ClickHouseTarget } from "./ch-target.js";
 import { type ClickHouseUtxoLedger, clickHouseUtxoOps } from "./ch-utxo-ledger.js";
 
-/** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted). */
+/** A ledger row as ClickHouse returns it (JSONEachRow, 64-bit integers unquoted); rows go in as RowBinary. */
 type LedgerRow = {
   network: string;
   tx_hash: string;
@@ -46,6 +48,15 @@ export interface ClickHouseLedger extends LedgerStore, LedgerReader, ClickHouseU
    * duplicates are removed by reads and, later, by merges. One INSERT; returns rows sent.
    */
   appendLedgerTransfers(rows: ReadonlyArray<LedgerTransfer>): Promise<number>;
+  /**
+   * The same fast path for a stream of rows of any length (an import, a generated ledger):
+   * RowBinary INSERTs of `rowsPerInsert` rows, encoded while earlier ones are stored (see
+   * ch-ingest.ts). Returns rows sent once every INSERT is stored.
+   */
+  ingestLedgerRows(
+    rows: Iterable<LedgerTransfer> | AsyncIterable<LedgerTransfer>,
+    options?: LedgerIngestOptions,
+  ): Promise<number>;
   /** A bulk load with the Store port's semantics (nothing visible before finish, new rows counted). */
   bulkLedgerWriter(): Promise<LedgerBulkWriter>;
   close(): Promise<void>;
@@ -90,8 +101,20 @@ export function openClickHouseLedger(
     if (unique.length === 0) return 0;
     const stored = await storedKeys(client, db, unique);
     const fresh = unique.filter((r) => !stored.has(keyOf(r)));
-    await client.insert(`${db}.ledger_tx`, fresh.map(toRow));
+    await appendRows(fresh);
     return fresh.length;
+  };
+  // One INSERT of RowBinary (the format the server parses cheapest), retried as a whole.
+  const appendRows = async (rows: ReadonlyArray<LedgerTransfer>): Promise<void> => {
+    if (rows.length === 0) return;
+    const encoder = new RowBinaryEncoder();
+    const body: Buffer[] = [];
+    for (const row of rows) {
+      const chunk = encoder.push(row);
+      if (chunk) body.push(chunk);
+    }
+    body.push(encoder.flush());
+    await client.insertBody(`${db}.ledger_tx`, LEDGER_COLUMNS, "RowBinary", body);
   };
 
   return {
@@ -104,9 +127,11 @@ export function openClickHouseLedger(
       return run;
     },
     async appendLedgerTransfers(rows) {
-      await client.insert(`${db}.ledger_tx`, rows.map(toRow));
+      await appendRows(rows);
       return rows.length;
     },
+    ingestLedgerRows: (rows, ingestOptions) =>
+      ingestLedgerRows(client, `${db}.ledger_tx`, rows, ingestOptions),
     async ledgerByTxHash(network, txHash) {
       const rows = await client.rows<LedgerRow>(
         `SELECT ${SELECT_COLUMNS} FROM ${db}.ledger_tx
@@ -345,22 +370,6 @@ function sortHop(rows: LedgerTransfer[], direction: Direction): LedgerTransfer[]
   );
 }
 
-/** A ledger transfer as an inserted row. */
-function toRow(r: LedgerTransfer): LedgerRow {
-  return {
-    network: r.network,
-    tx_hash: r.txHash,
-    log_index: r.logIndex,
-    token_id: r.tokenId,
-    from_address: r.from,
-    to_address: r.to,
-    amount: String(r.amount),
-    occurred_at: r.occurredAt,
-    block_number: r.block,
-    value_usd: r.valueUsd === null ? null : String(r.valueUsd),
-  };
-}
-
 /** A returned row as a ledger transfer. */
 function fromRow(r: LedgerRow): LedgerTransfer {
   return {
@@ -397,12 +406,15 @@ async function openBulkLoad(client: ChClient, db: string): Promise<LedgerBulkWri
   return {
     async write(rows) {
       if (state !== "open") throw spent();
-      const start = seq;
-      seq += rows.length;
-      await client.insert(
-        stage,
-        rows.map((r, i) => ({ seq: start + i, ...toRow(r) })),
-      );
+      const encoder = new RowBinaryEncoder();
+      const body: Buffer[] = [];
+      for (const row of rows) {
+        const chunk = encoder.push(row, seq);
+        seq += 1;
+        if (chunk) body.push(chunk);
+      }
+      body.push(encoder.flush());
+      if (rows.length > 0) await client.insertBody(stage, [...LEDGER_COLUMNS, "seq"], "RowBinary", body);
     },
     async finish() {
       if (state !== "open") throw spent();

@@ -13,6 +13,7 @@ export {
 } from "./ch-client.js";
 export { type ExternalLedger, withExternalLedger } from "./ch-compose.js";
 export { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+export { DEFAULT_ROWS_PER_INSERT, type LedgerIngestOptions } from "./ch-ingest.js";
 export {
   type ClickHouseLedger,
   type ClickHouseLedgerOptions,
@@ -33,6 +34,7 @@ export {
   migrateClickHouseLedger,
 } from "./ch-migrate.js";
 export { type OpenLedgerUrlOptions, openClickHouseLedgerUrl } from "./ch-open.js";
+export { RowBinaryEncoder } from "./ch-row-binary.js";
 export { LEDGER_COLUMNS, LEDGER_MIGRATIONS, type LedgerMigration } from "./ch-schema.js";
 export {
   type ClickHouseTarget,

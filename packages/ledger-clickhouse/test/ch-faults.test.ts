@@ -119,7 +119,19 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger faults", () => {
       }
       child.kill("SIGKILL");
       await exited;
-      await new Promise((r) => setTimeout(r, 500));
+      // The server may still be parsing what it received before the kill (a RowBinary body
+      // arrives faster than it is stored): wait until no INSERT of that body runs any more.
+      const insertsRunning = async () =>
+        Number(
+          (
+            await admin.rows<{ n: number }>(
+              `SELECT count() AS n FROM system.processes WHERE query LIKE 'INSERT INTO ${db}.%'`,
+            )
+          )[0]?.n ?? 0,
+        );
+      while ((await insertsRunning()) > 0 && Date.now() < deadline + 120_000) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const afterKill = await count();
       // Only whole blocks are visible: the rows of the INSERT land block by block, never in part.
       expect(afterKill % block).toBe(0);
