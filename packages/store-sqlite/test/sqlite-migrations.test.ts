@@ -75,9 +75,7 @@ describe("sqlite migrations", () => {
       expect(beforeRewinds.find(modelsTable)).toMatch(/"change_reason" text/);
       const before0060 = await schema();
       expect(before0060.find(modelsTable)).not.toMatch(/change_reason/);
-      expect(before0060.filter((e) => !modelsTable(e))).toEqual(
-        beforeRewinds.filter((e) => !modelsTable(e)),
-      );
+      expect(before0060.filter((e) => !modelsTable(e))).toEqual(beforeRewinds.filter((e) => !modelsTable(e)));
       // The one before (0040) adds casework: decisions, the audit log (with its two append-only
       // triggers), SLA policies, saved views and a name column of api_keys.
       await migrateDown(db);
