@@ -6,6 +6,7 @@
  * `generatetoaddress`.
  */
 import { createServer } from "node:net";
+import type { FollowStep } from "@openkyt/core";
 import { type BitcoinParams, type BitcoinRpc, bitcoinParams, createBitcoinRpc } from "../src/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: bcoin has no types.
@@ -132,4 +133,14 @@ export async function startRegtest(): Promise<RegtestNode> {
       await node.close();
     },
   };
+}
+
+/** Steps a chain follower until it has read every final block; answers the steps. */
+export async function followToHead(follower: { step(): Promise<FollowStep> }): Promise<FollowStep[]> {
+  const steps: FollowStep[] = [];
+  for (;;) {
+    const step = await follower.step();
+    steps.push(step);
+    if (step.kind === "idle") return steps;
+  }
 }

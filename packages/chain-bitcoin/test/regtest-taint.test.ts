@@ -23,14 +23,13 @@ import {
   type Engine,
   type EngineConfig,
   type ExposureResult,
-  type FollowStep,
   manualClock,
   type Store,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bitcoinParams, createBitcoinBlockIngestor } from "../src/index.js";
-import { type Coin, type RegtestNode, startRegtest, type Wallet } from "./bcoin-regtest.js";
+import { type Coin, followToHead, type RegtestNode, startRegtest, type Wallet } from "./bcoin-regtest.js";
 
 const BTC = 100_000_000;
 const FEE = 10_000;
@@ -82,15 +81,6 @@ async function send(name: string, inputs: Coin[], outputs: Array<readonly [Walle
   const sent = await chain.send(inputs, outputs);
   tx[name] = sent.txid;
   return sent.coins;
-}
-
-async function ingestAll(): Promise<FollowStep[]> {
-  const steps: FollowStep[] = [];
-  for (;;) {
-    const step = await ingestor.step();
-    steps.push(step);
-    if (step.kind === "idle") return steps;
-  }
 }
 
 /** Shares of an exposure by category (every proximity summed). */
@@ -277,7 +267,7 @@ beforeAll(async () => {
     fromBlock: 0,
     batchBlocks: 200,
   });
-  const steps = await ingestAll();
+  const steps = await followToHead(ingestor);
   expect(steps.at(-1)).toMatchObject({ kind: "idle", cursor: 106 });
 
   // The labels: the sanctioned wallet on a sanctions list, the ransomware wallet attributed.
@@ -454,7 +444,7 @@ describe("taint of the regtest scenarios on a bcoin regtest node, followed into 
         ],
       );
       await chain.mine(2, w.miner);
-      const steps = await ingestAll();
+      const steps = await followToHead(ingestor);
       // block 106's coinbase and the tainted payment
       expect(steps[0]).toMatchObject({ kind: "reorg", from: 106, removedBlocks: 1, removedTransfers: 2 });
       expect(await store.utxoTransactions("BTC", [tx.tainted as string])).toEqual([]);

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChainFollower, FollowStep, Store, UtxoTransaction } from "@openkyt/core";
+import type { ChainFollower, Store, UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,7 +21,14 @@ import {
   createBitcoinChainSource,
   inputAddressOf,
 } from "../src/index.js";
-import { BCOIN_REGTEST, type Coin, type RegtestNode, startRegtest, type Wallet } from "./bcoin-regtest.js";
+import {
+  BCOIN_REGTEST,
+  type Coin,
+  followToHead,
+  type RegtestNode,
+  startRegtest,
+  type Wallet,
+} from "./bcoin-regtest.js";
 
 const BTC = 100_000_000;
 const FEE = 10_000;
@@ -47,16 +54,6 @@ async function send(name: string, inputs: Coin[], outputs: Array<readonly [Walle
   txids[name] = sent.txid;
   expected.set(sent.txid, { inputs, outputs, block });
   return sent.coins;
-}
-
-/** Runs the ingestor until it has read every final block. */
-async function ingestAll(): Promise<FollowStep[]> {
-  const steps: FollowStep[] = [];
-  for (;;) {
-    const step = await ingestor.step();
-    steps.push(step);
-    if (step.kind === "idle") return steps;
-  }
 }
 
 /** The coinbase txid of block `height`, as the node gives it. */
@@ -171,7 +168,7 @@ describe("the block ingestor on a bcoin regtest node", () => {
   });
 
   it("writes every block's transactions exactly as they were signed", async () => {
-    const runs = await ingestAll();
+    const runs = await followToHead(ingestor);
     expect(runs.map((r) => r.kind)).toEqual(["blocks", "blocks", "blocks", "idle"]);
     expect(runs.at(-1)).toMatchObject({ cursor: 104, safeHead: 104 });
     expect(await store.followedHead("BTC")).toMatchObject({ height: 104 });
@@ -248,7 +245,7 @@ describe("the block ingestor on a bcoin regtest node", () => {
     // The replacing chain spends the first ransom payment otherwise, and is longer.
     const { txid: doubleSpend } = await chain.send([coins.r1 as Coin], [[w.x, 3 * BTC - FEE]]);
     await chain.mine(2, w.x);
-    const runs = await ingestAll();
+    const runs = await followToHead(ingestor);
     // block 104's coinbase, consolidation, coinjoin
     expect(runs[0]).toMatchObject({ kind: "reorg", from: 104, removedBlocks: 1, removedTransfers: 3 });
     expect(await store.followedHead("BTC")).toMatchObject({ height: 105 });

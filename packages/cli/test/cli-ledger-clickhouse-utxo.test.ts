@@ -12,22 +12,14 @@ import { fileURLToPath } from "node:url";
 import { bitcoinParams, blocksOfFiles } from "@openkyt/chain-bitcoin";
 import { inputAddressesOf } from "@openkyt/core";
 import {
-  findClickHouseBinary,
   type LocalClickHouse,
   openClickHouseLedgerUrl,
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLICKHOUSE_MISSING } from "../../ledger-clickhouse/test/ch-test-server.js";
 import { runInProcess } from "./cli-process.js";
-
-const MISSING = findClickHouseBinary() === null;
-if (MISSING) {
-  const reason = "no clickhouse-server binary found: the --ledger clickhouse:// UTXO CLI tests are skipped";
-  if (process.env.OPENKYT_REQUIRE_CLICKHOUSE === "1")
-    throw new Error(`${reason}; OPENKYT_REQUIRE_CLICKHOUSE=1 makes that a failure`);
-  console.warn(reason);
-}
 
 const repoFile = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const CORE = repoFile("packages/datasets/test/fixtures/bitcoin-core.jsonl");
@@ -35,88 +27,63 @@ const ESPLORA = repoFile("packages/datasets/test/fixtures/esplora.jsonl");
 const BLOCK = repoFile("packages/chain-bitcoin/test/fixtures/block300025.raw");
 const UNDO = repoFile("packages/chain-bitcoin/test/fixtures/block300025-undo.raw");
 
-describe.skipIf(MISSING)("openkyt import ledger of Bitcoin data with --ledger clickhouse://", () => {
-  let dir: string;
-  let server: LocalClickHouse;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "openkyt-cli-ch-utxo-"));
-    server = await startLocalClickHouse();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+describe.skipIf(CLICKHOUSE_MISSING !== null)(
+  "openkyt import ledger of Bitcoin data with --ledger clickhouse://",
+  () => {
+    let dir: string;
+    let server: LocalClickHouse;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), "openkyt-cli-ch-utxo-"));
+      server = await startLocalClickHouse();
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
 
-  it("writes the transactions to ClickHouse and the clusters to the --db store", async () => {
-    const ledgerUrl = server.ledgerUrl("cli_utxo");
-    const db = join(dir, "state.db");
-    const core = await runInProcess(["import", "ledger", CORE, "--db", db, "--ledger", ledgerUrl, "--json"]);
-    expect(core.code, core.err).toBe(0);
-    expect(JSON.parse(core.out)).toMatchObject({ format: "bitcoin-core", rowsRead: 2, added: 2 });
-    const esplora = await runInProcess([
-      "import",
-      "ledger",
-      ESPLORA,
-      "--db",
-      db,
-      "--ledger",
-      ledgerUrl,
-      "--json",
-    ]);
-    expect(JSON.parse(esplora.out)).toMatchObject({ format: "esplora", added: 0, unchanged: 2 });
-    const blocks = await runInProcess([
-      "import",
-      "ledger",
-      BLOCK,
-      "--undo",
-      UNDO,
-      "--db",
-      db,
-      "--ledger",
-      ledgerUrl,
-      "--json",
-    ]);
-    expect(blocks.code, blocks.err).toBe(0);
-    const summary = JSON.parse(blocks.out);
-    expect(summary).toMatchObject({ format: "bitcoin-blocks", rowsRead: 461, added: 461 });
-    expect(summary.utxo.clustering.unions).toBeGreaterThan(0);
+    it("writes the transactions to ClickHouse and the clusters to the --db store", async () => {
+      const ledgerUrl = server.ledgerUrl("cli_utxo");
+      const db = join(dir, "state.db");
+      /** `openkyt import ledger ...args` into the SQLite --db with the ledger in ClickHouse. */
+      const importLedger = (...args: string[]) =>
+        runInProcess(["import", "ledger", ...args, "--db", db, "--ledger", ledgerUrl, "--json"]);
+      const core = await importLedger(CORE);
+      expect(core.code, core.err).toBe(0);
+      expect(JSON.parse(core.out)).toMatchObject({ format: "bitcoin-core", rowsRead: 2, added: 2 });
+      const esplora = await importLedger(ESPLORA);
+      expect(JSON.parse(esplora.out)).toMatchObject({ format: "esplora", added: 0, unchanged: 2 });
+      const blocks = await importLedger(BLOCK, "--undo", UNDO);
+      expect(blocks.code, blocks.err).toBe(0);
+      const summary = JSON.parse(blocks.out);
+      expect(summary).toMatchObject({ format: "bitcoin-blocks", rowsRead: 461, added: 461 });
+      expect(summary.utxo.clustering.unions).toBeGreaterThan(0);
 
-    const [block] = [
-      ...blocksOfFiles(new Uint8Array(readFileSync(BLOCK)), new Uint8Array(readFileSync(UNDO)), {
-        params: bitcoinParams("BTC", "main"),
-      }),
-    ];
-    if (!block || "problem" in block) throw new Error("the fixture block did not decode");
-    const joint = block.transactions.find((t) => inputAddressesOf(t).length >= 2);
-    if (!joint) throw new Error("no transaction with two input addresses");
-    const ledger = await openClickHouseLedgerUrl(ledgerUrl);
-    const sqlite = await createSqliteStore({ filename: db });
-    try {
-      const [stored] = await ledger.utxoTransactions("BTC", [joint.txid]);
-      expect(stored?.inputs).toEqual(joint.inputs);
-      expect(stored?.outputs.map((o) => o.value)).toEqual(joint.outputs.map((o) => o.value));
-      expect(await ledger.utxoTransactions("BTC", ["2".repeat(64)])).toHaveLength(1);
-      expect(await sqlite.utxoTransactions("BTC", [joint.txid, "2".repeat(64)])).toEqual([]);
-      const [a, b] = inputAddressesOf(joint) as [string, string];
-      const clusters = await sqlite.addressClusters("BTC", [a, b]);
-      expect(clusters).toHaveLength(2);
-      expect(clusters[0]?.clusterId).toBe(clusters[1]?.clusterId);
-    } finally {
-      await ledger.close();
-      await sqlite.close();
-    }
-    const again = await runInProcess([
-      "import",
-      "ledger",
-      BLOCK,
-      "--undo",
-      UNDO,
-      "--db",
-      db,
-      "--ledger",
-      ledgerUrl,
-      "--json",
-    ]);
-    expect(JSON.parse(again.out)).toMatchObject({ added: 0, unchanged: 461 });
-  }, 300_000);
-});
+      const [block] = [
+        ...blocksOfFiles(new Uint8Array(readFileSync(BLOCK)), new Uint8Array(readFileSync(UNDO)), {
+          params: bitcoinParams("BTC", "main"),
+        }),
+      ];
+      if (!block || "problem" in block) throw new Error("the fixture block did not decode");
+      const joint = block.transactions.find((t) => inputAddressesOf(t).length >= 2);
+      if (!joint) throw new Error("no transaction with two input addresses");
+      const ledger = await openClickHouseLedgerUrl(ledgerUrl);
+      const sqlite = await createSqliteStore({ filename: db });
+      try {
+        const [stored] = await ledger.utxoTransactions("BTC", [joint.txid]);
+        expect(stored?.inputs).toEqual(joint.inputs);
+        expect(stored?.outputs.map((o) => o.value)).toEqual(joint.outputs.map((o) => o.value));
+        expect(await ledger.utxoTransactions("BTC", ["2".repeat(64)])).toHaveLength(1);
+        expect(await sqlite.utxoTransactions("BTC", [joint.txid, "2".repeat(64)])).toEqual([]);
+        const [a, b] = inputAddressesOf(joint) as [string, string];
+        const clusters = await sqlite.addressClusters("BTC", [a, b]);
+        expect(clusters).toHaveLength(2);
+        expect(clusters[0]?.clusterId).toBe(clusters[1]?.clusterId);
+      } finally {
+        await ledger.close();
+        await sqlite.close();
+      }
+      const again = await importLedger(BLOCK, "--undo", UNDO);
+      expect(JSON.parse(again.out)).toMatchObject({ added: 0, unchanged: 461 });
+    }, 300_000);
+  },
+);

@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  findClickHouseBinary,
   type LocalClickHouse,
   openClickHouseLedgerUrl,
   startLocalClickHouse,
@@ -15,19 +14,12 @@ import {
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKytClient } from "../../client/src/index.js";
+import { CLICKHOUSE_MISSING } from "../../ledger-clickhouse/test/ch-test-server.js";
 import { exited, firstLine, runInProcess, start } from "./cli-process.js";
-
-const MISSING = findClickHouseBinary() === null;
-if (MISSING) {
-  const reason = "no clickhouse-server binary found: the --ledger clickhouse:// CLI tests are skipped";
-  if (process.env.OPENKYT_REQUIRE_CLICKHOUSE === "1")
-    throw new Error(`${reason}; OPENKYT_REQUIRE_CLICKHOUSE=1 makes that a failure`);
-  console.warn(reason);
-}
 
 const ENV_KEY = { keyId: "ledger-key-01", secret: "ledger-secret-0123456789", account: "acme" };
 
-describe.skipIf(MISSING)("openkyt with --ledger clickhouse://", () => {
+describe.skipIf(CLICKHOUSE_MISSING !== null)("openkyt with --ledger clickhouse://", () => {
   let dir: string;
   let server: LocalClickHouse;
   beforeAll(async () => {

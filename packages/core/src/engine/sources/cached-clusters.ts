@@ -7,57 +7,27 @@
  * warm ledger's lag, 1 s), so a merge or a label written by any process is seen at most that
  * much later, as a row of the warm ledger is; the oldest answers go first past `maxEntries`.
  */
-import { KytError } from "../../errors.js";
-import { type Clock, systemClock } from "../../ports/runtime.js";
 import type { AddressCluster, LabelledMember, UtxoClusterStore } from "../../ports/utxo-clusters.js";
+import { cacheSettings, type SourceCacheOptions, TtlCache } from "./cached-sources.js";
 
 /** What the cluster resolver reads. */
 export type UtxoClusterReader = Pick<UtxoClusterStore, "addressClusters" | "clusterLabelledMembers">;
 
-/** Options of {@link cachingClusterReader}. */
-export interface ClusterCacheOptions {
-  /** How long an answer is kept, in ms (default 1,000). */
-  readonly ttlMs?: number;
-  /** Most addresses (and, apart, clusters) kept (default 200,000). */
-  readonly maxEntries?: number;
-  readonly clock?: Clock;
-}
+/** Options of {@link cachingClusterReader}: the source caches' (lifetime, size, clock). */
+export type ClusterCacheOptions = SourceCacheOptions;
 
-/** Default lifetime and size. */
+/** Default lifetime (the warm ledger's lag) and size. */
 export const CLUSTER_CACHE_DEFAULTS = Object.freeze({ ttlMs: 1_000, maxEntries: 200_000 });
-
-/** A map whose entries live `ttlMs`, the oldest dropped first when full. */
-function ttlMap<V>(ttlMs: number, maxEntries: number) {
-  const entries = new Map<string, { readonly value: V; readonly at: number }>();
-  return {
-    get(key: string, now: number): { readonly value: V } | undefined {
-      const e = entries.get(key);
-      return e && now - e.at <= ttlMs ? e : undefined;
-    },
-    set(key: string, value: V, at: number): void {
-      entries.delete(key);
-      entries.set(key, { value, at });
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-    },
-  };
-}
 
 /** `store`'s clusters behind a cache of their answers, misses included (an address in no cluster). */
 export function cachingClusterReader(
   store: UtxoClusterReader,
   options: ClusterCacheOptions = {},
 ): UtxoClusterReader {
-  const ttlMs = options.ttlMs ?? CLUSTER_CACHE_DEFAULTS.ttlMs;
-  const maxEntries = options.maxEntries ?? CLUSTER_CACHE_DEFAULTS.maxEntries;
-  if (!(ttlMs >= 0) || !Number.isInteger(maxEntries) || maxEntries < 1) {
-    throw new KytError(
-      "VALIDATION_ERROR",
-      "cluster cache: ttlMs must be >= 0 and maxEntries a positive integer",
-    );
-  }
-  const clock = options.clock ?? systemClock;
-  const addresses = ttlMap<AddressCluster | null>(ttlMs, maxEntries);
-  const labelled = ttlMap<ReadonlyArray<LabelledMember>>(ttlMs, maxEntries);
+  const settings = cacheSettings(options, CLUSTER_CACHE_DEFAULTS, "cluster cache");
+  const { clock } = settings;
+  const addresses = new TtlCache<AddressCluster | null>(settings);
+  const labelled = new TtlCache<ReadonlyArray<LabelledMember>>(settings);
   const key = (network: string, id: string) => `${network}\u0000${id}`;
   return Object.freeze({
     async addressClusters(network: string, asked: ReadonlyArray<string>) {

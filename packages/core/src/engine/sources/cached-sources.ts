@@ -45,7 +45,7 @@ interface Entry<V> {
  * insertion order). Hits do not reorder: moving an entry on every hit cost more than the
  * occasional second lookup of an evicted hub address.
  */
-class TtlCache<V> {
+export class TtlCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
   constructor(readonly settings: CacheSettings) {}
 
@@ -71,21 +71,28 @@ class TtlCache<V> {
 }
 
 /** Options with their defaults, checked. */
-interface CacheSettings {
+export interface CacheSettings {
   readonly ttlMs: number;
   readonly maxEntries: number;
   readonly clock: Clock;
 }
 
-/** The settings of `options`; VALIDATION_ERROR naming what is wrong. */
-function cacheSettings(options: SourceCacheOptions): CacheSettings {
-  const ttlMs = options.ttlMs ?? SOURCE_CACHE_DEFAULTS.ttlMs;
-  const maxEntries = options.maxEntries ?? SOURCE_CACHE_DEFAULTS.maxEntries;
-  if (!(ttlMs >= 0)) throw new KytError("VALIDATION_ERROR", `source cache: ttlMs must be >= 0, got ${ttlMs}`);
+/**
+ * The settings of `options` over `defaults`; VALIDATION_ERROR naming what is wrong (`what` names
+ * the cache in the message).
+ */
+export function cacheSettings(
+  options: SourceCacheOptions,
+  defaults: { readonly ttlMs: number; readonly maxEntries: number } = SOURCE_CACHE_DEFAULTS,
+  what = "source cache",
+): CacheSettings {
+  const ttlMs = options.ttlMs ?? defaults.ttlMs;
+  const maxEntries = options.maxEntries ?? defaults.maxEntries;
+  if (!(ttlMs >= 0)) throw new KytError("VALIDATION_ERROR", `${what}: ttlMs must be >= 0, got ${ttlMs}`);
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new KytError(
       "VALIDATION_ERROR",
-      `source cache: maxEntries must be a positive integer, got ${maxEntries}`,
+      `${what}: maxEntries must be a positive integer, got ${maxEntries}`,
     );
   }
   return { ttlMs, maxEntries, clock: options.clock ?? systemClock };
