@@ -1,6 +1,8 @@
 /**
  * The warm-copy reorg scenario over one SQLite file: the follower writes through one store, the
- * warm engine reads through another opened on the same file (two processes' view).
+ * warm engine reads through another opened on the same file (two processes' view); then again
+ * with the engine's traces on a screening thread, whose shared image must be rebuilt without the
+ * undone blocks.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +10,8 @@ import { join } from "node:path";
 import { runWarmReorgScenario } from "@openkyt/testkit";
 import { createSqliteStore } from "../src/index.js";
 
-runWarmReorgScenario("SQLite, two handles on one file", async () => {
+/** Two stores on a fresh SQLite file. */
+async function twoHandles() {
   const dir = mkdtempSync(join(tmpdir(), "openkyt-warm-reorg-"));
   const filename = join(dir, "ledger.sqlite");
   const follower = await createSqliteStore({ filename });
@@ -22,4 +25,7 @@ runWarmReorgScenario("SQLite, two handles on one file", async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}
+
+runWarmReorgScenario("SQLite, two handles on one file", twoHandles);
+runWarmReorgScenario("SQLite, two handles on one file", twoHandles, { screeningThreads: 1 });

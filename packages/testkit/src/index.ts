@@ -52,4 +52,4 @@ export {
   txidOf,
   type UtxoTransactionSpec,
 } from "./utxo-factories.js";
-export { runWarmReorgScenario, type WarmReorgStores } from "./warm-reorg-scenario.js";
+export { runWarmReorgScenario, type WarmReorgOptions, type WarmReorgStores } from "./warm-reorg-scenario.js";
