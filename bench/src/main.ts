@@ -44,12 +44,13 @@ const RUNS: ReadonlyArray<{ name: string; args: string[]; node?: string[]; ownDa
   {
     name: "bitcoin-trace",
     args: [join(here, "bench-one.ts"), "bitcoin-trace", String(ledgerSize)],
-    node: ["--expose-gc"],
+    // 1M UTXO transactions take about 2.2 GB of heap, over half of Node's default limit.
+    node: ["--expose-gc", "--max-old-space-size=8192"],
   },
   {
     name: "bitcoin-warm",
     args: [join(here, "bench-one.ts"), "bitcoin-warm", String(ledgerSize)],
-    node: ["--expose-gc"],
+    node: ["--expose-gc", "--max-old-space-size=8192"],
     ownData: true,
   },
   { name: "recall", args: [join(here, "bench-one.ts"), "recall", String(ledgerSize)] },
