@@ -16,6 +16,9 @@
  *    `registerTransfer` of BTC deposits, 64 in flight, the job runner checking): transfers/s and
  *    CPU per transfer.
  *
+ * 5. the largest cluster: its size and the CPU of one walk of its labelled members (what the
+ *    warm cluster cache repeats at most once a second).
+ *
  * Labels: every exchange's hot wallet and one address in 200 (a third stolen_funds).
  *
  *   npm run bench -- --only bitcoin-warm
@@ -27,6 +30,7 @@ import { join } from "node:path";
 import { addressOfScript, bitcoinParams } from "@openkyt/chain-bitcoin";
 import {
   addressComponents,
+  CLUSTER_LABEL_LIMIT,
   commonInputGroups,
   createEngine,
   createEntityResolver,
@@ -125,6 +129,7 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
       importCpuMs += cpuMsSince(cpu);
     };
     let seen = 0;
+    let largestComponent: string[] | undefined;
     for (const generated of generateUtxoLedger({ transactions, exchanges: EXCHANGES, seed: 31 })) {
       const tx = withValidAddresses(generated);
       batch.push(tx);
@@ -140,7 +145,9 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
       const t0 = performance.now();
       const joinCpu = process.cpuUsage();
       // The in-memory union-find the load's commit runs again: timed alone for the clustering figure.
-      for (const list of groups.values()) addressComponents(list);
+      for (const list of groups.values())
+        for (const component of addressComponents(list))
+          if (component.length > (largestComponent?.length ?? 0)) largestComponent = component;
       clusterCpuMs += cpuMsSince(joinCpu);
       const outcome = await bulk.finish(groups);
       importMs += performance.now() - t0;
@@ -269,6 +276,21 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
     const screenCpuMs = cpuMsSince(screenCpu) / checked;
     await engine.stop();
 
+    // 5. What a BTC check's cluster resolution costs the store at this size: the largest
+    // cluster (customers' two-input payments join their addresses into one that grows with the
+    // ledger) and one walk of its labelled members, which the warm cluster cache
+    // (`cached-clusters.ts`) repeats at most once a second.
+    const [largest] = await store.addressClusters("BTC", largestComponent?.slice(0, 1) ?? []);
+    const walk = async () =>
+      largest ? store.clusterLabelledMembers("BTC", [largest.clusterId], CLUSTER_LABEL_LIMIT) : [];
+    await walk();
+    const walkCpu = process.cpuUsage();
+    const labelledFound = (await walk()).length;
+    const walkCpuMs = cpuMsSince(walkCpu);
+    console.error(
+      `largest cluster: ${largest?.size ?? 0} addresses (${labelledFound} labelled members read); one walk ${walkCpuMs.toFixed(1)} ms CPU`,
+    );
+
     return [
       figure(
         `BTC import into SQLite, bulk load with clusters (${label})`,
@@ -294,6 +316,8 @@ export async function benchBitcoinWarm(ledgerSize: number, quick: boolean): Prom
         checked / screenSeconds,
       ]),
       figure(`BTC screening CPU per deposit`, "ms", [screenCpuMs]),
+      figure(`BTC largest cluster (addresses)`, "addresses", [largest?.size ?? 0]),
+      figure(`BTC one walk of the largest cluster's labelled members`, "ms", [walkCpuMs]),
     ];
   } finally {
     await store.close();
