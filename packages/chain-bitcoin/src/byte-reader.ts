@@ -3,6 +3,7 @@
  * and Bitcoin Core's VARINT (the base-128 form of its undo and chainstate records). Reading past
  * the end throws a {@link TruncatedError} naming what was being read, never a wrong value.
  */
+import { Buffer } from "node:buffer";
 
 /** Bytes ran out while reading `what`. */
 export class TruncatedError extends Error {
@@ -102,13 +103,15 @@ export class ByteReader {
   }
 }
 
-/** Lower-case hex of bytes, reversed first when `reverse` (txids and block hashes are shown reversed). */
+/**
+ * Lower-case hex of bytes, reversed first when `reverse` (txids and block hashes are shown
+ * reversed). Written by Buffer's native encoder as one flat string: a string built a byte at a
+ * time is a rope of 32 pieces that every later regex test or map lookup flattens again (in a
+ * profile of a `bitcoin-blocks` import, that and the pieces were 10% of the decode's CPU).
+ */
 export function hexOf(bytes: Uint8Array, reverse = false): string {
-  let out = "";
-  if (reverse)
-    for (let i = bytes.length - 1; i >= 0; i--) out += (bytes[i] as number).toString(16).padStart(2, "0");
-  else for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return (reverse ? Buffer.from(view).reverse() : view).toString("hex");
 }
 
 /** Bytes of a hex string (even length, no prefix); null when it is not hex. */
