@@ -88,7 +88,7 @@ async function main(): Promise<Figure[]> {
     const merge0 = processCpuSeconds(serverPid);
     const mergeStarted = performance.now();
     const admin0 = openChClient(target, { retry: { requestTimeoutMillis: 3_600_000 } });
-    for (const table of ["ledger_tx", "ledger_in", "ledger_out"]) {
+    for (const table of ["ledger_tx", "ledger_hop_in", "ledger_hop_out"]) {
       await admin0.command(`OPTIMIZE TABLE bench.${table} FINAL`);
     }
     await admin0.close();
