@@ -8,6 +8,12 @@
  * clickhouse-server binary is installed.
  *
  *   node --conditions=source --import tsx bench/src/bench-clickhouse.ts [--quick] [--rows N]
+ *     [--no-optimize] [--traces N] [--workers N] [--screen N]
+ *
+ * --no-optimize skips the merge to one part per table (bytes on disk are then the parts'
+ * after background merges); --workers N (default 0: none) then runs N `openkyt worker`
+ * processes on the ledger with the screening state on Postgres, over --screen transfers
+ * (default 1,000; bench-clickhouse-workers.ts).
  *   npm run bench -- --only clickhouse          (1,000,000 rows; --quick: 20,000)
  */
 import { readFileSync } from "node:fs";
@@ -30,6 +36,7 @@ import {
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
 import { ledgerReferenceData, ledgerRows } from "@openkyt/testkit";
+import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
 import { type Figure, figure, percentile } from "./bench-stats.js";
 import { sampleTransfers } from "./bench-tracing.js";
@@ -38,6 +45,18 @@ const quick = process.argv.includes("--quick");
 const rowsAt = process.argv.indexOf("--rows");
 const rows = rowsAt >= 0 ? Number(process.argv[rowsAt + 1]) : quick ? 20_000 : 1_000_000;
 const IN_FLIGHT = 2;
+const optimize = !process.argv.includes("--no-optimize");
+const traces = numberFlag("--traces", quick ? 30 : 300);
+const workers = numberFlag("--workers", 0);
+const screen = numberFlag("--screen", quick ? 100 : 1_000);
+
+function numberFlag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name}: expected a whole number`);
+  return value;
+}
 
 /** User + system CPU seconds of a process so far (Linux /proc; 0 elsewhere). */
 function processCpuSeconds(pid: number): number {
@@ -88,7 +107,7 @@ async function main(): Promise<Figure[]> {
     const merge0 = processCpuSeconds(serverPid);
     const mergeStarted = performance.now();
     const admin0 = openChClient(target, { retry: { requestTimeoutMillis: 3_600_000 } });
-    for (const table of ["ledger_tx", "ledger_in", "ledger_out"]) {
+    for (const table of optimize ? ["ledger_tx", "ledger_hop_in", "ledger_hop_out"] : []) {
       await admin0.command(`OPTIMIZE TABLE bench.${table} FINAL`);
     }
     await admin0.close();
@@ -115,7 +134,7 @@ async function main(): Promise<Figure[]> {
       attributions: storeAttributionSource(memory),
       sanctions: storeSanctionsSource(memory),
     });
-    const sample = await sampleTransfers(ledger, rows, quick ? 30 : 300);
+    const sample = await sampleTransfers(ledger, rows, traces);
     const ms: number[] = [];
     const edges: number[] = [];
     const traceCpu0 = process.cpuUsage();
@@ -139,6 +158,19 @@ async function main(): Promise<Figure[]> {
       edges.push(result.edgesRead);
     }
     const traceCpu = process.cpuUsage(traceCpu0);
+    console.error(
+      `clickhouse: ${sample.length} 20-hop traces: p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms`,
+    );
+    const screened =
+      workers > 0
+        ? await benchClickHouseWorkers(
+            server.ledgerUrl("bench"),
+            rows,
+            await sampleTransfers(ledger, rows, screen),
+            workers,
+            serverPid,
+          )
+        : [];
     await ledger.close();
     return [
       figure(
@@ -147,16 +179,20 @@ async function main(): Promise<Figure[]> {
         [rows / wallS],
         ">= 500,000",
       ),
-      figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables)", "us", [
+      figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables, merges)", "us", [
         (serverCpuS * 1e6) / rows,
       ]),
       figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [
         (clientCpuS * 1e6) / rows,
       ]),
       figure("ClickHouse ingest: generator CPU per row (included above)", "us", [generatorUs]),
-      figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
-        (mergeCpuS * 1e6) / rows,
-      ]),
+      ...(optimize
+        ? [
+            figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
+              (mergeCpuS * 1e6) / rows,
+            ]),
+          ]
+        : []),
       figure("ClickHouse bytes on disk per ledger row (3 orderings + degrees)", "B", [bytesPerRow]),
       figure("20-hop trace p50, ClickHouse ledger", "ms", [percentile(ms, 50)]),
       figure("20-hop trace p99, ClickHouse ledger", "ms", [percentile(ms, 99)]),
@@ -166,6 +202,7 @@ async function main(): Promise<Figure[]> {
       figure("20-hop edges read per trace, ClickHouse (mean)", "edges", [
         edges.reduce((a, b) => a + b, 0) / Math.max(1, edges.length),
       ]),
+      ...screened,
     ];
   } finally {
     await server.stop();

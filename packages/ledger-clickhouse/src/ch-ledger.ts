@@ -200,9 +200,29 @@ type HopRow = LedgerRow & { hot: number };
 
 /** The SQL of one direction. */
 const DIRECTION = {
-  in: { table: "ledger_in", degree: "ledger_in_degree", column: "to_address", op: "<", order: "DESC" },
-  out: { table: "ledger_out", degree: "ledger_out_degree", column: "from_address", op: ">", order: "ASC" },
+  in: {
+    table: "ledger_hop_in",
+    degree: "ledger_hop_in_degree",
+    column: "to_address",
+    op: "<",
+    order: "DESC",
+  },
+  out: {
+    table: "ledger_hop_out",
+    degree: "ledger_hop_out_degree",
+    column: "from_address",
+    op: ">",
+    order: "ASC",
+  },
 } as const;
+
+/**
+ * The hop key of an address as SQL: the same `cityHash64(network, token_id, address)` the
+ * materialized views store (ch-schema.ts migration 3), computed by the server from literals.
+ */
+function hopKey(network: string, tokenId: string, address: string): string {
+  return `cityHash64(${sqlString(network)}, ${sqlString(tokenId)}, ${sqlString(address)})`;
+}
 
 /**
  * One hop: every frontier address's first `limit` rows in hop order, duplicates removed.
@@ -322,14 +342,20 @@ function hopQuery(
 ): string {
   const { table, degree, column, op, order } = DIRECTION[direction];
   const list = sqlStringList(addresses);
+  const keys = addresses.map((a) => hopKey(network, tokenId, a)).join(", ");
   const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
   const scope = `network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}`;
-  const degrees = `SELECT address FROM ${db}.${degree} WHERE ${scope} AND address IN (${list}) GROUP BY address`;
-  const hot = `${degrees} HAVING sum(rows) > ${sqlInt(hotRows)}`;
+  // Degrees are per hop key: addresses sharing a hash only over-count (the exact top-n path).
+  const degrees = `SELECT hop_key FROM ${db}.${degree} WHERE hop_key IN (${keys}) GROUP BY hop_key`;
+  const hot = `SELECT address FROM (SELECT arrayJoin([${list}]) AS address)
+    WHERE cityHash64(${sqlString(network)}, ${sqlString(tokenId)}, address) GLOBAL IN (${degrees} HAVING sum(rows) > ${sqlInt(hotRows)})`;
   const cold = `${degrees} HAVING sum(rows) <= ${sqlInt(hotRows)}`;
+  // The key range comes from the primary key; the strings are checked too, so a shared hash
+  // cannot bring another address's rows.
   return `SELECT toUInt8(0) AS hot, ${SELECT_COLUMNS} FROM (
     SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
-    WHERE ${scope} AND ${column} IN (${list}) AND ${column} GLOBAL IN (${cold})
+    WHERE hop_key IN (${keys}) AND hop_key GLOBAL IN (${cold})
+      AND ${scope} AND ${column} IN (${list})
       AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))
     ORDER BY ${column}, occurred_at ${order}, tx_hash ${order}, log_index ${order}
     LIMIT ${sqlInt(limit)} BY ${column})
@@ -353,7 +379,8 @@ function topBranch(
 ): string {
   const { table, column, op, order } = DIRECTION[direction];
   return `SELECT * FROM (SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
-    WHERE network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}
+    WHERE hop_key = ${hopKey(network, tokenId, address)}
+      AND network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)}
       AND ${column} = ${sqlString(address)} AND occurred_at ${op} ${sqlInt(bound)}
     ORDER BY occurred_at ${order}, tx_hash ${order}, log_index ${order} LIMIT ${sqlInt(fetch)})`;
 }

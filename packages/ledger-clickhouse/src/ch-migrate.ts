@@ -8,6 +8,7 @@ import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier } from "./ch-escape.js";
 import {
   distributedStatements,
+  hopDistributedStatements,
   LEDGER_MIGRATIONS,
   type LedgerMigration,
   recordVersion,
@@ -21,6 +22,9 @@ export const DISTRIBUTED_VERSION = 1001;
 
 /** The version of the UTXO Distributed tables on a sharded ledger's entry server. */
 export const UTXO_DISTRIBUTED_VERSION = 1002;
+
+/** The version of the Distributed hop tables of migration 3 on a sharded ledger's entry server. */
+export const HOP_DISTRIBUTED_VERSION = 1003;
 
 /** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
 const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
@@ -78,7 +82,12 @@ export async function migrateClickHouseLedger(
     name: `distributed utxo tables over cluster ${target.cluster}`,
     statements: (db) => utxoDistributedStatements(db, target.cluster ?? ""),
   };
-  const entryApplied = await migrateServer(target, "", [entry, utxoEntry], options.retry);
+  const hopEntry: LedgerMigration = {
+    version: HOP_DISTRIBUTED_VERSION,
+    name: `distributed hop tables by hop key over cluster ${target.cluster}`,
+    statements: (db) => hopDistributedStatements(db, target.cluster ?? ""),
+  };
+  const entryApplied = await migrateServer(target, "", [entry, utxoEntry, hopEntry], options.retry);
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];
   return { applied };
 }

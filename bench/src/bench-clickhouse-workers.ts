@@ -1,0 +1,150 @@
+/**
+ * Screening with `openkyt worker` processes reading a ClickHouse ledger: the screening state on
+ * Postgres (a fresh schema holding the reference data and the registered transfers, no ledger),
+ * the ledger on ClickHouse (`--ledger clickhouse://...`). `count` transfers sampled from the
+ * ledger are registered as incoming transfers, then `workers` real CLI workers (from sources)
+ * bind and check them; the rate is checked transfers over the wall time from the workers'
+ * start to the last check (read from each worker's /metrics), and the CPU of the workers, the
+ * ClickHouse server and Postgres over the same span is given per transfer. Skipped (no figures)
+ * when no Postgres answers at OPENKYT_BENCH_PG (default postgres://127.0.0.1:5432/test).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
+import { freePort } from "@openkyt/ledger-clickhouse";
+import { createPostgresStore } from "@openkyt/store-postgres";
+import { ledgerReferenceData } from "@openkyt/testkit";
+import { benchShape } from "./bench-ledger-db.js";
+import { type Figure, figure, processesCpuMs } from "./bench-stats.js";
+import { runPsql } from "./crash/postgres-psql.js";
+
+const BIN = fileURLToPath(new URL("../../packages/cli/bin/openkyt.js", import.meta.url));
+const PG_DEFAULT = "postgres://127.0.0.1:5432/test";
+
+/** User + system CPU milliseconds of one process so far (Linux /proc; NaN elsewhere). */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Checks finished so far by one worker: the sum of `openkyt_checks_total{kind="exposure"}`. */
+async function checksOf(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith('openkyt_checks_total{kind="exposure"')) total += Number(line.split(" ").pop());
+  }
+  return total;
+}
+
+/** Starts one `openkyt worker`; resolves once it says it runs. */
+async function startWorker(db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
+    {
+      env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "" },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`openkyt worker exited (${code}) before it ran`)));
+    child.stdout?.on("data", (d: Buffer) => {
+      if (d.toString().includes("worker running")) resolve();
+    });
+  });
+  child.removeAllListeners("exit");
+  return child;
+}
+
+/** Registers `sample` as incoming transfers of one account (bind jobs queued, nothing run). */
+async function register(store: Store, sample: ReadonlyArray<LedgerTransfer>): Promise<void> {
+  const api = createEngine({ store }).forAccount("ch-workers");
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < sample.length) {
+        const row = sample[next++] as LedgerTransfer;
+        await api.registerTransfer({
+          direction: "incoming",
+          network: row.network,
+          tx_hash: row.txHash,
+          token_id: row.tokenId,
+          output_address: row.to,
+        });
+      }
+    }),
+  );
+}
+
+/**
+ * The screening rate of `workers` workers on the ClickHouse ledger at `ledgerUrl` (`rows` rows of
+ * the benchmark shape), over `sample` transfers taken from it; `serverPid` is the ClickHouse server's.
+ */
+export async function benchClickHouseWorkers(
+  ledgerUrl: string,
+  rows: number,
+  sample: ReadonlyArray<LedgerTransfer>,
+  workers: number,
+  serverPid: number,
+): Promise<Figure[]> {
+  const url = process.env.OPENKYT_BENCH_PG ?? PG_DEFAULT;
+  const schema = `bench_chw_${process.pid}`;
+  let store: Store;
+  try {
+    store = await createPostgresStore({ connectionString: url, schema, migrate: true });
+  } catch (error) {
+    console.error(`clickhouse workers skipped: no Postgres at ${url} (${String(error)})`);
+    return [];
+  }
+  const children: ChildProcess[] = [];
+  try {
+    const ref = ledgerReferenceData(benchShape(rows));
+    await store.putAttributions(ref.attributions);
+    await store.putSanctions(ref.sanctions);
+    await register(store, sample);
+    const db = `${url}${url.includes("?") ? "&" : "?"}schema=${schema}`;
+    const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
+    const ch0 = processCpuMs(serverPid);
+    const pg0 = processesCpuMs("postgres");
+    const started = performance.now();
+    for (const port of ports) children.push(await startWorker(db, ledgerUrl, port));
+    const deadline = started + 1_800_000;
+    let checked = 0;
+    while (checked < sample.length) {
+      if (performance.now() > deadline)
+        throw new Error(`only ${checked} of ${sample.length} checked in 30 min`);
+      await new Promise((r) => setTimeout(r, 100));
+      checked = (await Promise.all(ports.map(checksOf))).reduce((a, b) => a + b, 0);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const workerMs = children.reduce((sum, c) => sum + processCpuMs(c.pid ?? 0), 0);
+    const chMs = processCpuMs(serverPid) - ch0;
+    const pgMs = processesCpuMs("postgres") - pg0;
+    const n = sample.length;
+    console.error(
+      `clickhouse workers: ${workers} workers checked ${n} in ${seconds.toFixed(1)} s; CPU: workers ${workerMs} ms, ClickHouse ${chMs} ms, Postgres ${pgMs} ms`,
+    );
+    const label = `${workers} workers, ${rows.toLocaleString("en-US")}-row ClickHouse ledger, state on Postgres`;
+    return [
+      figure(`screening rate (${label})`, "transfers/s", [n / seconds]),
+      figure("  worker CPU per screened transfer (both workers, start-up included)", "ms", [workerMs / n]),
+      figure("  ClickHouse server CPU per screened transfer", "ms", [chMs / n]),
+      figure("  Postgres CPU per screened transfer", "ms", [pgMs / n]),
+    ];
+  } finally {
+    for (const child of children) {
+      if (child.exitCode !== null) continue;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await store.close();
+    runPsql(url, "public", `drop schema if exists "${schema}" cascade;`);
+  }
+}
