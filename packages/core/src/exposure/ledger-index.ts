@@ -12,7 +12,14 @@
  * stay one string per row.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
+import type {
+  IncomingQuery,
+  LedgerReader,
+  LumpedRows,
+  LumpQuery,
+  OutgoingQuery,
+} from "../ports/ledger-reader.js";
+import type { AddressScreen } from "../ports/reference-sources.js";
 
 const SEP = "\u0000";
 
@@ -56,6 +63,46 @@ interface Adjacency {
   /** Rows added since the last compaction, per address, each list in ledger order. */
   readonly recent: Map<number, number[]>;
   recentRows: number;
+  /**
+   * Incoming only: per address, its rows by amount for lumped reads (`HubLump`), built on the
+   * first lumped read of the address and valid for `lumpKey` (the screen, the compacted arrays
+   * and the index's generation they were built with).
+   */
+  readonly lumps: Map<number, HubLump>;
+  lumpKey: { screen: AddressScreen; data: Float64Array; generation: number } | null;
+}
+
+/** Rows per bucket of a {@link HubLump}. */
+const LUMP_BUCKET = 64;
+
+/** An address with fewer compacted incoming rows than this is read whole, never lumped. */
+const LUMP_MIN_ROWS = 2 * LUMP_BUCKET;
+
+/**
+ * Relative margins of a lumped read: a row is left unpresented only when its amount is below
+ * the floor's share by more than this (so its part is below the floor whatever the rounding),
+ * and only when it is lighter than the heaviest unpresented candidate by more than this (so no
+ * unpresented part ties with a presented one). Float rounding is 2^-52; this is far above it.
+ */
+const LUMP_MARGIN = 1e-9;
+
+/**
+ * One address's compacted incoming rows arranged for lumped reads (positions relative to its
+ * segment, in ledger order): the running sum of the amounts that carry weight, the rows whose
+ * child must be presented (`flagged`: a sender the screen names, or a child another row of the
+ * ledger shares), and per whole bucket of {@link LUMP_BUCKET} rows its other carrying rows by
+ * amount, heaviest first.
+ */
+interface HubLump {
+  /** `sums[k]`: the sum over rows 0..k-1, added left to right as `splitNode` adds them. */
+  readonly sums: Float64Array;
+  /** Flagged positions, ascending. */
+  readonly flagged: Int32Array;
+  /** 1 for a flagged row, 2 for a row that carries no weight, 0 for a lumpable one. */
+  readonly kind: Uint8Array;
+  /** Per whole bucket b, its lumpable positions heaviest first at `byAmount[starts[b]..starts[b+1])`. */
+  readonly byAmount: Int32Array;
+  readonly starts: Int32Array;
 }
 
 /** The rows of one network and token, both directions. */
@@ -111,6 +158,8 @@ export class LedgerIndex implements LedgerReader {
   readonly #tokenIds = new Map<string, number>();
   /** Per network, per transaction hash: its row, or its rows when it has several. */
   readonly #byTx = new Map<string, Map<string, number | number[]>>();
+  /** Counts additions and removals: a lump built at another generation may miss a shared child. */
+  #generation = 0;
 
   /**
    * `compactAt`: the least number of recent rows a read compacts, see {@link COMPACT_AT_LEAST}
@@ -150,6 +199,7 @@ export class LedgerIndex implements LedgerReader {
       else if (Array.isArray(tx)) tx.push(row);
       else txs.set(given.txHash, [tx, row]);
       added++;
+      this.#generation++;
       const { incoming, outgoing } = this.#tokens[token] as TokenRows;
       this.#addRecent(incoming, this.#to[row] as number, row);
       this.#addRecent(outgoing, this.#from[row] as number, row);
@@ -199,6 +249,7 @@ export class LedgerIndex implements LedgerReader {
       this.#dropRows(token.outgoing, doomed);
     }
     this.#removed += doomed.size;
+    this.#generation++;
     return doomed.size;
   }
 
@@ -350,6 +401,200 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
+  }
+
+  /**
+   * Synchronous form of `ledgerIncomingLumped`: per query a lumped read of the address's
+   * compacted incoming rows, or null for an address with recent rows (not yet compacted) or
+   * fewer than {@link LUMP_MIN_ROWS} rows. Whole buckets of the prefix cost a walk of their
+   * heaviest rows each; the partial last bucket and the tail are presented row by row.
+   */
+  incomingLumpedSync(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Array<LumpedRows | null> {
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return queries.map(() => null);
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).incoming);
+    const key = adjacency.lumpKey;
+    if (key?.screen !== screen || key.data !== adjacency.data || key.generation !== this.#generation) {
+      adjacency.lumps.clear();
+      adjacency.lumpKey = { screen, data: adjacency.data, generation: this.#generation };
+    }
+    return queries.map((q) => this.#lumped(adjacency, token, q, screen));
+  }
+
+  /** See `LedgerReader.ledgerIncomingLumped`. */
+  ledgerIncomingLumped(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Promise<ReadonlyArray<LumpedRows | null>> {
+    return Promise.resolve(this.incomingLumpedSync(network, tokenId, queries, screen));
+  }
+
+  /** One lumped read (see {@link LedgerIndex.incomingLumpedSync}). */
+  #lumped(adjacency: Adjacency, token: number, q: LumpQuery, screen: AddressScreen): LumpedRows | null {
+    const address = this.#addressIds.get(q.address);
+    if (address === undefined || adjacency.recent.has(address)) return null;
+    const [start, end] = this.#segment(adjacency, address);
+    if (end - start < LUMP_MIN_ROWS) return null;
+    let hub = adjacency.lumps.get(address);
+    if (!hub) {
+      hub = this.#buildLump(adjacency, token, address, start, end, screen);
+      adjacency.lumps.set(address, hub);
+    }
+    const k = this.#searchSegment(adjacency, start, end, q.prefixBefore, false) - start;
+    const tailEnd = this.#searchSegment(adjacency, start + k, end, q.before, false);
+    const tail: LedgerTransfer[] = [];
+    for (let p = start + k; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
+    const prefixSum = hub.sums[k] as number;
+    const picked = this.#pick(adjacency, hub, start, k, q.floor * (prefixSum / q.weight));
+    const presented: LedgerTransfer[] = [];
+    for (const i of picked) presented.push(this.#presentAt(adjacency, start + i, address));
+    return { prefixCount: k, prefixSum, presented, tail };
+  }
+
+  /**
+   * The positions of the first `k` rows of `hub` a lumped read presents, ascending: the flagged
+   * ones, those whose amount may give a part at the floor (`share`: the floor's amount), and the
+   * heaviest of the others with every one of nearly its amount. `share` is NaN or not above 0
+   * when the sum is not a positive finite number: the tracer then credits the node whole and
+   * nothing needs presenting.
+   */
+  #pick(adjacency: Adjacency, hub: HubLump, start: number, k: number, share: number): number[] {
+    const out: number[] = [];
+    if (!(share > 0)) return out;
+    const { data } = adjacency;
+    const amountAt = (i: number) => data[(start + i) * STRIDE + 1] as number;
+    const below = share * (1 - LUMP_MARGIN);
+    const whole = Math.floor(k / LUMP_BUCKET);
+    const { byAmount, starts, flagged, kind } = hub;
+    // Whole buckets: their rows at or above `below`, heaviest first; note the heaviest under it.
+    let heaviest = -1;
+    const firstUnder = new Int32Array(whole);
+    for (let b = 0; b < whole; b++) {
+      let j = starts[b] as number;
+      const stop = starts[b + 1] as number;
+      for (; j < stop; j++) {
+        const i = byAmount[j] as number;
+        const a = amountAt(i);
+        if (!(a < below)) out.push(i);
+        else {
+          if (a > heaviest) heaviest = a;
+          break;
+        }
+      }
+      firstUnder[b] = j;
+    }
+    // The partial bucket, row by row.
+    const partial: number[] = [];
+    for (let i = whole * LUMP_BUCKET; i < k; i++) {
+      if (kind[i] !== 0) continue;
+      const a = amountAt(i);
+      if (!(a < below)) out.push(i);
+      else {
+        partial.push(i);
+        if (a > heaviest) heaviest = a;
+      }
+    }
+    // The heaviest unpresented candidates: every row within the margin of the heaviest.
+    const near = heaviest * (1 - LUMP_MARGIN);
+    for (let b = 0; b < whole; b++) {
+      const stop = starts[b + 1] as number;
+      for (let j = firstUnder[b] as number; j < stop; j++) {
+        const i = byAmount[j] as number;
+        if (amountAt(i) < near) break;
+        out.push(i);
+      }
+    }
+    for (const i of partial) if (!(amountAt(i) < near)) out.push(i);
+    for (const i of flagged) {
+      if (i >= k) break;
+      out.push(i);
+    }
+    return out.sort((x, y) => x - y);
+  }
+
+  /** Builds the {@link HubLump} of `address`'s compacted incoming rows `[start, end)`. */
+  #buildLump(
+    adjacency: Adjacency,
+    token: number,
+    address: number,
+    start: number,
+    end: number,
+    screen: AddressScreen,
+  ): HubLump {
+    const n = end - start;
+    const { data, peers } = adjacency;
+    const outgoing = this.#compacted((this.#tokens[token] as TokenRows).outgoing);
+    const sums = new Float64Array(n + 1);
+    const kind = new Uint8Array(n);
+    const flagged: number[] = [];
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const p = start + i;
+      const amount = data[p * STRIDE + 1] as number;
+      const peer = peers[p] as number;
+      if (amount > 0 && peer !== address) {
+        sum += amount;
+        if (
+          screen.mayResolve(this.#addresses[peer] as string) ||
+          this.#sharesChild(outgoing, peer, data, p)
+        ) {
+          kind[i] = 1;
+          flagged.push(i);
+        }
+      } else kind[i] = 2;
+      sums[i + 1] = sum;
+    }
+    const whole = Math.floor(n / LUMP_BUCKET);
+    const starts = new Int32Array(whole + 1);
+    const byAmount: number[] = [];
+    for (let b = 0; b < whole; b++) {
+      const bucket: number[] = [];
+      for (let i = b * LUMP_BUCKET; i < (b + 1) * LUMP_BUCKET; i++) if (kind[i] === 0) bucket.push(i);
+      bucket.sort(
+        (x, y) => (data[(start + y) * STRIDE + 1] as number) - (data[(start + x) * STRIDE + 1] as number),
+      );
+      byAmount.push(...bucket);
+      starts[b + 1] = byAmount.length;
+    }
+    return { sums, flagged: Int32Array.from(flagged), kind, byAmount: Int32Array.from(byAmount), starts };
+  }
+
+  /**
+   * Whether the sender `peer` of the incoming row at compacted position `p` sent another row of
+   * this token at the same position (`atPosition` in trace-node.ts: same time and block, and the
+   * same log index when the block is known): that row's child in a backward hop would merge with
+   * this one. Read from the sender's outgoing rows of that time (compacted and recent).
+   */
+  #sharesChild(outgoing: Adjacency, peer: number, data: Float64Array, p: number): boolean {
+    const at = data[p * STRIDE] as number;
+    const block = data[p * STRIDE + 3] as number;
+    const logIndex = data[p * STRIDE + 4] as number;
+    const same = (t: number, b: number, l: number) =>
+      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    let found = 0;
+    const [start, end] = this.#segment(outgoing, peer);
+    const od = outgoing.data;
+    for (let q = this.#searchSegment(outgoing, start, end, at, false); q < end; q++) {
+      const d = q * STRIDE;
+      if ((od[d] as number) !== at) break;
+      if (same(od[d] as number, od[d + 3] as number, od[d + 4] as number) && ++found > 1) return true;
+    }
+    const recent = outgoing.recent.get(peer);
+    if (recent !== undefined) {
+      for (let j = this.#searchTime(recent, at, false); j < recent.length; j++) {
+        const r = recent[j] as number;
+        if ((this.#occurredAt[r] as number) !== at) break;
+        if (same(at, this.#block[r] as number, this.#logIndex[r] as number) && ++found > 1) return true;
+      }
+    }
+    return false;
   }
 
   /** Row `row` as a transfer (a new object; the strings are the held ones). */
@@ -588,6 +833,8 @@ export class LedgerIndex implements LedgerReader {
         tokenId,
         recent: new Map(),
         recentRows: 0,
+        lumps: new Map(),
+        lumpKey: null,
       });
       this.#tokens.push({ network, tokenId, incoming: empty(true), outgoing: empty(false) });
       this.#tokenIds.set(key, id);
