@@ -1,0 +1,219 @@
+/**
+ * Lumped reads (`LedgerReader.ledgerIncomingLumped`): on hub-heavy ledgers with random labels,
+ * traces over a reader that lumps a hub's rows below the floor give the same results, to the
+ * bit, as traces over the plain reads of the same index.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Attribution, LedgerTransfer, SanctionsListing } from "../../src/domain/records.js";
+import { wholeAttributionSource, wholeSanctionsSource } from "../../src/engine/sources/whole-reference.js";
+import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
+import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
+import { LedgerIndex } from "../../src/exposure/ledger-index.js";
+import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
+import type { LedgerReader } from "../../src/ports/ledger-reader.js";
+import { createMemoryStore } from "../../src/store/index.js";
+import { attr, listing } from "./trace-fixtures.js";
+
+const HUBS = ["h0", "h1"];
+const SENDERS = Array.from({ length: 150 }, (_, i) => `s${i}`);
+const CATEGORIES = ["exchange", "mixer", "scam", "gambling"];
+
+/** A ledger of hubs with hundreds of incoming rows each, hubs feeding hubs, and random labels. */
+const world = fc
+  .record({
+    hubRows: fc.array(
+      fc.record({
+        from: fc.oneof(fc.constantFrom(...SENDERS), fc.constantFrom(...HUBS)),
+        to: fc.constantFrom(...HUBS),
+        amount: fc.oneof(
+          fc.constant(0),
+          fc.constant(5),
+          fc.integer({ min: 1, max: 50 }),
+          fc.double({ min: 0.01, max: 5e4, noNaN: true }),
+        ),
+        at: fc.integer({ min: 0, max: 400 }),
+        logIndex: fc.integer({ min: -1, max: 3 }),
+      }),
+      { minLength: 400, maxLength: 900 },
+    ),
+    attributed: fc.dictionary(fc.constantFrom(...SENDERS, ...HUBS), fc.constantFrom(...CATEGORIES), {
+      maxKeys: 12,
+    }),
+    sanctioned: fc.array(
+      fc.record({ address: fc.constantFrom(...SENDERS), from: fc.integer({ min: 0, max: 500 }) }),
+      { maxLength: 3 },
+    ),
+    start: fc.constantFrom(...HUBS),
+    at: fc.integer({ min: 200, max: 420 }),
+    minPathWeight: fc.constantFrom(0.001, 0.005, 0.02),
+    maxHops: fc.integer({ min: 1, max: 5 }),
+    edgeBudget: fc.oneof(fc.integer({ min: 100, max: 800 }), fc.constant(10_000)),
+    withBlocks: fc.boolean(),
+  })
+  .map((w) => ({
+    ...w,
+    rows: w.hubRows.map(
+      (e, i): LedgerTransfer => ({
+        network: "ETH",
+        txHash: `0x${i}`,
+        logIndex: w.withBlocks ? e.logIndex : 0,
+        tokenId: "native",
+        from: e.from,
+        to: e.to,
+        amount: e.amount,
+        occurredAt: e.at,
+        block: w.withBlocks ? 9000 + e.at : null,
+        valueUsd: null,
+      }),
+    ),
+    attributions: Object.entries(w.attributed).map(([a, c]) => attr(a, c)),
+    listings: w.sanctioned.map((s) => listing(s.address, s.from, s.from + 50)),
+  }));
+
+/** The index's reads without the lumped one: what the tracer reads when a reader does not lump. */
+function plainReader(index: LedgerIndex): LedgerReader {
+  return {
+    ledgerIncoming: (...a) => index.ledgerIncoming(...a),
+    ledgerOutgoing: (...a) => index.ledgerOutgoing(...a),
+    ledgerIncomingCounts: (...a) => index.ledgerIncomingCounts(...a),
+    ledgerOutgoingCounts: (...a) => index.ledgerOutgoingCounts(...a),
+  };
+}
+
+/** The index's reads, counting the rows its lumped reads leave unpresented. */
+function lumpingReader(index: LedgerIndex, lumped: { rows: number }): LedgerReader {
+  return {
+    ...plainReader(index),
+    async ledgerIncomingLumped(...a) {
+      const out = await index.ledgerIncomingLumped(...a);
+      for (const l of out) if (l) lumped.rows += l.prefixCount - l.presented.length;
+      return out;
+    },
+  };
+}
+
+/** A resolver over attributions and sanctions held whole, as a warm process holds them. */
+async function wholeResolver(
+  attributions: ReadonlyArray<Attribution>,
+  listings: ReadonlyArray<SanctionsListing>,
+) {
+  const store = createMemoryStore();
+  await store.putAttributions(attributions);
+  await store.putSanctions(listings);
+  const [attributionSource, sanctions] = await Promise.all([
+    wholeAttributionSource(store),
+    wholeSanctionsSource(store),
+  ]);
+  if (!attributionSource || !sanctions) throw new Error("reference data too large to hold whole");
+  const sources = { attributions: attributionSource, sanctions };
+  return { resolver: createEntityResolver(sources), sources, store };
+}
+
+/** Both traces of a screened transfer at `w.start`, as JSON (floats to the last bit). */
+async function traces(
+  ledger: LedgerReader,
+  resolver: ReturnType<typeof createEntityResolver>,
+  w: { start: string; at: number; minPathWeight: number; maxHops: number; edgeBudget: number },
+): Promise<string> {
+  const span = { from: w.at, to: w.at };
+  const common = { ledger, resolver, network: "ETH", tokenId: "native", span, ...w };
+  const transfer = await traceTransferExposure({
+    ...common,
+    direction: "incoming",
+    counterparty: w.start,
+    value: 1000,
+  });
+  const address = await traceAddressExposure({ ...common, address: w.start, side: "sender" });
+  return JSON.stringify([transfer, address]);
+}
+
+describe("lumped reads", () => {
+  it("give the plain reads' results to the bit on hub-heavy ledgers with random labels", async () => {
+    const lumped = { rows: 0 };
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        const index = new LedgerIndex();
+        index.add(w.rows);
+        index.compact();
+        const { resolver } = await wholeResolver(w.attributions, w.listings);
+        const plain = await traces(plainReader(index), resolver, w);
+        expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(plain);
+        // Twice: the second time from the lumps kept per hub.
+        expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(plain);
+      }),
+      { numRuns: 100, endOnFailure: true },
+    );
+    // The property is about something: rows were left unpresented.
+    expect(lumped.rows).toBeGreaterThan(1000);
+  });
+
+  it("presents a row again once its sender is labelled, and after rows are added", async () => {
+    const rows = Array.from(
+      { length: 400 },
+      (_, i): LedgerTransfer => ({
+        network: "ETH",
+        txHash: `0x${i}`,
+        logIndex: 0,
+        tokenId: "native",
+        from: `s${i}`,
+        to: "hub",
+        amount: i === 7 ? 30 : 1 + (i % 13),
+        occurredAt: i,
+        block: null,
+        valueUsd: null,
+      }),
+    );
+    const index = new LedgerIndex();
+    index.add(rows);
+    index.compact();
+    const { resolver, sources, store } = await wholeResolver([], []);
+    const w = { start: "hub", at: 1000, minPathWeight: 0.01, maxHops: 3, edgeBudget: 10_000 };
+    const lumped = { rows: 0 };
+    const before = await traces(lumpingReader(index, lumped), resolver, w);
+    expect(before).toBe(await traces(plainReader(index), resolver, w));
+    expect(lumped.rows).toBeGreaterThan(300);
+    // s3 carried a part below the floor, unpresented: once labelled it is credited to its category.
+    await store.putAttributions([attr("s3", "mixer")]);
+    sources.attributions.clear();
+    const labelled = await traces(plainReader(index), resolver, w);
+    expect(labelled).not.toBe(before);
+    expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(labelled);
+    // A new row sharing s5's child (same sender, same time) merges with it: it must be presented.
+    index.add([{ ...(rows[5] as LedgerTransfer), txHash: "0xnew", to: "other" }]);
+    index.compact();
+    expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(
+      await traces(plainReader(index), resolver, w),
+    );
+  });
+
+  it("keeps the path of the heaviest row below the floor, ties broken by address", async () => {
+    // Every part is below the floor: the largest `undefined` contribution is the heaviest row's.
+    const rows = Array.from(
+      { length: 400 },
+      (_, i): LedgerTransfer => ({
+        network: "ETH",
+        txHash: `0x${i}`,
+        logIndex: 0,
+        tokenId: "native",
+        from: `s${i}`,
+        to: "hub",
+        amount: 1 + (i % 13),
+        occurredAt: i,
+        block: null,
+        valueUsd: null,
+      }),
+    );
+    const index = new LedgerIndex();
+    index.add(rows);
+    index.compact();
+    const { resolver } = await wholeResolver([], []);
+    const w = { start: "hub", at: 1000, minPathWeight: 0.01, maxHops: 3, edgeBudget: 10_000 };
+    const lumped = { rows: 0 };
+    const result = await traces(lumpingReader(index, lumped), resolver, w);
+    expect(result).toBe(await traces(plainReader(index), resolver, w));
+    expect(lumped.rows).toBeGreaterThan(300);
+    // s103 is the first, by address, of the senders of the largest amount (13).
+    expect(JSON.parse(result)[0].shares[0].path).toEqual(["hub", "s103"]);
+  });
+});
