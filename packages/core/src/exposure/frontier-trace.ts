@@ -197,28 +197,31 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
 
 /**
  * What lumping needs in this hop, or null when it is off: the screen of addresses that may
- * resolve (the resolver's, taken once per hop) and the addresses followed once in the hop. A
- * hub followed at two positions in one hop is read whole both times: its visits share older rows,
- * whose parts merge into one child and may reach the floor together.
+ * resolve (the resolver's, taken once per hop) and per address its visits in the hop (a hub
+ * followed at several positions: its visits share older rows, whose parts merge into one child
+ * and may reach the floor together, so each lumped read is told of all of them).
  */
 function lumpableOf(
   input: FrontierTraceInput,
   toFollow: ReadonlyArray<TraceNode>,
-): { readonly screen: AddressScreen; readonly once: ReadonlySet<string> } | null {
+): { readonly screen: AddressScreen; readonly visits: ReadonlyMap<string, LumpQuery["visits"]> } | null {
   if (input.forward || !input.ledger.ledgerIncomingLumped || !input.resolver.addressScreen) return null;
   if (!(input.minPathWeight > 0)) return null;
   const screen = input.resolver.addressScreen(input.network);
   if (screen === null) return null;
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const n of toFollow) (seen.has(n.address) ? twice : seen).add(n.address);
-  for (const a of twice) seen.delete(a);
-  return { screen, once: seen };
+  const visits = new Map<string, Array<LumpQuery["visits"][number]>>();
+  for (const n of toFollow) {
+    const visit = { prefixBefore: n.position.occurredAt, before: incomingQuery(n).before, weight: n.weight };
+    const list = visits.get(n.address);
+    if (list) list.push(visit);
+    else visits.set(n.address, [visit]);
+  }
+  return { screen, visits };
 }
 
 /**
  * Lumped reads (`LedgerReader.ledgerIncomingLumped`) of the nodes of `chunk` that may be lumped:
- * backward, followed once in the hop, with no `until`. Null when lumping is off; a node the
+ * backward, with no `until`. Null when lumping is off; a node the
  * reader does not lump is not in the map (it is read as usual).
  */
 async function readLumps(
@@ -229,7 +232,7 @@ async function readLumps(
 ): Promise<Map<TraceNode, LumpedRows> | null> {
   const read = input.ledger.ledgerIncomingLumped;
   if (lumpable === null || !read) return null;
-  const asked = chunk.filter((n) => n.until === null && lumpable.once.has(n.address));
+  const asked = chunk.filter((n) => n.until === null);
   if (asked.length === 0) return null;
   const queries = asked.map(
     (n): LumpQuery => ({
@@ -238,6 +241,7 @@ async function readLumps(
       before: incomingQuery(n).before,
       weight: n.weight,
       floor: input.minPathWeight,
+      visits: lumpable.visits.get(n.address) ?? [],
     }),
   );
   const answers = await read.call(input.ledger, input.network, input.tokenId, queries, lumpable.screen);

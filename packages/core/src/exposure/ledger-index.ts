@@ -452,31 +452,95 @@ export class LedgerIndex implements LedgerReader {
     const tail: LedgerTransfer[] = [];
     for (let p = start + k; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
     const prefixSum = hub.sums[k] as number;
-    const picked = this.#pick(adjacency, hub, start, k, q.floor * (prefixSum / q.weight));
+    const ends = q.visits.map(
+      (v) => this.#searchSegment(adjacency, start, end, v.prefixBefore, false) - start,
+    );
+    const picked = this.#pick(adjacency, hub, start, k, q, ends);
     const presented: LedgerTransfer[] = [];
     for (const i of picked) presented.push(this.#presentAt(adjacency, start + i, address));
     return { prefixCount: k, prefixSum, presented, tail };
   }
 
   /**
-   * The positions of the first `k` rows of `hub` a lumped read presents, ascending: the flagged
-   * ones, those whose amount may give a part at the floor (`share`: the floor's amount), and the
-   * heaviest of the others with every one of nearly its amount. `share` is NaN or not above 0
-   * when the sum is not a positive finite number: the tracer then credits the node whole and
-   * nothing needs presenting.
+   * The positions of the first `k` rows of `hub` a lumped read of `q` presents, ascending: the
+   * flagged ones and, per segment of rows read by the same visits of the hop (`q.visits`; their
+   * prefixes end at `ends`), those whose merged part may reach the floor and the heaviest of the
+   * others with every one of nearly its amount. Nothing when the prefix's sum is not a positive
+   * finite number (the tracer then credits the node whole).
    */
-  #pick(adjacency: Adjacency, hub: HubLump, start: number, k: number, share: number): number[] {
+  #pick(
+    adjacency: Adjacency,
+    hub: HubLump,
+    start: number,
+    k: number,
+    q: LumpQuery,
+    ends: number[],
+  ): number[] {
     const out: number[] = [];
-    if (!(share > 0)) return out;
+    const { sums } = hub;
+    const own = sums[k] as number;
+    if (!(own > 0 && Number.isFinite(own))) return out;
+    // A row of the segment [lo, e) is read by every visit whose prefix ends at or after e; its
+    // merged part is at most its amount times the sum of weight / prefix sum over those visits
+    // (a visit's whole sum is at least its prefix's).
+    let lo = 0;
+    for (const e of [...new Set(ends)].sort((x, y) => x - y)) {
+      if (e <= lo || e > k) continue;
+      let per = 0;
+      for (const [v, end] of ends.entries()) {
+        const sum = sums[end] as number;
+        if (end >= e && sum > 0 && Number.isFinite(sum)) per += (q.visits[v]?.weight as number) / sum;
+      }
+      this.#pickSegment(adjacency, hub, start, lo, e, q.floor / per, out);
+      lo = e;
+    }
+    for (const i of hub.flagged) {
+      if (i >= k) break;
+      out.push(i);
+    }
+    // Rows another visit reads in its tail (its own time) are presented by every visit.
+    for (const [v, end] of ends.entries()) {
+      const visit = q.visits[v] as LumpQuery["visits"][number];
+      const stop = Math.min(
+        k,
+        this.#searchSegment(adjacency, start + end, start + k, visit.before, false) - start,
+      );
+      for (let i = end; i < stop; i++) if (hub.kind[i] === 0) out.push(i);
+    }
+    return [...new Set(out)].sort((x, y) => x - y);
+  }
+
+  /**
+   * Adds to `out` the lumpable rows of `[lo, hi)` a lumped read presents: those at or above
+   * `share` (the amount whose merged part may reach the floor), less the margin, and the
+   * heaviest of the others with every one within the margin of it. Whole buckets cost a walk of
+   * their heaviest rows; the rows of a bucket cut by the segment's ends are looked at one by one.
+   */
+  #pickSegment(
+    adjacency: Adjacency,
+    hub: HubLump,
+    start: number,
+    lo: number,
+    hi: number,
+    share: number,
+    out: number[],
+  ): void {
     const { data } = adjacency;
     const amountAt = (i: number) => data[(start + i) * STRIDE + 1] as number;
     const below = share * (1 - LUMP_MARGIN);
-    const whole = Math.floor(k / LUMP_BUCKET);
-    const { byAmount, starts, flagged, kind } = hub;
+    const { byAmount, starts, kind } = hub;
+    const firstBucket = Math.ceil(lo / LUMP_BUCKET);
+    const lastBucket = Math.floor(hi / LUMP_BUCKET);
+    const loose: number[] = [];
+    if (firstBucket >= lastBucket) for (let i = lo; i < hi; i++) loose.push(i);
+    else {
+      for (let i = lo; i < firstBucket * LUMP_BUCKET; i++) loose.push(i);
+      for (let i = lastBucket * LUMP_BUCKET; i < hi; i++) loose.push(i);
+    }
     // Whole buckets: their rows at or above `below`, heaviest first; note the heaviest under it.
     let heaviest = -1;
-    const firstUnder = new Int32Array(whole);
-    for (let b = 0; b < whole; b++) {
+    const firstUnder: number[] = [];
+    for (let b = firstBucket; b < lastBucket; b++) {
       let j = starts[b] as number;
       const stop = starts[b + 1] as number;
       for (; j < stop; j++) {
@@ -488,35 +552,29 @@ export class LedgerIndex implements LedgerReader {
           break;
         }
       }
-      firstUnder[b] = j;
+      firstUnder.push(j);
     }
-    // The partial bucket, row by row.
-    const partial: number[] = [];
-    for (let i = whole * LUMP_BUCKET; i < k; i++) {
+    const under: number[] = [];
+    for (const i of loose) {
       if (kind[i] !== 0) continue;
       const a = amountAt(i);
       if (!(a < below)) out.push(i);
       else {
-        partial.push(i);
+        under.push(i);
         if (a > heaviest) heaviest = a;
       }
     }
     // The heaviest unpresented candidates: every row within the margin of the heaviest.
     const near = heaviest * (1 - LUMP_MARGIN);
-    for (let b = 0; b < whole; b++) {
+    for (let b = firstBucket; b < lastBucket; b++) {
       const stop = starts[b + 1] as number;
-      for (let j = firstUnder[b] as number; j < stop; j++) {
+      for (let j = firstUnder[b - firstBucket] as number; j < stop; j++) {
         const i = byAmount[j] as number;
         if (amountAt(i) < near) break;
         out.push(i);
       }
     }
-    for (const i of partial) if (!(amountAt(i) < near)) out.push(i);
-    for (const i of flagged) {
-      if (i >= k) break;
-      out.push(i);
-    }
-    return out.sort((x, y) => x - y);
+    for (const i of under) if (!(amountAt(i) < near)) out.push(i);
   }
 
   /** Builds the {@link HubLump} of `address`'s compacted incoming rows `[start, end)`. */

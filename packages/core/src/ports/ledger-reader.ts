@@ -30,6 +30,17 @@ export interface LumpQuery {
   readonly before: Millis;
   readonly weight: number;
   readonly floor: number;
+  /**
+   * Every visit of `address` in this hop, this one included: its prefix's and its read's ends,
+   * and its weight. The children of several visits at one row merge, so their parts add up; a
+   * reader leaves a row unpresented only when the parts of all visits together stay below the
+   * floor, and never a row another visit reads in its tail.
+   */
+  readonly visits: ReadonlyArray<{
+    readonly prefixBefore: Millis;
+    readonly before: Millis;
+    readonly weight: number;
+  }>;
 }
 
 /**
