@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Attribution, LedgerTransfer, SanctionsListing } from "../../src/domain/records.js";
 import { wholeAttributionSource, wholeSanctionsSource } from "../../src/engine/sources/whole-reference.js";
 import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
+import { clusterResolver } from "../../src/exposure/cluster-resolver.js";
 import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
 import { LedgerIndex } from "../../src/exposure/ledger-index.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
@@ -215,5 +216,30 @@ describe("lumped reads", () => {
     expect(lumped.rows).toBeGreaterThan(300);
     // s103 is the first, by address, of the senders of the largest amount (13).
     expect(JSON.parse(result)[0].shares[0].path).toEqual(["hub", "s103"]);
+  });
+
+  it("takes the screen from sources held whole: one object per snapshot, none while a reload is awaited, none on UTXO networks", async () => {
+    const { resolver, sources, store } = await wholeResolver([attr("s1", "mixer")], [listing("s2", 10, 20)]);
+    const screen = resolver.addressScreen?.("ETH");
+    expect(screen?.mayResolve("s1")).toBe(true);
+    expect(screen?.mayResolve("s2")).toBe(true);
+    expect(screen?.mayResolve("s3")).toBe(false);
+    expect(resolver.addressScreen?.("ETH")).toBe(screen);
+    await store.putAttributions([attr("s3", "scam")]);
+    sources.attributions.clear();
+    expect(resolver.addressScreen?.("ETH")).toBeNull();
+    await resolver.resolve("ETH", ["s3"], { from: 0, to: 0 });
+    const reloaded = resolver.addressScreen?.("ETH");
+    expect(reloaded).not.toBe(screen);
+    expect(reloaded?.mayResolve("s3")).toBe(true);
+    const clustered = clusterResolver(resolver, store);
+    expect(clustered.addressScreen?.("ETH")).toBe(reloaded);
+    expect(clustered.addressScreen?.("BTC")).toBeNull();
+    // A source that cannot name its addresses (a store read, a cache) turns lumping off.
+    const uncached = createEntityResolver({
+      attributions: { attributions: async () => [] },
+      sanctions: sources.sanctions,
+    });
+    expect(uncached.addressScreen?.("ETH")).toBeNull();
   });
 });
