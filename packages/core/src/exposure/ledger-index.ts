@@ -79,6 +79,13 @@ const LUMP_BUCKET = 64;
 const LUMP_MIN_ROWS = 2 * LUMP_BUCKET;
 
 /**
+ * Most visits of one address in a hop that a lumped read serves; past it every visit reads the
+ * address whole. A visit's cost grows with the visits (a segment each, its cut buckets looked at
+ * row by row), and the margin below must stay far above the rounding of a sum over the visits.
+ */
+const LUMP_MAX_VISITS = 64;
+
+/**
  * Relative margins of a lumped read: a row is left unpresented only when its amount is below
  * the floor's share by more than this (so its part is below the floor whatever the rounding),
  * and only when it is lighter than the heaviest unpresented candidate by more than this (so no
@@ -405,9 +412,10 @@ export class LedgerIndex implements LedgerReader {
 
   /**
    * Synchronous form of `ledgerIncomingLumped`: per query a lumped read of the address's
-   * compacted incoming rows, or null for an address with recent rows (not yet compacted) or
-   * fewer than {@link LUMP_MIN_ROWS} rows. Whole buckets of the prefix cost a walk of their
-   * heaviest rows each; the partial last bucket and the tail are presented row by row.
+   * compacted incoming rows, or null for an address with recent rows (not yet compacted), fewer
+   * than {@link LUMP_MIN_ROWS} rows or more than {@link LUMP_MAX_VISITS} visits in the hop.
+   * Whole buckets of the prefix cost a walk of their heaviest rows each; the rows of a bucket cut
+   * by a visit's end are looked at one by one, and the tail is presented row by row.
    */
   incomingLumpedSync(
     network: string,
@@ -439,7 +447,8 @@ export class LedgerIndex implements LedgerReader {
   /** One lumped read (see {@link LedgerIndex.incomingLumpedSync}). */
   #lumped(adjacency: Adjacency, token: number, q: LumpQuery, screen: AddressScreen): LumpedRows | null {
     const address = this.#addressIds.get(q.address);
-    if (address === undefined || adjacency.recent.has(address)) return null;
+    if (address === undefined || adjacency.recent.has(address) || q.visits.length > LUMP_MAX_VISITS)
+      return null;
     const [start, end] = this.#segment(adjacency, address);
     if (end - start < LUMP_MIN_ROWS) return null;
     let hub = adjacency.lumps.get(address);
