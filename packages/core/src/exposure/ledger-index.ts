@@ -65,11 +65,11 @@ interface Adjacency {
   recentRows: number;
   /**
    * Incoming only: per address, its rows by amount for lumped reads (`HubLump`), built on the
-   * first lumped read of the address and valid for `lumpKey` (the screen, the compacted arrays
-   * and the index's generation they were built with).
+   * first lumped read of the address and valid for `lumpKey` (the screen and the compacted
+   * arrays they were built with); an addition that shares a child with one of its rows drops it.
    */
   readonly lumps: Map<number, HubLump>;
-  lumpKey: { screen: AddressScreen; data: Float64Array; generation: number } | null;
+  lumpKey: { screen: AddressScreen; data: Float64Array } | null;
 }
 
 /** Rows per bucket of a {@link HubLump}. */
@@ -165,8 +165,6 @@ export class LedgerIndex implements LedgerReader {
   readonly #tokenIds = new Map<string, number>();
   /** Per network, per transaction hash: its row, or its rows when it has several. */
   readonly #byTx = new Map<string, Map<string, number | number[]>>();
-  /** Counts additions and removals: a lump built at another generation may miss a shared child. */
-  #generation = 0;
 
   /**
    * `compactAt`: the least number of recent rows a read compacts, see {@link COMPACT_AT_LEAST}
@@ -206,10 +204,10 @@ export class LedgerIndex implements LedgerReader {
       else if (Array.isArray(tx)) tx.push(row);
       else txs.set(given.txHash, [tx, row]);
       added++;
-      this.#generation++;
       const { incoming, outgoing } = this.#tokens[token] as TokenRows;
       this.#addRecent(incoming, this.#to[row] as number, row);
       this.#addRecent(outgoing, this.#from[row] as number, row);
+      if (incoming.lumps.size > 0) this.#dropSharedLumps(incoming, outgoing, row);
     }
     return added;
   }
@@ -256,7 +254,6 @@ export class LedgerIndex implements LedgerReader {
       this.#dropRows(token.outgoing, doomed);
     }
     this.#removed += doomed.size;
-    this.#generation++;
     return doomed.size;
   }
 
@@ -412,8 +409,9 @@ export class LedgerIndex implements LedgerReader {
 
   /**
    * Synchronous form of `ledgerIncomingLumped`: per query a lumped read of the address's
-   * compacted incoming rows, or null for an address with recent rows (not yet compacted), fewer
-   * than {@link LUMP_MIN_ROWS} rows or more than {@link LUMP_MAX_VISITS} visits in the hop.
+   * compacted incoming rows (its recent rows, not yet compacted, are read one by one after them),
+   * or null for an address with fewer than {@link LUMP_MIN_ROWS} compacted rows, more than
+   * {@link LUMP_MAX_VISITS} visits in the hop, or a recent row before a compacted one.
    * Whole buckets of the prefix cost a walk of their heaviest rows each; the rows of a bucket cut
    * by a visit's end are looked at one by one, and the tail is presented row by row.
    */
@@ -427,9 +425,9 @@ export class LedgerIndex implements LedgerReader {
     if (token === undefined) return queries.map(() => null);
     const adjacency = this.#compacted((this.#tokens[token] as TokenRows).incoming);
     const key = adjacency.lumpKey;
-    if (key?.screen !== screen || key.data !== adjacency.data || key.generation !== this.#generation) {
+    if (key?.screen !== screen || key.data !== adjacency.data) {
       adjacency.lumps.clear();
-      adjacency.lumpKey = { screen, data: adjacency.data, generation: this.#generation };
+      adjacency.lumpKey = { screen, data: adjacency.data };
     }
     return queries.map((q) => this.#lumped(adjacency, token, q, screen));
   }
@@ -447,10 +445,15 @@ export class LedgerIndex implements LedgerReader {
   /** One lumped read (see {@link LedgerIndex.incomingLumpedSync}). */
   #lumped(adjacency: Adjacency, token: number, q: LumpQuery, screen: AddressScreen): LumpedRows | null {
     const address = this.#addressIds.get(q.address);
-    if (address === undefined || adjacency.recent.has(address) || q.visits.length > LUMP_MAX_VISITS)
-      return null;
+    if (address === undefined || q.visits.length > LUMP_MAX_VISITS) return null;
     const [start, end] = this.#segment(adjacency, address);
     if (end - start < LUMP_MIN_ROWS) return null;
+    // Recent rows are read one by one, as the tail: only when they all come after the compacted
+    // ones in ledger order (rows arrive in that order), so that the prefix is compacted rows alone.
+    const recent = adjacency.recent.get(address) ?? [];
+    const firstRecent = recent[0];
+    if (firstRecent !== undefined && this.#compareRows(adjacency.rows[end - 1] as number, firstRecent) > 0)
+      return null;
     let hub = adjacency.lumps.get(address);
     if (!hub) {
       hub = this.#buildLump(adjacency, token, address, start, end, screen);
@@ -460,6 +463,10 @@ export class LedgerIndex implements LedgerReader {
     const tailEnd = this.#searchSegment(adjacency, start + k, end, q.before, false);
     const tail: LedgerTransfer[] = [];
     for (let p = start + k; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
+    for (const r of recent) {
+      if (!((this.#occurredAt[r] as number) < q.before)) break;
+      tail.push(this.#present(r));
+    }
     const prefixSum = hub.sums[k] as number;
     const ends = q.visits.map(
       (v) => this.#searchSegment(adjacency, start, end, v.prefixBefore, false) - start,
@@ -631,6 +638,38 @@ export class LedgerIndex implements LedgerReader {
       starts[b + 1] = byAmount.length;
     }
     return { sums, flagged: Int32Array.from(flagged), kind, byAmount: Int32Array.from(byAmount), starts };
+  }
+
+  /**
+   * After row `row` was added: drops the lumps of the addresses that received another row of its
+   * sender at its position (their row's child now merges with the new row's, so it must be
+   * presented). The new row's own address reads it as a recent row, one by one.
+   */
+  #dropSharedLumps(incoming: Adjacency, outgoing: Adjacency, row: number): void {
+    const sender = this.#from[row] as number;
+    const at = this.#occurredAt[row] as number;
+    const block = this.#block[row] as number;
+    const logIndex = this.#logIndex[row] as number;
+    const same = (t: number, b: number, l: number) =>
+      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    const [start, end] = this.#segment(outgoing, sender);
+    const od = outgoing.data;
+    for (let q = this.#searchSegment(outgoing, start, end, at, false); q < end; q++) {
+      const d = q * STRIDE;
+      if ((od[d] as number) !== at) break;
+      if (same(at, od[d + 3] as number, od[d + 4] as number))
+        incoming.lumps.delete(outgoing.peers[q] as number);
+    }
+    const recent = outgoing.recent.get(sender) ?? [];
+    for (let j = this.#searchTime(recent, at, false); j < recent.length; j++) {
+      const r = recent[j] as number;
+      if ((this.#occurredAt[r] as number) !== at) break;
+      if (
+        r !== row &&
+        same(this.#occurredAt[r] as number, this.#block[r] as number, this.#logIndex[r] as number)
+      )
+        incoming.lumps.delete(this.#to[r] as number);
+    }
   }
 
   /**
