@@ -19,6 +19,10 @@ export const CLUSTER_LABEL_LIMIT = 100;
 /** `base`, with labels extended to the clusters `clusters` keeps. */
 export function clusterResolver(base: EntityResolver, clusters: ClusterReads): EntityResolver {
   return Object.freeze({
+    /** The base's screen off UTXO networks; none on them (a cluster's label reaches any member). */
+    addressScreen(network: string) {
+      return isUtxoNetwork(network) ? null : (base.addressScreen?.(network) ?? null);
+    },
     async resolve(
       network: string,
       addresses: ReadonlyArray<string>,

@@ -4,7 +4,7 @@
  */
 import { entityCategoryInfo } from "../domain/entity-categories.js";
 import type { Attribution, ClusterAttribution } from "../domain/records.js";
-import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+import type { AddressScreen, AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
 import { compareListings, listingEntityName, listingOverlaps, type TimeSpan } from "./sanctions-as-of.js";
 
 /** The entity an address resolves to. */
@@ -28,6 +28,12 @@ export interface EntityResolver {
     addresses: ReadonlyArray<string>,
     span: TimeSpan,
   ): Promise<ReadonlyMap<string, ResolvedEntity>>;
+  /**
+   * Optional: a superset of the addresses of `network` that `resolve` may resolve, whatever the
+   * span, or null when the resolver cannot say now. A tracer lumps a hub's rows from other
+   * addresses (`LedgerReader.ledgerIncomingLumped`).
+   */
+  addressScreen?(network: string): AddressScreen | null;
 }
 
 /** What {@link createEntityResolver} reads. */
@@ -61,7 +67,19 @@ function compareAttributions(a: Attribution, b: Attribution): number {
  * attributions the riskiest category's is taken.
  */
 export function createEntityResolver(sources: EntityResolverSources): EntityResolver {
+  let last: { a: AddressScreen; s: AddressScreen; both: AddressScreen } | null = null;
   return Object.freeze({
+    /** Both sources' screens joined, the same object while neither changes; null unless both screen. */
+    addressScreen(): AddressScreen | null {
+      const a = sources.attributions.addressScreen?.() ?? null;
+      const s = sources.sanctions.addressScreen?.() ?? null;
+      if (a === null || s === null) return null;
+      if (last?.a !== a || last.s !== s) {
+        const both = Object.freeze({ mayResolve: (x: string) => a.mayResolve(x) || s.mayResolve(x) });
+        last = { a, s, both };
+      }
+      return last.both;
+    },
     async resolve(network: string, addresses: ReadonlyArray<string>, span: TimeSpan) {
       const out = new Map<string, ResolvedEntity>();
       if (addresses.length === 0) return out;

@@ -7,18 +7,27 @@
 import { UNDEFINED_CATEGORY } from "../domain/entity-categories.js";
 import type { Proximity } from "../domain/enums.js";
 import type { LedgerTransfer } from "../domain/records.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
+import type {
+  IncomingQuery,
+  LedgerReader,
+  LumpedRows,
+  LumpQuery,
+  OutgoingQuery,
+} from "../ports/ledger-reader.js";
+import type { AddressScreen } from "../ports/reference-sources.js";
 import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
 import type { ExposureTally, TracePath } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
 import { mayFund, readsSameTime } from "./ledger-position.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import {
+  carries,
   compareNodes,
   type MergedNodes,
   nodesOf,
   pathOf,
   splitNode,
+  splitParts,
   type TraceNode,
   txPathOf,
 } from "./trace-node.js";
@@ -91,6 +100,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     }
     creditLight(light, tally, proximityAt, explain);
     const children: MergedNodes = new Map();
+    const lumpable = lumpableOf(input, toFollow);
     let pending = toFollow;
     while (pending.length > 0) {
       const remaining = input.edgeBudget - edgesRead;
@@ -104,9 +114,11 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       // A node with more rows than the budget has left cannot be followed: when the reader
       // counts, its rows are not read (at a hub of a large ledger, ten thousand rows a visit).
       const over = await overLimit(input, chunk, remaining + 1);
+      const toRead = over === null ? chunk : chunk.filter((n) => !over.has(n));
+      const lumps = await readLumps(input, lumpable, toRead, remaining + 1);
       const rows = await readChunk(
         input,
-        over === null ? chunk : chunk.filter((n) => !over.has(n)),
+        lumps === null ? toRead : toRead.filter((n) => !lumps.has(n)),
         remaining + 1,
       );
       let left = remaining;
@@ -114,6 +126,20 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
         if (over?.has(n)) {
           unexplained(n);
           truncated = true;
+          continue;
+        }
+        const lump = lumps?.get(n);
+        if (lump) {
+          const own = lumpedRowsOf(n, lump, remaining + 1);
+          if (!own.complete || own.count > left) {
+            unexplained(n);
+            truncated = true;
+            continue;
+          }
+          left -= own.count;
+          edgesRead += own.count;
+          if (own.sum > 0 && Number.isFinite(own.sum)) splitParts(n, own.rows, own.sum, false, children);
+          else unexplained(n);
           continue;
         }
         const own = rowsOf(n, rows.get(n.address) ?? [], input.forward, remaining + 1);
@@ -167,6 +193,87 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     for (const n of resolvedLight.sort(compareNodes)) attribute(n);
   }
   return { edgesRead, hops, truncated };
+}
+
+/**
+ * What lumping needs in this hop, or null when it is off: the screen of addresses that may
+ * resolve (the resolver's, taken once per hop) and per address its visits in the hop (a hub
+ * followed at several positions: its visits share older rows, whose parts merge into one child
+ * and may reach the floor together, so each lumped read is told of all of them).
+ */
+function lumpableOf(
+  input: FrontierTraceInput,
+  toFollow: ReadonlyArray<TraceNode>,
+): { readonly screen: AddressScreen; readonly visits: ReadonlyMap<string, LumpQuery["visits"]> } | null {
+  if (input.forward || !input.ledger.ledgerIncomingLumped || !input.resolver.addressScreen) return null;
+  if (!(input.minPathWeight > 0)) return null;
+  const screen = input.resolver.addressScreen(input.network);
+  if (screen === null) return null;
+  const visits = new Map<string, Array<LumpQuery["visits"][number]>>();
+  for (const n of toFollow) {
+    const visit = { prefixBefore: n.position.occurredAt, before: incomingQuery(n).before, weight: n.weight };
+    const list = visits.get(n.address);
+    if (list) list.push(visit);
+    else visits.set(n.address, [visit]);
+  }
+  return { screen, visits };
+}
+
+/**
+ * Lumped reads (`LedgerReader.ledgerIncomingLumped`) of the nodes of `chunk` that may be lumped:
+ * backward, with no `until`. Null when lumping is off; a node the
+ * reader does not lump is not in the map (it is read as usual).
+ */
+async function readLumps(
+  input: FrontierTraceInput,
+  lumpable: ReturnType<typeof lumpableOf>,
+  chunk: ReadonlyArray<TraceNode>,
+  limit: number,
+): Promise<Map<TraceNode, LumpedRows> | null> {
+  const read = input.ledger.ledgerIncomingLumped;
+  if (lumpable === null || !read) return null;
+  const asked = chunk.filter((n) => n.until === null);
+  if (asked.length === 0) return null;
+  const queries = asked.map(
+    (n): LumpQuery => ({
+      address: n.address,
+      prefixBefore: n.position.occurredAt,
+      before: incomingQuery(n).before,
+      weight: n.weight,
+      floor: input.minPathWeight,
+      visits: lumpable.visits.get(n.address) ?? [],
+    }),
+  );
+  const answers = await read.call(input.ledger, input.network, input.tokenId, queries, lumpable.screen);
+  const out = new Map<TraceNode, LumpedRows>();
+  for (const [i, n] of asked.entries()) {
+    const a = answers[i];
+    // A lump larger than a read could return is left to the read (it finds the node incomplete).
+    if (a && a.prefixCount + a.tail.length < limit) out.set(n, a);
+  }
+  return out;
+}
+
+/**
+ * A lumped node's rows as `rowsOf` and `splitNode` would take them: the presented prefix rows
+ * and the tail rows the order rule allows, in ledger order; the window's row count (every row
+ * read, presented or not); and the split's sum, the prefix's sum continued over the tail in
+ * ledger order, as `splitNode` adds it.
+ */
+function lumpedRowsOf(
+  n: TraceNode,
+  lump: LumpedRows,
+  limit: number,
+): { rows: LedgerTransfer[]; count: number; sum: number; complete: boolean } {
+  const tail = lump.tail.filter((r) => mayFund(r, n.position)).sort(compareLedgerTransfers);
+  let sum = lump.prefixSum;
+  for (const r of tail) if (carries(r)) sum += r.amount;
+  return {
+    rows: [...lump.presented, ...tail],
+    count: lump.prefixCount + tail.length,
+    sum,
+    complete: lump.prefixCount + lump.tail.length < limit,
+  };
 }
 
 /** The node of `nodes` a sort by {@link compareNodes} puts first (nodes is not empty). */

@@ -12,7 +12,14 @@
  * stay one string per row.
  */
 import type { LedgerTransfer, Millis } from "../domain/records.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
+import type {
+  IncomingQuery,
+  LedgerReader,
+  LumpedRows,
+  LumpQuery,
+  OutgoingQuery,
+} from "../ports/ledger-reader.js";
+import type { AddressScreen } from "../ports/reference-sources.js";
 
 const SEP = "\u0000";
 
@@ -56,6 +63,53 @@ interface Adjacency {
   /** Rows added since the last compaction, per address, each list in ledger order. */
   readonly recent: Map<number, number[]>;
   recentRows: number;
+  /**
+   * Incoming only: per address, its rows by amount for lumped reads (`HubLump`), built on the
+   * first lumped read of the address and valid for `lumpKey` (the screen and the compacted
+   * arrays they were built with); an addition that shares a child with one of its rows drops it.
+   */
+  readonly lumps: Map<number, HubLump>;
+  lumpKey: { screen: AddressScreen; data: Float64Array } | null;
+}
+
+/** Rows per bucket of a {@link HubLump}. */
+const LUMP_BUCKET = 64;
+
+/** An address with fewer compacted incoming rows than this is read whole, never lumped. */
+const LUMP_MIN_ROWS = 2 * LUMP_BUCKET;
+
+/**
+ * Most visits of one address in a hop that a lumped read serves; past it every visit reads the
+ * address whole. A visit's cost grows with the visits (a segment each, its cut buckets looked at
+ * row by row), and the margin below must stay far above the rounding of a sum over the visits.
+ */
+const LUMP_MAX_VISITS = 64;
+
+/**
+ * Relative margins of a lumped read: a row is left unpresented only when its amount is below
+ * the floor's share by more than this (so its part is below the floor whatever the rounding),
+ * and only when it is lighter than the heaviest unpresented candidate by more than this (so no
+ * unpresented part ties with a presented one). Float rounding is 2^-52; this is far above it.
+ */
+const LUMP_MARGIN = 1e-9;
+
+/**
+ * One address's compacted incoming rows arranged for lumped reads (positions relative to its
+ * segment, in ledger order): the running sum of the amounts that carry weight, the rows whose
+ * child must be presented (`flagged`: a sender the screen names, or a child another row of the
+ * ledger shares), and per whole bucket of {@link LUMP_BUCKET} rows its other carrying rows by
+ * amount, heaviest first.
+ */
+interface HubLump {
+  /** `sums[k]`: the sum over rows 0..k-1, added left to right as `splitNode` adds them. */
+  readonly sums: Float64Array;
+  /** Flagged positions, ascending. */
+  readonly flagged: Int32Array;
+  /** 1 for a flagged row, 2 for a row that carries no weight, 0 for a lumpable one. */
+  readonly kind: Uint8Array;
+  /** Per whole bucket b, its lumpable positions heaviest first at `byAmount[starts[b]..starts[b+1])`. */
+  readonly byAmount: Int32Array;
+  readonly starts: Int32Array;
 }
 
 /** The rows of one network and token, both directions. */
@@ -153,6 +207,7 @@ export class LedgerIndex implements LedgerReader {
       const { incoming, outgoing } = this.#tokens[token] as TokenRows;
       this.#addRecent(incoming, this.#to[row] as number, row);
       this.#addRecent(outgoing, this.#from[row] as number, row);
+      if (incoming.lumps.size > 0) this.#dropSharedLumps(incoming, outgoing, row);
     }
     return added;
   }
@@ -350,6 +405,302 @@ export class LedgerIndex implements LedgerReader {
     limitPerAddress: number,
   ): Promise<ReadonlyArray<LedgerTransfer>> {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limitPerAddress));
+  }
+
+  /**
+   * Synchronous form of `ledgerIncomingLumped`: per query a lumped read of the address's
+   * compacted incoming rows (its recent rows, not yet compacted, are read one by one after them),
+   * or null for an address with fewer than {@link LUMP_MIN_ROWS} compacted rows, more than
+   * {@link LUMP_MAX_VISITS} visits in the hop, or a recent row before a compacted one.
+   * Whole buckets of the prefix cost a walk of their heaviest rows each; the rows of a bucket cut
+   * by a visit's end are looked at one by one, and the tail is presented row by row.
+   */
+  incomingLumpedSync(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Array<LumpedRows | null> {
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    if (token === undefined) return queries.map(() => null);
+    const adjacency = this.#compacted((this.#tokens[token] as TokenRows).incoming);
+    const key = adjacency.lumpKey;
+    if (key?.screen !== screen || key.data !== adjacency.data) {
+      adjacency.lumps.clear();
+      adjacency.lumpKey = { screen, data: adjacency.data };
+    }
+    return queries.map((q) => this.#lumped(adjacency, token, q, screen));
+  }
+
+  /** See `LedgerReader.ledgerIncomingLumped`. */
+  ledgerIncomingLumped(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Promise<ReadonlyArray<LumpedRows | null>> {
+    return Promise.resolve(this.incomingLumpedSync(network, tokenId, queries, screen));
+  }
+
+  /** One lumped read (see {@link LedgerIndex.incomingLumpedSync}). */
+  #lumped(adjacency: Adjacency, token: number, q: LumpQuery, screen: AddressScreen): LumpedRows | null {
+    const address = this.#addressIds.get(q.address);
+    if (address === undefined || q.visits.length > LUMP_MAX_VISITS) return null;
+    const [start, end] = this.#segment(adjacency, address);
+    if (end - start < LUMP_MIN_ROWS) return null;
+    // Recent rows are read one by one, as the tail: only when they all come after the compacted
+    // ones in ledger order (rows arrive in that order), so that the prefix is compacted rows alone.
+    const recent = adjacency.recent.get(address) ?? [];
+    const firstRecent = recent[0];
+    if (firstRecent !== undefined && this.#compareRows(adjacency.rows[end - 1] as number, firstRecent) > 0)
+      return null;
+    let hub = adjacency.lumps.get(address);
+    if (!hub) {
+      hub = this.#buildLump(adjacency, token, address, start, end, screen);
+      adjacency.lumps.set(address, hub);
+    }
+    const k = this.#searchSegment(adjacency, start, end, q.prefixBefore, false) - start;
+    const tailEnd = this.#searchSegment(adjacency, start + k, end, q.before, false);
+    const tail: LedgerTransfer[] = [];
+    for (let p = start + k; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
+    for (const r of recent) {
+      if (!((this.#occurredAt[r] as number) < q.before)) break;
+      tail.push(this.#present(r));
+    }
+    const prefixSum = hub.sums[k] as number;
+    const ends = q.visits.map(
+      (v) => this.#searchSegment(adjacency, start, end, v.prefixBefore, false) - start,
+    );
+    const picked = this.#pick(adjacency, hub, start, k, q, ends);
+    const presented: LedgerTransfer[] = [];
+    for (const i of picked) presented.push(this.#presentAt(adjacency, start + i, address));
+    return { prefixCount: k, prefixSum, presented, tail };
+  }
+
+  /**
+   * The positions of the first `k` rows of `hub` a lumped read of `q` presents, ascending: the
+   * flagged ones and, per segment of rows read by the same visits of the hop (`q.visits`; their
+   * prefixes end at `ends`), those whose merged part may reach the floor and the heaviest of the
+   * others with every one of nearly its amount. Nothing when the prefix's sum is not a positive
+   * finite number (the tracer then credits the node whole).
+   */
+  #pick(
+    adjacency: Adjacency,
+    hub: HubLump,
+    start: number,
+    k: number,
+    q: LumpQuery,
+    ends: number[],
+  ): number[] {
+    const out: number[] = [];
+    const { sums } = hub;
+    const own = sums[k] as number;
+    if (!(own > 0 && Number.isFinite(own))) return out;
+    // A row of the segment [lo, e) is read by every visit whose prefix ends at or after e; its
+    // merged part is at most its amount times the sum of weight / prefix sum over those visits
+    // (a visit's whole sum is at least its prefix's).
+    let lo = 0;
+    for (const e of [...new Set(ends)].sort((x, y) => x - y)) {
+      if (e <= lo || e > k) continue;
+      let per = 0;
+      for (const [v, end] of ends.entries()) {
+        const sum = sums[end] as number;
+        if (end >= e && sum > 0 && Number.isFinite(sum)) per += (q.visits[v]?.weight as number) / sum;
+      }
+      this.#pickSegment(adjacency, hub, start, lo, e, q.floor / per, out);
+      lo = e;
+    }
+    for (const i of hub.flagged) {
+      if (i >= k) break;
+      out.push(i);
+    }
+    // Rows another visit reads in its tail (its own time) are presented by every visit.
+    for (const [v, end] of ends.entries()) {
+      const visit = q.visits[v] as LumpQuery["visits"][number];
+      const stop = Math.min(
+        k,
+        this.#searchSegment(adjacency, start + end, start + k, visit.before, false) - start,
+      );
+      for (let i = end; i < stop; i++) if (hub.kind[i] === 0) out.push(i);
+    }
+    return [...new Set(out)].sort((x, y) => x - y);
+  }
+
+  /**
+   * Adds to `out` the lumpable rows of `[lo, hi)` a lumped read presents: those at or above
+   * `share` (the amount whose merged part may reach the floor), less the margin, and the
+   * heaviest of the others with every one within the margin of it. Whole buckets cost a walk of
+   * their heaviest rows; the rows of a bucket cut by the segment's ends are looked at one by one.
+   */
+  #pickSegment(
+    adjacency: Adjacency,
+    hub: HubLump,
+    start: number,
+    lo: number,
+    hi: number,
+    share: number,
+    out: number[],
+  ): void {
+    const { data } = adjacency;
+    const amountAt = (i: number) => data[(start + i) * STRIDE + 1] as number;
+    const below = share * (1 - LUMP_MARGIN);
+    const { byAmount, starts, kind } = hub;
+    const firstBucket = Math.ceil(lo / LUMP_BUCKET);
+    const lastBucket = Math.floor(hi / LUMP_BUCKET);
+    const loose: number[] = [];
+    if (firstBucket >= lastBucket) for (let i = lo; i < hi; i++) loose.push(i);
+    else {
+      for (let i = lo; i < firstBucket * LUMP_BUCKET; i++) loose.push(i);
+      for (let i = lastBucket * LUMP_BUCKET; i < hi; i++) loose.push(i);
+    }
+    // Whole buckets: their rows at or above `below`, heaviest first; note the heaviest under it.
+    let heaviest = -1;
+    const firstUnder: number[] = [];
+    for (let b = firstBucket; b < lastBucket; b++) {
+      let j = starts[b] as number;
+      const stop = starts[b + 1] as number;
+      for (; j < stop; j++) {
+        const i = byAmount[j] as number;
+        const a = amountAt(i);
+        if (!(a < below)) out.push(i);
+        else {
+          if (a > heaviest) heaviest = a;
+          break;
+        }
+      }
+      firstUnder.push(j);
+    }
+    const under: number[] = [];
+    for (const i of loose) {
+      if (kind[i] !== 0) continue;
+      const a = amountAt(i);
+      if (!(a < below)) out.push(i);
+      else {
+        under.push(i);
+        if (a > heaviest) heaviest = a;
+      }
+    }
+    // The heaviest unpresented candidates: every row within the margin of the heaviest.
+    const near = heaviest * (1 - LUMP_MARGIN);
+    for (let b = firstBucket; b < lastBucket; b++) {
+      const stop = starts[b + 1] as number;
+      for (let j = firstUnder[b - firstBucket] as number; j < stop; j++) {
+        const i = byAmount[j] as number;
+        if (amountAt(i) < near) break;
+        out.push(i);
+      }
+    }
+    for (const i of under) if (!(amountAt(i) < near)) out.push(i);
+  }
+
+  /** Builds the {@link HubLump} of `address`'s compacted incoming rows `[start, end)`. */
+  #buildLump(
+    adjacency: Adjacency,
+    token: number,
+    address: number,
+    start: number,
+    end: number,
+    screen: AddressScreen,
+  ): HubLump {
+    const n = end - start;
+    const { data, peers } = adjacency;
+    const outgoing = this.#compacted((this.#tokens[token] as TokenRows).outgoing);
+    const sums = new Float64Array(n + 1);
+    const kind = new Uint8Array(n);
+    const flagged: number[] = [];
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const p = start + i;
+      const amount = data[p * STRIDE + 1] as number;
+      const peer = peers[p] as number;
+      if (amount > 0 && peer !== address) {
+        sum += amount;
+        if (
+          screen.mayResolve(this.#addresses[peer] as string) ||
+          this.#sharesChild(outgoing, peer, data, p)
+        ) {
+          kind[i] = 1;
+          flagged.push(i);
+        }
+      } else kind[i] = 2;
+      sums[i + 1] = sum;
+    }
+    const whole = Math.floor(n / LUMP_BUCKET);
+    const starts = new Int32Array(whole + 1);
+    const byAmount: number[] = [];
+    for (let b = 0; b < whole; b++) {
+      const bucket: number[] = [];
+      for (let i = b * LUMP_BUCKET; i < (b + 1) * LUMP_BUCKET; i++) if (kind[i] === 0) bucket.push(i);
+      bucket.sort(
+        (x, y) => (data[(start + y) * STRIDE + 1] as number) - (data[(start + x) * STRIDE + 1] as number),
+      );
+      byAmount.push(...bucket);
+      starts[b + 1] = byAmount.length;
+    }
+    return { sums, flagged: Int32Array.from(flagged), kind, byAmount: Int32Array.from(byAmount), starts };
+  }
+
+  /**
+   * After row `row` was added: drops the lumps of the addresses that received another row of its
+   * sender at its position (their row's child now merges with the new row's, so it must be
+   * presented). The new row's own address reads it as a recent row, one by one.
+   */
+  #dropSharedLumps(incoming: Adjacency, outgoing: Adjacency, row: number): void {
+    const sender = this.#from[row] as number;
+    const at = this.#occurredAt[row] as number;
+    const block = this.#block[row] as number;
+    const logIndex = this.#logIndex[row] as number;
+    const same = (t: number, b: number, l: number) =>
+      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    const [start, end] = this.#segment(outgoing, sender);
+    const od = outgoing.data;
+    for (let q = this.#searchSegment(outgoing, start, end, at, false); q < end; q++) {
+      const d = q * STRIDE;
+      if ((od[d] as number) !== at) break;
+      if (same(at, od[d + 3] as number, od[d + 4] as number))
+        incoming.lumps.delete(outgoing.peers[q] as number);
+    }
+    const recent = outgoing.recent.get(sender) ?? [];
+    for (let j = this.#searchTime(recent, at, false); j < recent.length; j++) {
+      const r = recent[j] as number;
+      if ((this.#occurredAt[r] as number) !== at) break;
+      if (
+        r !== row &&
+        same(this.#occurredAt[r] as number, this.#block[r] as number, this.#logIndex[r] as number)
+      )
+        incoming.lumps.delete(this.#to[r] as number);
+    }
+  }
+
+  /**
+   * Whether the sender `peer` of the incoming row at compacted position `p` sent another row of
+   * this token at the same position (`atPosition` in trace-node.ts: same time and block, and the
+   * same log index when the block is known): that row's child in a backward hop would merge with
+   * this one. Read from the sender's outgoing rows of that time (compacted and recent).
+   */
+  #sharesChild(outgoing: Adjacency, peer: number, data: Float64Array, p: number): boolean {
+    const at = data[p * STRIDE] as number;
+    const block = data[p * STRIDE + 3] as number;
+    const logIndex = data[p * STRIDE + 4] as number;
+    const same = (t: number, b: number, l: number) =>
+      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    let found = 0;
+    const [start, end] = this.#segment(outgoing, peer);
+    const od = outgoing.data;
+    for (let q = this.#searchSegment(outgoing, start, end, at, false); q < end; q++) {
+      const d = q * STRIDE;
+      if ((od[d] as number) !== at) break;
+      if (same(od[d] as number, od[d + 3] as number, od[d + 4] as number) && ++found > 1) return true;
+    }
+    const recent = outgoing.recent.get(peer);
+    if (recent !== undefined) {
+      for (let j = this.#searchTime(recent, at, false); j < recent.length; j++) {
+        const r = recent[j] as number;
+        if ((this.#occurredAt[r] as number) !== at) break;
+        if (same(at, this.#block[r] as number, this.#logIndex[r] as number) && ++found > 1) return true;
+      }
+    }
+    return false;
   }
 
   /** Row `row` as a transfer (a new object; the strings are the held ones). */
@@ -588,6 +939,8 @@ export class LedgerIndex implements LedgerReader {
         tokenId,
         recent: new Map(),
         recentRows: 0,
+        lumps: new Map(),
+        lumpKey: null,
       });
       this.#tokens.push({ network, tokenId, incoming: empty(true), outgoing: empty(false) });
       this.#tokenIds.set(key, id);

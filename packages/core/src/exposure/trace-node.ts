@@ -113,8 +113,30 @@ export function splitNode(
   into: MergedNodes,
 ): boolean {
   let sum = 0;
-  for (const r of rows) if (r.amount > 0 && r.from !== r.to) sum += r.amount;
+  for (const r of rows) if (carries(r)) sum += r.amount;
   if (!(sum > 0 && Number.isFinite(sum))) return false;
+  splitParts(node, rows, sum, forward, into);
+  return true;
+}
+
+/** Whether a row carries weight in a split: an amount above 0, between two addresses. */
+export function carries(r: LedgerTransfer): boolean {
+  return r.amount > 0 && r.from !== r.to;
+}
+
+/**
+ * The second half of {@link splitNode}: gives each row of `rows` that carries weight the part
+ * `node.weight * (amount / sum)` and merges it into `into`. `sum` is the sum `splitNode` takes
+ * (a lumped read gives the rows it presents and the sum over all of them, see
+ * `LedgerReader.ledgerIncomingLumped`).
+ */
+export function splitParts(
+  node: TraceNode,
+  rows: ReadonlyArray<LedgerTransfer>,
+  sum: number,
+  forward: boolean,
+  into: MergedNodes,
+): void {
   for (const r of rows) {
     if (!(r.amount > 0) || r.from === r.to) continue;
     const address = forward ? r.to : r.from;
@@ -154,5 +176,4 @@ export function splitNode(
       }
     }
   }
-  return true;
 }

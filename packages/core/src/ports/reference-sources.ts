@@ -8,12 +8,19 @@ import type { Attribution, SanctionsListing, TokenInfo } from "../domain/records
 export interface AttributionSource {
   /** Attributions of these (normalised) addresses on `network`; unknown ones are left out. */
   attributions(network: string, addresses: ReadonlyArray<string>): Promise<ReadonlyArray<Attribution>>;
+  /**
+   * Optional, for sources held in memory: the addresses attributed on any network, as an
+   * {@link AddressScreen}; null when the source cannot say now (its labels are being reloaded).
+   */
+  addressScreen?(): AddressScreen | null;
 }
 
 /** Address to sanctions listings. */
 export interface SanctionsSource {
   /** Every listing, current or past, of these (normalised) addresses. */
   listings(addresses: ReadonlyArray<string>): Promise<ReadonlyArray<SanctionsListing>>;
+  /** Optional: the addresses listed at any time, as `AttributionSource.addressScreen`. */
+  addressScreen?(): AddressScreen | null;
 }
 
 /** USD prices. */
@@ -28,4 +35,17 @@ export interface TokenCatalog {
   token(network: string, tokenId: string): Promise<TokenInfo | null>;
   /** The token of a network with this symbol (case-insensitive), or null when none or ambiguous. */
   bySymbol(network: string, symbol: string): Promise<TokenInfo | null>;
+}
+
+/**
+ * A superset of the addresses that may resolve to an entity: every address with an attribution
+ * on any network, or a sanctions listing at any time. A tracer counts a hub's rows from other
+ * addresses without presenting them one by one (`LedgerReader.ledgerIncomingLumped`); a row from
+ * an address of the screen is always presented. One object stands for one state of the labels:
+ * a source hands out a new one when its labels change, so a reader that keeps work per screen
+ * knows when to redo it.
+ */
+export interface AddressScreen {
+  /** False only when `address` resolves on no network at no time under this state of the labels. */
+  mayResolve(address: string): boolean;
 }

@@ -16,7 +16,8 @@ import type { LedgerTransfer } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
 import { LedgerIndex } from "../../exposure/ledger-index.js";
 import type { ChainSource } from "../../ports/chain-source.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
+import type { IncomingQuery, LedgerReader, LumpQuery, OutgoingQuery } from "../../ports/ledger-reader.js";
+import type { AddressScreen } from "../../ports/reference-sources.js";
 import type { Clock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import { utxoLedgerLookup } from "./store-sources.js";
@@ -94,6 +95,14 @@ export async function createWarmLedger(store: Store, options: WarmLedgerOptions 
     },
     ledgerOutgoingCounts(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>) {
       return fresh(() => index.outgoingCountsSync(network, tokenId, queries));
+    },
+    ledgerIncomingLumped(
+      network: string,
+      tokenId: string,
+      queries: ReadonlyArray<LumpQuery>,
+      screen: AddressScreen,
+    ) {
+      return fresh(() => index.incomingLumpedSync(network, tokenId, queries, screen));
     },
     chain: {
       async lookup(network, txHash) {

@@ -11,7 +11,7 @@
  */
 import type { Attribution, SanctionsListing } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
-import type { AttributionSource, SanctionsSource } from "../../ports/reference-sources.js";
+import type { AddressScreen, AttributionSource, SanctionsSource } from "../../ports/reference-sources.js";
 import { type Clock, systemClock } from "../../ports/runtime.js";
 import type { Store } from "../../ports/store.js";
 import type { Clearable } from "./cached-sources.js";
@@ -114,11 +114,34 @@ function refreshing<T>(settings: Settings, read: () => Promise<Snapshot<T> | nul
       else if (settings.clock.now() - current.at > settings.refreshMs) void reload();
       return current.value;
     },
+    /** The snapshot in force, or null when a reload is awaited (`clear()` was called). */
+    held(): T | null {
+      return stale ? null : current.value;
+    },
     clear(): void {
       stale = true;
     },
     state: (): WholeSourceState => ({ rows: current.rows, loadedAt: current.at }),
   };
+}
+
+/**
+ * The screen of a snapshot, built once per snapshot (a new snapshot is a new object, so a reader
+ * that keeps work per screen redoes it after a reload).
+ */
+function screenOf<T extends object>(
+  screens: WeakMap<T, AddressScreen>,
+  value: T | null,
+  addresses: (value: T) => ReadonlySet<string>,
+): AddressScreen | null {
+  if (value === null) return null;
+  let screen = screens.get(value);
+  if (!screen) {
+    const held = addresses(value);
+    screen = Object.freeze({ mayResolve: (address: string) => held.has(address) });
+    screens.set(value, screen);
+  }
+  return screen;
 }
 
 /** Attributions held whole, or null when the store holds more than `maxRows`. */
@@ -149,7 +172,14 @@ export async function wholeAttributionSource(
   const first = await read();
   if (!first) return null;
   const held = refreshing(settings, read, first);
+  const screens = new WeakMap<Map<string, Map<string, Attribution>>, AddressScreen>();
   return {
+    addressScreen: () =>
+      screenOf(screens, held.held(), (byNetwork) => {
+        const all = new Set<string>();
+        for (const map of byNetwork.values()) for (const address of map.keys()) all.add(address);
+        return all;
+      }),
     async attributions(network, addresses) {
       const map = (await held.get()).get(network);
       if (!map) return [];
@@ -190,7 +220,9 @@ export async function wholeSanctionsSource(
   const first = await read();
   if (!first) return null;
   const held = refreshing(settings, read, first);
+  const screens = new WeakMap<Map<string, SanctionsListing[]>, AddressScreen>();
   return {
+    addressScreen: () => screenOf(screens, held.held(), (byAddress) => new Set(byAddress.keys())),
     async listings(addresses) {
       const map = await held.get();
       const out: SanctionsListing[] = [];
