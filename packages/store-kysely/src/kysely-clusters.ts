@@ -2,10 +2,13 @@
  * Address clusters of the kysely store (tables of migration 0031). A merge first joins its
  * groups in memory (a union-find over the batch), so each resulting component costs one read of
  * its addresses' clusters, one insert of the new addresses and one relabelling UPDATE per
- * smaller cluster it swallows, all in one transaction.
+ * smaller cluster it swallows, all in one transaction. The clusters' labelled members are kept
+ * alongside (`kysely-cluster-labels.ts`), moved with a swallowed cluster and added with the
+ * newcomers that are labelled.
  */
 import type { UtxoClusterStore } from "@openkyt/core";
 import { sql } from "kysely";
+import { keepLabelledNewcomers, moveLabelledMembers } from "./kysely-cluster-labels.js";
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num } from "./kysely-values.js";
 
@@ -99,6 +102,7 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
               .where("network", "=", network)
               .where("cluster_id", "=", id)
               .execute();
+            await moveLabelledMembers(trx, network, id, keep);
             dropped.push(id);
             size += ofId;
             unions++;
@@ -112,6 +116,11 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
         for (const chunk of chunksOf(fresh, INSERT_CHUNK)) {
           await trx.insertInto("utxo_clusters").values(chunk).execute();
         }
+        await keepLabelledNewcomers(
+          trx,
+          network,
+          fresh.map((r) => r.address),
+        );
         for (const chunk of chunksOf(dropped, IN_LIST_CHUNK)) {
           await trx
             .deleteFrom("utxo_cluster_sizes")
@@ -153,31 +162,15 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
       const out = [];
       // A statement per chunk of clusters, not per cluster: after a bulk import the clusters
       // of a whole file are asked about at once (tens of thousands), and a statement each was
-      // most of the import's time outside the load. A cluster's labelled members are few; the
-      // limit is applied as they are read, in order.
+      // most of the import's time outside the load. The rows read are the clusters' kept
+      // labelled members (migration 0090), not their whole membership: the cost is the
+      // answer's, however large the cluster; the limit is applied as they are read, in order.
       for (const chunk of chunksOf([...new Set(clusterIds)].sort(), IN_LIST_CHUNK)) {
         const rows = await db
-          .selectFrom("utxo_clusters as c")
+          .selectFrom("utxo_cluster_labels as c")
           .select(["c.cluster_id", "c.address"])
           .where("c.network", "=", network)
           .where("c.cluster_id", "in", chunk)
-          .where((eb) =>
-            eb.or([
-              eb.exists(
-                eb
-                  .selectFrom("attributions as a")
-                  .select("a.address")
-                  .whereRef("a.address", "=", "c.address")
-                  .where("a.network", "=", network),
-              ),
-              eb.exists(
-                eb
-                  .selectFrom("sanctions_listings as l")
-                  .select("l.address")
-                  .whereRef("l.address", "=", "c.address"),
-              ),
-            ]),
-          )
           .orderBy(orderText(ctx, "c.cluster_id"))
           .orderBy(orderText(ctx, "c.address"))
           .execute();
