@@ -12,6 +12,12 @@ import { keepLabelledNewcomers, moveLabelledMembers } from "./kysely-cluster-lab
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num } from "./kysely-values.js";
 
+/**
+ * Clusters whose labelled members one statement reads, a compound branch each: SQLite allows
+ * 500 branches in a compound SELECT.
+ */
+const CLUSTERS_PER_STATEMENT = 100;
+
 /** The components of `groups` joined transitively, each in first-seen order. */
 function components(groups: ReadonlyArray<ReadonlyArray<string>>): string[][] {
   const parent = new Map<string, string>();
@@ -159,30 +165,37 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
     },
     async clusterLabelledMembers(network, clusterIds, limit) {
       if (limit <= 0) return [];
-      const out = [];
-      // A statement per chunk of clusters, not per cluster: after a bulk import the clusters
-      // of a whole file are asked about at once (tens of thousands), and a statement each was
-      // most of the import's time outside the load. The rows read are the clusters' kept
-      // labelled members (migration 0090), not their whole membership: the cost is the
-      // answer's, however large the cluster; the limit is applied as they are read, in order.
-      for (const chunk of chunksOf([...new Set(clusterIds)].sort(), IN_LIST_CHUNK)) {
+      const out: Array<{ clusterId: string; address: string }> = [];
+      // The clusters' kept labelled members (migration 0090), not their whole membership. A
+      // statement per chunk of clusters, not per cluster: after a bulk import the clusters of a
+      // whole file are asked about at once (tens of thousands), and a statement each was most
+      // of the import's time outside the load. Within it, a branch per cluster takes its first
+      // `limit` members in address order, so a cluster with many labelled members costs
+      // `limit` rows of its key range (SQLite; Postgres sorts the range, whose collation is
+      // not the "C" order asked for).
+      for (const chunk of chunksOf([...new Set(clusterIds)].sort(), CLUSTERS_PER_STATEMENT)) {
+        const branch = (id: string) =>
+          db
+            .selectFrom(
+              db
+                .selectFrom("utxo_cluster_labels as c")
+                .select(["c.cluster_id", "c.address"])
+                .where("c.network", "=", network)
+                .where("c.cluster_id", "=", id)
+                .orderBy(orderText(ctx, "c.address"))
+                .limit(limit)
+                .as("b"),
+            )
+            .select(["b.cluster_id", "b.address"]);
+        let branches = branch(chunk[0]!);
+        for (const id of chunk.slice(1)) branches = branches.unionAll(branch(id));
         const rows = await db
-          .selectFrom("utxo_cluster_labels as c")
-          .select(["c.cluster_id", "c.address"])
-          .where("c.network", "=", network)
-          .where("c.cluster_id", "in", chunk)
-          .orderBy(orderText(ctx, "c.cluster_id"))
-          .orderBy(orderText(ctx, "c.address"))
+          .selectFrom(branches.as("u"))
+          .select(["u.cluster_id", "u.address"])
+          .orderBy(orderText(ctx, "u.cluster_id"))
+          .orderBy(orderText(ctx, "u.address"))
           .execute();
-        let cluster: string | null = null;
-        let taken = 0;
-        for (const r of rows) {
-          if (r.cluster_id !== cluster) {
-            cluster = r.cluster_id;
-            taken = 0;
-          }
-          if (taken++ < limit) out.push({ clusterId: r.cluster_id, address: r.address });
-        }
+        for (const r of rows) out.push({ clusterId: r.cluster_id, address: r.address });
       }
       return out;
     },
