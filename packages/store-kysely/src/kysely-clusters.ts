@@ -2,12 +2,21 @@
  * Address clusters of the kysely store (tables of migration 0031). A merge first joins its
  * groups in memory (a union-find over the batch), so each resulting component costs one read of
  * its addresses' clusters, one insert of the new addresses and one relabelling UPDATE per
- * smaller cluster it swallows, all in one transaction.
+ * smaller cluster it swallows, all in one transaction. The clusters' labelled members are kept
+ * alongside (`kysely-cluster-labels.ts`), moved with a swallowed cluster and added with the
+ * newcomers that are labelled.
  */
 import type { UtxoClusterStore } from "@openkyt/core";
 import { sql } from "kysely";
+import { keepLabelledNewcomers, moveLabelledMembers } from "./kysely-cluster-labels.js";
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num } from "./kysely-values.js";
+
+/**
+ * Clusters whose labelled members one statement reads, a compound branch each: SQLite allows
+ * 500 branches in a compound SELECT.
+ */
+const CLUSTERS_PER_STATEMENT = 100;
 
 /** The components of `groups` joined transitively, each in first-seen order. */
 function components(groups: ReadonlyArray<ReadonlyArray<string>>): string[][] {
@@ -99,6 +108,7 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
               .where("network", "=", network)
               .where("cluster_id", "=", id)
               .execute();
+            await moveLabelledMembers(trx, network, id, keep);
             dropped.push(id);
             size += ofId;
             unions++;
@@ -112,6 +122,11 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
         for (const chunk of chunksOf(fresh, INSERT_CHUNK)) {
           await trx.insertInto("utxo_clusters").values(chunk).execute();
         }
+        await keepLabelledNewcomers(
+          trx,
+          network,
+          fresh.map((r) => r.address),
+        );
         for (const chunk of chunksOf(dropped, IN_LIST_CHUNK)) {
           await trx
             .deleteFrom("utxo_cluster_sizes")
@@ -150,46 +165,37 @@ export function kyselyClusterOps(ctx: KyselyContext): UtxoClusterStore {
     },
     async clusterLabelledMembers(network, clusterIds, limit) {
       if (limit <= 0) return [];
-      const out = [];
-      // A statement per chunk of clusters, not per cluster: after a bulk import the clusters
-      // of a whole file are asked about at once (tens of thousands), and a statement each was
-      // most of the import's time outside the load. A cluster's labelled members are few; the
-      // limit is applied as they are read, in order.
-      for (const chunk of chunksOf([...new Set(clusterIds)].sort(), IN_LIST_CHUNK)) {
+      const out: Array<{ clusterId: string; address: string }> = [];
+      // The clusters' kept labelled members (migration 0090), not their whole membership. A
+      // statement per chunk of clusters, not per cluster: after a bulk import the clusters of a
+      // whole file are asked about at once (tens of thousands), and a statement each was most
+      // of the import's time outside the load. Within it, a branch per cluster takes its first
+      // `limit` members in address order, so a cluster with many labelled members costs
+      // `limit` rows of its key range (SQLite; Postgres sorts the range, whose collation is
+      // not the "C" order asked for).
+      for (const chunk of chunksOf([...new Set(clusterIds)].sort(), CLUSTERS_PER_STATEMENT)) {
+        const branch = (id: string) =>
+          db
+            .selectFrom(
+              db
+                .selectFrom("utxo_cluster_labels as c")
+                .select(["c.cluster_id", "c.address"])
+                .where("c.network", "=", network)
+                .where("c.cluster_id", "=", id)
+                .orderBy(orderText(ctx, "c.address"))
+                .limit(limit)
+                .as("b"),
+            )
+            .select(["b.cluster_id", "b.address"]);
+        let branches = branch(chunk[0]!);
+        for (const id of chunk.slice(1)) branches = branches.unionAll(branch(id));
         const rows = await db
-          .selectFrom("utxo_clusters as c")
-          .select(["c.cluster_id", "c.address"])
-          .where("c.network", "=", network)
-          .where("c.cluster_id", "in", chunk)
-          .where((eb) =>
-            eb.or([
-              eb.exists(
-                eb
-                  .selectFrom("attributions as a")
-                  .select("a.address")
-                  .whereRef("a.address", "=", "c.address")
-                  .where("a.network", "=", network),
-              ),
-              eb.exists(
-                eb
-                  .selectFrom("sanctions_listings as l")
-                  .select("l.address")
-                  .whereRef("l.address", "=", "c.address"),
-              ),
-            ]),
-          )
-          .orderBy(orderText(ctx, "c.cluster_id"))
-          .orderBy(orderText(ctx, "c.address"))
+          .selectFrom(branches.as("u"))
+          .select(["u.cluster_id", "u.address"])
+          .orderBy(orderText(ctx, "u.cluster_id"))
+          .orderBy(orderText(ctx, "u.address"))
           .execute();
-        let cluster: string | null = null;
-        let taken = 0;
-        for (const r of rows) {
-          if (r.cluster_id !== cluster) {
-            cluster = r.cluster_id;
-            taken = 0;
-          }
-          if (taken++ < limit) out.push({ clusterId: r.cluster_id, address: r.address });
-        }
+        for (const r of rows) out.push({ clusterId: r.cluster_id, address: r.address });
       }
       return out;
     },

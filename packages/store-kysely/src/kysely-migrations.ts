@@ -28,6 +28,7 @@ import { caseworkMigration } from "./kysely-migration-0040-casework.js";
 import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change-reason.js";
 import { ledgerRewindsMigration } from "./kysely-migration-0070-ledger-rewinds.js";
 import { teamApprovalMigration } from "./kysely-migration-0080-team-approval.js";
+import { clusterLabelsMigration } from "./kysely-migration-0090-cluster-labels.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -55,6 +56,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0060_model_change_reason": modelChangeReasonMigration,
   "0070_ledger_rewinds": ledgerRewindsMigration,
   "0080_team_approval": teamApprovalMigration,
+  "0090_cluster_labels": clusterLabelsMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

@@ -12,6 +12,7 @@ import type {
   TokenInfo,
 } from "@openkyt/core";
 import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
+import { keepLabelledAddresses } from "./kysely-cluster-labels.js";
 import { type KyselyContext, orderText } from "./kysely-context.js";
 import { listPage } from "./kysely-list-page.js";
 import { type SanctionsListingsTable, type TokensTable, UNDATED_LISTING } from "./kysely-schema.js";
@@ -83,6 +84,13 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
             )
             .execute();
         }
+        const byNetwork = new Map<string, string[]>();
+        for (const r of unique) {
+          const list = byNetwork.get(r.network);
+          if (list) list.push(r.address);
+          else byNetwork.set(r.network, [r.address]);
+        }
+        for (const [network, addresses] of byNetwork) await keepLabelledAddresses(tx, network, addresses);
       });
       return unique.length;
     },
@@ -138,6 +146,11 @@ export function kyselyReferenceOps(ctx: KyselyContext): ReferenceOps {
             )
             .execute();
         }
+        await keepLabelledAddresses(
+          tx,
+          null,
+          unique.map((r) => r.address),
+        );
       });
       return unique.length;
     },

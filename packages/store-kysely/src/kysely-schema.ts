@@ -252,6 +252,16 @@ export interface UtxoClusterSizesTable {
   size: Int8;
 }
 
+/**
+ * `utxo_cluster_labels`: a clustered address with an attribution on its network or a sanctions
+ * listing, by cluster (migration 0090).
+ */
+export interface UtxoClusterLabelsTable {
+  network: string;
+  cluster_id: string;
+  address: string;
+}
+
 /** `attributions`: address to entity, one per (network, address). */
 export interface AttributionsTable {
   network: string;
@@ -426,6 +436,7 @@ export interface Database {
   utxo_inputs: UtxoInputsTable;
   utxo_clusters: UtxoClustersTable;
   utxo_cluster_sizes: UtxoClusterSizesTable;
+  utxo_cluster_labels: UtxoClusterLabelsTable;
   attributions: AttributionsTable;
   sanctions_listings: SanctionsListingsTable;
   tokens: TokensTable;

@@ -17,8 +17,9 @@
  * - rows are bound straight from each transaction into multi-row INSERTs prepared once
  *   ({@link ROWS_PER_STATEMENT} rows each), values passed as arguments, no row objects;
  * - `finish` writes the load's clusters (the components of the groups it is given, joined in
- *   memory) in the same transaction, then commits: the transactions and their clusters land
- *   together or not at all. `abort` rolls everything back, the indexes included.
+ *   memory) and their labelled members in the same transaction, then commits: the
+ *   transactions and their clusters land together or not at all. `abort` rolls everything
+ *   back, the indexes included.
  *
  * A batch is checked (`utxoTransactionProblem`) before any of it is written, and written in a
  * savepoint: a refused batch leaves none of its rows.
@@ -39,9 +40,21 @@ import type { Kysely } from "kysely";
 import { openExclusiveLoad } from "./sqlite-exclusive-load.js";
 import { refusedBatch, type SqliteBulkLedgerOptions, type StoredIndex } from "./sqlite-ledger-load-steps.js";
 
-/** The UTXO tables and cluster tables (migrations 0030, 0031). */
+/** The UTXO tables and cluster tables (migrations 0030, 0031, 0090). */
 const UTXO_TABLES = ["utxo_transactions", "utxo_outputs", "utxo_inputs"] as const;
-const CLUSTER_TABLES = ["utxo_clusters", "utxo_cluster_sizes"] as const;
+const CLUSTER_TABLES = ["utxo_clusters", "utxo_cluster_sizes", "utxo_cluster_labels"] as const;
+
+/**
+ * Keeps the labelled members of a network's clusters (migration 0090) after the load wrote
+ * them: read from the labelled side (each attribution of the network and each sanctions
+ * listing probes the clusters' key), so it costs the labels, not the clustered addresses.
+ */
+const KEEP_LABELLED_MEMBERS = `INSERT INTO main.utxo_cluster_labels (network, cluster_id, address)
+  SELECT c.network, c.cluster_id, c.address FROM main.utxo_clusters c
+  WHERE c.network = ? AND c.address IN (
+    SELECT address FROM main.attributions WHERE network = ?
+    UNION SELECT address FROM main.sanctions_listings)
+  ON CONFLICT DO NOTHING`;
 
 /** Rows per multi-row insert: fewer calls into SQLite (below SQLite's 32,766 parameters). */
 const ROWS_PER_STATEMENT = 64;
@@ -246,6 +259,7 @@ export async function openDirectUtxoLoad(
       }
       members.flush();
       sizes.flush();
+      sqlite.prepare(KEEP_LABELLED_MEMBERS).run(network, network);
       outcomes.set(network, { unions, clusterIds: ids.sort() });
     }
     return outcomes;

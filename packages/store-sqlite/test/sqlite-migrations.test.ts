@@ -39,8 +39,16 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
       // Migrations applied up to and including `name`.
       const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
-      // The last migration (0080) adds a version's approval (six columns of risk_models), the
+      // The last migration (0090) keeps the clusters' labelled members: one table, nothing else.
+      expect(await appliedMigrations(db)).toEqual(upTo("0080_team_approval"));
+      const clusterLabels = (entry: string) => entry.startsWith("table utxo_cluster_labels:");
+      expect(latest.filter(clusterLabels)).toHaveLength(1);
+      expect(latest.find(clusterLabels)).toMatch(/primary key \("network", "cluster_id", "address"\)/);
+      const before0090 = await schema();
+      expect(before0090).toEqual(latest.filter((e) => !clusterLabels(e)));
+      // The one before (0080) adds a version's approval (six columns of risk_models), the
       // shared flag of saved views and its index, nothing else.
+      await migrateDown(db);
       expect(await appliedMigrations(db)).toEqual(upTo("0070_ledger_rewinds"));
       const modelsTable = (entry: string) => entry.startsWith("table risk_models:");
       const viewsTable = (entry: string) => entry.startsWith("table saved_views:");
@@ -53,14 +61,14 @@ describe("sqlite migrations", () => {
         "decided_at",
         "decision_reason",
       ])
-        expect(latest.find(modelsTable)).toContain(`"${column}"`);
-      expect(latest.find(viewsTable)).toMatch(/"shared" integer default 0 not null/);
-      expect(latest.find(sharedIndex)).toMatch(/\("account_id", "shared"\)/);
+        expect(before0090.find(modelsTable)).toContain(`"${column}"`);
+      expect(before0090.find(viewsTable)).toMatch(/"shared" integer default 0 not null/);
+      expect(before0090.find(sharedIndex)).toMatch(/\("account_id", "shared"\)/);
       const before0080 = await schema();
       expect(before0080.find(modelsTable)).not.toMatch(/approval_state|decision_reason/);
       expect(before0080.find(viewsTable)).not.toMatch(/shared/);
       const touched0080 = (e: string) => modelsTable(e) || viewsTable(e) || sharedIndex(e);
-      expect(before0080.filter((e) => !touched0080(e))).toEqual(latest.filter((e) => !touched0080(e)));
+      expect(before0080.filter((e) => !touched0080(e))).toEqual(before0090.filter((e) => !touched0080(e)));
       // The one before (0070) adds the rewind log of the chain followers' undos: one table.
       await migrateDown(db);
       expect(await appliedMigrations(db)).toEqual(upTo("0060_model_change_reason"));
@@ -212,6 +220,45 @@ describe("sqlite migrations", () => {
         "ledger_transfers_outgoing",
       ]);
       expect(indexes.rows.find((r) => r.name === "ledger_transfers_key")?.sql).toMatch(/UNIQUE/i);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("0090 keeps the labelled members of the clusters already stored", async () => {
+    const db = openSqliteDatabase(":memory:");
+    try {
+      await migrateToLatest(db);
+      await migrateDown(db);
+      expect((await appliedMigrations(db)).at(-1)).toBe("0080_team_approval");
+      const member = (address: string, network: string, cluster: string) =>
+        sql`insert into utxo_clusters values (${address}, ${network}, ${cluster})`.execute(db);
+      await member("a1", "BTC", "a1");
+      await member("a2", "BTC", "a1");
+      await member("a3", "BTC", "a1");
+      await member("b1", "BTC", "b1");
+      await member("a2", "LTC", "x");
+      await member("s1", "LTC", "x");
+      // a2 is attributed on BTC only; s1 is sanctioned (any network); b1 is labelled on ETH only.
+      const attribution = (network: string, address: string) =>
+        sql`insert into attributions values (${network}, ${address}, 'E', 'exchange', null)`.execute(db);
+      await attribution("BTC", "a2");
+      await attribution("ETH", "b1");
+      await sql`insert into sanctions_listings (address, list_name, listed_at, network) values ('s1', 'L', 0, 'ETH')`.execute(
+        db,
+      );
+      await migrateToLatest(db);
+      const kept = await sql<{
+        network: string;
+        cluster_id: string;
+        address: string;
+      }>`select network, cluster_id, address from utxo_cluster_labels order by network, cluster_id, address`.execute(
+        db,
+      );
+      expect(kept.rows).toEqual([
+        { network: "BTC", cluster_id: "a1", address: "a2" },
+        { network: "LTC", cluster_id: "x", address: "s1" },
+      ]);
     } finally {
       await db.destroy();
     }

@@ -1,7 +1,7 @@
 /**
- * The SQLite store's bulk UTXO load (`sqlite-utxo-bulk-load.ts`): the same ledger and clusters as
- * `putUtxoTransactions` and `mergeAddressClusters`, the indexes back as they were, a repeated
- * txid kept once (the first), a refused batch leaving nothing, `abort` leaving nothing, and no
+ * The SQLite store's bulk UTXO load (`sqlite-utxo-bulk-load.ts`): the same ledger and clusters
+ * (their labelled members included) as `putUtxoTransactions` and `mergeAddressClusters`, the
+ * indexes back as they were, a repeated txid kept once (the first), a refused batch leaving nothing, `abort` leaving nothing, and no
  * bulk load into a ledger that holds rows or a load that is not exclusive.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -37,6 +37,18 @@ describe("SQLite bulk UTXO load", () => {
     const bulkStore = await open();
     const plain = await open();
     try {
+      // Some addresses are labelled before the load: their clusters' labelled members are kept.
+      const labelled = addresses
+        .filter((_, i) => i % 7 === 0)
+        .map((address) => ({
+          network: "BTC",
+          address,
+          entityName: "E",
+          entityCategory: "exchange",
+          source: null,
+        }));
+      await bulkStore.putAttributions(labelled);
+      await plain.putAttributions(labelled);
       const writer = await bulkStore.bulkUtxoWriter?.({ exclusive: true });
       if (!writer) throw new Error("no bulk load offered on an empty ledger");
       // A repeated txid (the same transaction again in a later batch, and a changed copy) is kept once.
@@ -54,6 +66,13 @@ describe("SQLite bulk UTXO load", () => {
         byTxid(await plain.utxoTransactions("BTC", txids)),
       );
       expect(await partition(bulkStore)).toEqual(await partition(plain));
+      const labelledMembers = async (store: Store) => {
+        const ids = (await store.addressClusters("BTC", addresses)).map((c) => c.clusterId);
+        return (await store.clusterLabelledMembers("BTC", ids, 1_000)).map((m) => m.address).sort();
+      };
+      const kept = await labelledMembers(bulkStore);
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept).toEqual(await labelledMembers(plain));
       // The indexes are back: an address's receipts and the spender of an outpoint read alike.
       const someAddress = txs[10]?.outputs[0]?.address as string;
       const query = [{ address: someAddress, before: Number.MAX_SAFE_INTEGER }];

@@ -116,5 +116,81 @@ export function clusterConformance(ctx: ConformanceContext): void {
         { clusterId: "o1", address: "o2" },
       ]);
     });
+
+    it("keeps a member's labels when its cluster is swallowed, and labels newcomers labelled before", async () => {
+      const store = ctx.store();
+      const attribution = (address: string) => ({
+        network: "BTC",
+        address,
+        entityName: `E ${address}`,
+        entityCategory: "exchange",
+        source: null,
+      });
+      // Labelled before any cluster holds them.
+      await store.putAttributions([attribution("p2"), attribution("q3"), attribution("z9")]);
+      await store.mergeAddressClusters("BTC", [["p1", "p2", "p3"]]);
+      await store.mergeAddressClusters("BTC", [["q1", "q2"]]);
+      expect(await store.clusterLabelledMembers("BTC", ["p1", "q1"], 10)).toEqual([
+        { clusterId: "p1", address: "p2" },
+      ]);
+      // q1's cluster (2) is swallowed by p1's (3), and q3 joins as a new labelled address.
+      await store.mergeAddressClusters("BTC", [["q2", "p3", "q3"]]);
+      expect(await store.clusterLabelledMembers("BTC", ["p1"], 10)).toEqual([
+        { clusterId: "p1", address: "p2" },
+        { clusterId: "p1", address: "q3" },
+      ]);
+      expect(await store.clusterLabelledMembers("BTC", ["q1"], 10)).toEqual([]);
+      // Labelled again (an upsert) and sanctioned too: still one row.
+      await store.putAttributions([attribution("p2")]);
+      expect(await store.clusterLabelledMembers("BTC", ["p1"], 10)).toHaveLength(2);
+    });
+
+    it("reads a large cluster's few labelled members in order, across label kinds", async () => {
+      const store = ctx.store();
+      const size = 3_000;
+      const members = Array.from({ length: size }, (_, i) => `big${String(i).padStart(5, "0")}`);
+      await store.mergeAddressClusters("BTC", [members]);
+      const [cluster] = await store.addressClusters("BTC", [members[0]!]);
+      expect(cluster?.size).toBe(size);
+      await store.putAttributions([
+        {
+          network: "BTC",
+          address: members[2_999]!,
+          entityName: "A",
+          entityCategory: "exchange",
+          source: null,
+        },
+        {
+          network: "BTC",
+          address: members[1_500]!,
+          entityName: "B",
+          entityCategory: "exchange",
+          source: null,
+        },
+        { network: "ETH", address: members[7]!, entityName: "C", entityCategory: "exchange", source: null },
+      ]);
+      await store.putSanctions([
+        {
+          network: "ETH",
+          address: members[42]!,
+          listName: "OFAC SDN",
+          program: null,
+          entity: "Bad",
+          listedAt: null,
+          delistedAt: null,
+        },
+      ]);
+      const id = cluster!.clusterId;
+      expect(await store.clusterLabelledMembers("BTC", [id], 100)).toEqual([
+        { clusterId: id, address: members[42] },
+        { clusterId: id, address: members[1_500] },
+        { clusterId: id, address: members[2_999] },
+      ]);
+      expect(await store.clusterLabelledMembers("BTC", [id], 2)).toEqual([
+        { clusterId: id, address: members[42] },
+        { clusterId: id, address: members[1_500] },
+      ]);
+      expect(await store.clusterLabelledMembers("BTC", [id], 0)).toEqual([]);
+    });
   });
 }
