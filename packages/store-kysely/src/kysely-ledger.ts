@@ -1,13 +1,14 @@
 /**
  * The ledger of the kysely store. A tracing read is one SQL statement per call: with lateral
- * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays;
- * elsewhere (per 200 frontier addresses) a UNION ALL of per-address subqueries, each a derived
- * table with its own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
+ * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays,
+ * its rows as one JSON array, and the tracer's counts in one more; elsewhere (per 200 frontier
+ * addresses) a UNION ALL of per-address subqueries, each a derived table with its own ORDER BY
+ * and LIMIT, so every address gets its own `limitPerAddress` rows, and no counts.
  */
-import type { LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
+import type { IncomingQuery, LedgerReader, LedgerStore, LedgerTransfer, OutgoingQuery } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
-import { type FrontierAddress, type FrontierRow, readLateralFrontier } from "./kysely-ledger-frontier.js";
+import { countLateralFrontier, type FrontierAddress, readLateralFrontier } from "./kysely-ledger-frontier.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
@@ -76,12 +77,10 @@ async function readHop(
   const out: LedgerTransfer[] = [];
   const chunks = ctx.dialect.lateralJoins ? [frontier] : chunksOf(frontier, FRONTIER_CHUNK);
   for (const chunk of chunks) {
-    const rows = ctx.dialect.lateralJoins
+    const groups = ctx.dialect.lateralJoins
       ? await readLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, chunk, limit)
       : await readUnionFrontier(ctx, network, tokenId, incoming, chunk, limit);
-    // Neither statement promises an order: regroup by query, then order within each query.
-    const groups: LedgerTransfer[][] = chunk.map(() => []);
-    for (const row of rows) groups[num(row.query_index)]?.push(ledgerTransferFromRow(row));
+    // Neither statement promises an order: each group is ordered here.
     for (const group of groups) {
       group.sort(compareForward);
       if (incoming) group.reverse();
@@ -91,15 +90,26 @@ async function readHop(
   return out;
 }
 
-/** A chunk of the frontier as a UNION ALL of one limited subquery per address. */
-function readUnionFrontier(
+/** The counts of one hop, in frontier order (lateral joins only: one statement for the frontier). */
+function countHop(
+  ctx: KyselyContext,
+  network: string,
+  tokenId: string,
+  incoming: boolean,
+  frontier: ReadonlyArray<FrontierAddress>,
+): Promise<number[]> {
+  return countLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, frontier);
+}
+
+/** A chunk of the frontier as a UNION ALL of one limited subquery per address; rows per address. */
+async function readUnionFrontier(
   ctx: KyselyContext,
   network: string,
   tokenId: string,
   incoming: boolean,
   chunk: ReadonlyArray<FrontierAddress>,
   limit: number,
-): Promise<FrontierRow[]> {
+): Promise<LedgerTransfer[][]> {
   const { db } = ctx;
   const order = incoming ? "desc" : "asc";
   const parts = chunk.map((q, i) => {
@@ -120,8 +130,11 @@ function readUnionFrontier(
       .select(sql<number>`${sql.lit(i)}`.as("query_index"));
   });
   const [first, ...rest] = parts;
-  if (!first) return Promise.resolve([]);
-  return rest.reduce((all, part) => all.unionAll(part), first).execute();
+  if (!first) return [];
+  const rows = await rest.reduce((all, part) => all.unionAll(part), first).execute();
+  const groups: LedgerTransfer[][] = chunk.map(() => []);
+  for (const row of rows) groups[num(row.query_index)]?.push(ledgerTransferFromRow(row));
+  return groups;
 }
 
 /** Time, then transaction hash, then log index, ascending. */
@@ -134,25 +147,25 @@ function compareForward(a: LedgerTransfer, b: LedgerTransfer): number {
 /** Creates the ledger members over `ctx`. */
 export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
   const { db } = ctx;
+  const incomingOf = (queries: ReadonlyArray<IncomingQuery>) =>
+    queries.map((q) => ({ address: q.address, at: q.before }));
+  const outgoingOf = (queries: ReadonlyArray<OutgoingQuery>) =>
+    queries.map((q) => ({ address: q.address, at: q.after }));
+  // Counting a hop is one statement only with lateral joins; elsewhere the tracer reads instead.
+  const counts: Pick<LedgerReader, "ledgerIncomingCounts" | "ledgerOutgoingCounts"> = ctx.dialect.lateralJoins
+    ? {
+        ledgerIncomingCounts: (network, tokenId, queries) =>
+          countHop(ctx, network, tokenId, true, incomingOf(queries)),
+        ledgerOutgoingCounts: (network, tokenId, queries) =>
+          countHop(ctx, network, tokenId, false, outgoingOf(queries)),
+      }
+    : {};
   return {
+    ...counts,
     ledgerIncoming: (network, tokenId, queries, limit) =>
-      readHop(
-        ctx,
-        network,
-        tokenId,
-        "incoming",
-        queries.map((q) => ({ address: q.address, at: q.before })),
-        limit,
-      ),
+      readHop(ctx, network, tokenId, "incoming", incomingOf(queries), limit),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
-      readHop(
-        ctx,
-        network,
-        tokenId,
-        "outgoing",
-        queries.map((q) => ({ address: q.address, at: q.after })),
-        limit,
-      ),
+      readHop(ctx, network, tokenId, "outgoing", outgoingOf(queries), limit),
     async putLedgerTransfers(rows) {
       if (rows.length === 0) return 0;
       return ctx.atomic(async (tx) => {
