@@ -6,8 +6,7 @@
  * address was built, compiled and prepared per shape of frontier, and sorted each subquery in a
  * temporary b-tree of its own; these reads took a cold worker's ledger CPU from about 2.2 ms to
  * about 0.4 ms per screened transfer on the benchmark ledger (docs/benchmarks.md, "Cold traces").
- * Rows, limit and order are the kysely store's: the same conformance suite runs over both. The
- * counts the tracer asks before a hop (`ledgerIncomingCounts`) are a prepared count per address.
+ * Rows, limit and order are the kysely store's: the same conformance suite runs over both.
  */
 import type { LedgerReader, LedgerTransfer } from "@openkyt/core";
 import type { Database } from "@openkyt/store-kysely";
@@ -25,13 +24,6 @@ function hopSql(incoming: boolean): string {
     where network = ? and token_id = ? and ${incoming ? "to_address" : "from_address"} = ?
       and occurred_at ${incoming ? "<" : ">"} ?
     order by occurred_at ${order}, tx_hash ${order}, log_index ${order} limit ?`;
-}
-
-/** The count of one direction's rows for an address (what {@link hopSql} reads without a limit). */
-function countSql(incoming: boolean): string {
-  return `select count(*) from ledger_transfers
-    where network = ? and token_id = ? and ${incoming ? "to_address" : "from_address"} = ?
-      and occurred_at ${incoming ? "<" : ">"} ?`;
 }
 
 type Cell = number | string | bigint | null;
@@ -68,27 +60,8 @@ function compareForward(a: LedgerTransfer, b: LedgerTransfer): number {
 export function sqliteLedgerReads(
   db: Kysely<Database>,
   sqlite: BetterSqlite3.Database,
-): Pick<LedgerReader, "ledgerIncoming" | "ledgerOutgoing" | "ledgerIncomingCounts" | "ledgerOutgoingCounts"> {
+): Pick<LedgerReader, "ledgerIncoming" | "ledgerOutgoing"> {
   let statements: { incoming: BetterSqlite3.Statement; outgoing: BetterSqlite3.Statement } | null = null;
-  let counters: { incoming: BetterSqlite3.Statement; outgoing: BetterSqlite3.Statement } | null = null;
-  // A count is an index range (network, token, address, time): the tracer asks it before a hop
-  // so that a hub whose rows cannot fit in its edge budget is not read.
-  const count = (
-    network: string,
-    tokenId: string,
-    incoming: boolean,
-    frontier: ReadonlyArray<{ readonly address: string; readonly at: number }>,
-  ): Promise<number[]> => {
-    if (frontier.length === 0) return Promise.resolve([]);
-    counters ??= {
-      incoming: sqlite.prepare(countSql(true)).pluck(true),
-      outgoing: sqlite.prepare(countSql(false)).pluck(true),
-    };
-    const statement = incoming ? counters.incoming : counters.outgoing;
-    return db
-      .connection()
-      .execute(async () => frontier.map((q) => n(statement.get(network, tokenId, q.address, q.at) as Cell)));
-  };
   const read = async (
     network: string,
     tokenId: string,
@@ -116,20 +89,6 @@ export function sqliteLedgerReads(
     });
   };
   return {
-    ledgerIncomingCounts: (network, tokenId, queries) =>
-      count(
-        network,
-        tokenId,
-        true,
-        queries.map((q) => ({ address: q.address, at: q.before })),
-      ),
-    ledgerOutgoingCounts: (network, tokenId, queries) =>
-      count(
-        network,
-        tokenId,
-        false,
-        queries.map((q) => ({ address: q.address, at: q.after })),
-      ),
     ledgerIncoming: (network, tokenId, queries, limit) =>
       read(
         network,
