@@ -16,7 +16,7 @@
  * tracer asks them before a hop, and a hub whose rows cannot fit in its edge budget is then
  * not read at all (on the 1M real-shaped ledger, about 40% of the rows a cold trace read).
  */
-import type { LedgerTransfer } from "@openkyt/core";
+import { KytError, type LedgerTransfer } from "@openkyt/core";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { StoreDialect } from "./kysely-dialect.js";
 import type { Database } from "./kysely-schema.js";
@@ -95,6 +95,7 @@ interface FrontierTexts {
 
 const texts = new WeakMap<StoreDialect, FrontierTexts>();
 
+/** The texts of `dialect`, made on first use. */
 function textsOf(dialect: StoreDialect): FrontierTexts {
   let made = texts.get(dialect);
   if (!made) {
@@ -151,7 +152,10 @@ export async function readLateralFrontier(
     const q = frontier[at];
     const group = groups[at];
     if (r.length !== ROW_CELLS || q === undefined || group === undefined) {
-      throw new Error(`ledger hop: unexpected row ${JSON.stringify(r)} for ${frontier.length} addresses`);
+      throw new KytError(
+        "STORE_ERROR",
+        `ledger hop: unexpected row ${JSON.stringify(r)} for ${frontier.length} addresses`,
+      );
     }
     group.push({
       network,
@@ -186,7 +190,10 @@ export async function countLateralFrontier(
   ) as CompiledQuery<{ counts: ReadonlyArray<Num> }>;
   const counts = (await db.executeQuery(query)).rows[0]?.counts ?? [];
   if (counts.length !== frontier.length) {
-    throw new Error(`ledger counts: ${counts.length} counts for ${frontier.length} addresses`);
+    throw new KytError(
+      "STORE_ERROR",
+      `ledger counts: ${counts.length} counts for ${frontier.length} addresses`,
+    );
   }
   return counts.map(numberOf);
 }

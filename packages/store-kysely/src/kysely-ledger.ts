@@ -90,17 +90,6 @@ async function readHop(
   return out;
 }
 
-/** The counts of one hop, in frontier order (lateral joins only: one statement for the frontier). */
-function countHop(
-  ctx: KyselyContext,
-  network: string,
-  tokenId: string,
-  incoming: boolean,
-  frontier: ReadonlyArray<FrontierAddress>,
-): Promise<number[]> {
-  return countLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, frontier);
-}
-
 /** A chunk of the frontier as a UNION ALL of one limited subquery per address; rows per address. */
 async function readUnionFrontier(
   ctx: KyselyContext,
@@ -155,9 +144,9 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
   const counts: Pick<LedgerReader, "ledgerIncomingCounts" | "ledgerOutgoingCounts"> = ctx.dialect.lateralJoins
     ? {
         ledgerIncomingCounts: (network, tokenId, queries) =>
-          countHop(ctx, network, tokenId, true, incomingOf(queries)),
+          countLateralFrontier(ctx.db, ctx.dialect, network, tokenId, true, incomingOf(queries)),
         ledgerOutgoingCounts: (network, tokenId, queries) =>
-          countHop(ctx, network, tokenId, false, outgoingOf(queries)),
+          countLateralFrontier(ctx.db, ctx.dialect, network, tokenId, false, outgoingOf(queries)),
       }
     : {};
   return {
