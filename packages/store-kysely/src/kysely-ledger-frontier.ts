@@ -14,7 +14,9 @@
  *
  * The counts (`LedgerReader.ledgerIncomingCounts`) are one statement of the same shape: the
  * tracer asks them before a hop, and a hub whose rows cannot fit in its edge budget is then
- * not read at all (on the 1M real-shaped ledger, about 40% of the rows a cold trace read).
+ * not read at all (on the 1M real-shaped ledger, about 40% of the rows a cold trace read). The
+ * same statement sends all the rows of each address that has few, for the read that follows
+ * (`HopPrefetch` in kysely-ledger.ts), so a hop without hubs still costs one round trip.
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 import { CompiledQuery, type Kysely } from "kysely";
@@ -61,13 +63,24 @@ export function lateralFrontierSql(incoming: boolean, collation: string | null):
   ].join("\n");
 }
 
-/** The counts of one direction: $1 network, $2 token, $3 addresses, $4 times; one JSON array, in frontier order. */
+/**
+ * The counts of one direction, and the rows of each address that has at most $5 of them:
+ * $1 network, $2 token, $3 addresses, $4 times, $5 the most rows to send. One row, one column
+ * `counts`: a JSON array in frontier order of [count, rows or null], rows as in
+ * {@link lateralFrontierSql}.
+ */
 export function lateralCountsSql(incoming: boolean): string {
+  const other = incoming ? "from_address" : "to_address";
   const { from, match } = frontierSource(incoming);
   return [
-    "select coalesce(json_agg(c.n order by q.i), '[]') as counts",
+    "select coalesce(json_agg(json_build_array(c.n, p.rows) order by q.i), '[]') as counts",
     from,
     `cross join lateral (select count(*) as n from ledger_transfers l where ${match}) c`,
+    "cross join lateral (",
+    "  select json_agg(json_build_array(",
+    `    q.i - 1, l.tx_hash, l.log_index, l.${other}, l.amount, l.occurred_at, l.block, l.value_usd`,
+    `  )) as rows from ledger_transfers l where c.n <= $5 and ${match}`,
+    ") p",
   ].join("\n");
 }
 
@@ -127,6 +140,38 @@ function frontierParameters(
   ];
 }
 
+/** Appends the transfer of row `r` (see {@link lateralFrontierSql}) to its frontier position's group. */
+function transferOf(
+  r: RowCells,
+  frontier: ReadonlyArray<FrontierAddress>,
+  network: string,
+  tokenId: string,
+  incoming: boolean,
+  groups: LedgerTransfer[][],
+): void {
+  const at = r[0];
+  const q = frontier[at];
+  const group = groups[at];
+  if (r.length !== ROW_CELLS || q === undefined || group === undefined) {
+    throw new KytError(
+      "STORE_ERROR",
+      `ledger hop: unexpected row ${JSON.stringify(r)} for ${frontier.length} addresses`,
+    );
+  }
+  group.push({
+    network,
+    txHash: r[1],
+    logIndex: r[2],
+    tokenId,
+    from: incoming ? r[3] : q.address,
+    to: incoming ? q.address : r[3],
+    amount: numberOf(r[4]),
+    occurredAt: numberOf(r[5]),
+    block: r[6] === null ? null : numberOf(r[6]),
+    valueUsd: r[7] === null ? null : numberOf(r[7]),
+  });
+}
+
 /**
  * Reads every address of `frontier` in one statement: per frontier position, that address's
  * rows in no particular order (the caller orders them).
@@ -147,33 +192,20 @@ export async function readLateralFrontier(
   ]) as CompiledQuery<{ rows: ReadonlyArray<RowCells> }>;
   const result = await db.executeQuery(query);
   const groups: LedgerTransfer[][] = frontier.map(() => []);
-  for (const r of result.rows[0]?.rows ?? []) {
-    const at = r[0];
-    const q = frontier[at];
-    const group = groups[at];
-    if (r.length !== ROW_CELLS || q === undefined || group === undefined) {
-      throw new KytError(
-        "STORE_ERROR",
-        `ledger hop: unexpected row ${JSON.stringify(r)} for ${frontier.length} addresses`,
-      );
-    }
-    group.push({
-      network,
-      txHash: r[1],
-      logIndex: r[2],
-      tokenId,
-      from: incoming ? r[3] : q.address,
-      to: incoming ? q.address : r[3],
-      amount: numberOf(r[4]),
-      occurredAt: numberOf(r[5]),
-      block: r[6] === null ? null : numberOf(r[6]),
-      valueUsd: r[7] === null ? null : numberOf(r[7]),
-    });
-  }
+  for (const r of result.rows[0]?.rows ?? []) transferOf(r, frontier, network, tokenId, incoming, groups);
   return groups;
 }
 
-/** Per address of `frontier`, in order, how many rows {@link readLateralFrontier} would give it without a limit. */
+/** A hop's counts, and all the rows of each address that has few (null for the others). */
+export interface FrontierCounts {
+  readonly counts: number[];
+  readonly rows: ReadonlyArray<LedgerTransfer[] | null>;
+}
+
+/**
+ * Per address of `frontier`, in order, how many rows {@link readLateralFrontier} would give it
+ * without a limit, and its rows (in no order) when it has at most `rowsUpTo`.
+ */
 export async function countLateralFrontier(
   db: Kysely<Database>,
   dialect: StoreDialect,
@@ -181,19 +213,25 @@ export async function countLateralFrontier(
   tokenId: string,
   incoming: boolean,
   frontier: ReadonlyArray<FrontierAddress>,
-): Promise<number[]> {
-  if (frontier.length === 0) return [];
+  rowsUpTo: number,
+): Promise<FrontierCounts> {
+  if (frontier.length === 0) return { counts: [], rows: [] };
   const made = textsOf(dialect);
-  const query = CompiledQuery.raw(
-    incoming ? made.incomingCounts : made.outgoingCounts,
-    frontierParameters(network, tokenId, incoming, frontier),
-  ) as CompiledQuery<{ counts: ReadonlyArray<Num> }>;
-  const counts = (await db.executeQuery(query)).rows[0]?.counts ?? [];
-  if (counts.length !== frontier.length) {
+  const query = CompiledQuery.raw(incoming ? made.incomingCounts : made.outgoingCounts, [
+    ...frontierParameters(network, tokenId, incoming, frontier),
+    rowsUpTo,
+  ]) as CompiledQuery<{ counts: ReadonlyArray<[Num, ReadonlyArray<RowCells> | null]> }>;
+  const answer = (await db.executeQuery(query)).rows[0]?.counts ?? [];
+  if (answer.length !== frontier.length) {
     throw new KytError(
       "STORE_ERROR",
-      `ledger counts: ${counts.length} counts for ${frontier.length} addresses`,
+      `ledger counts: ${answer.length} counts for ${frontier.length} addresses`,
     );
   }
-  return counts.map(numberOf);
+  const groups: LedgerTransfer[][] = frontier.map(() => []);
+  const counts = answer.map(([n, rows]) => {
+    for (const r of rows ?? []) transferOf(r, frontier, network, tokenId, incoming, groups);
+    return numberOf(n);
+  });
+  return { counts, rows: counts.map((n, i) => (n <= rowsUpTo ? (groups[i] ?? []) : null)) };
 }

@@ -57,4 +57,30 @@ await withTestPostgres("Postgres ledger hop as JSON", ({ stores }) => {
       await stores.destroyStore(store);
     }
   });
+
+  it("reads after counts as without them: small addresses from the rows that came with the counts, cut to the limit", async () => {
+    const store = await stores.createStore();
+    try {
+      const small = Array.from({ length: 5 }, (_, i) =>
+        makeLedgerTransfer({ to: "0xsmall", occurredAt: T0 + i }),
+      );
+      const hub = Array.from({ length: 100 }, (_, i) =>
+        makeLedgerTransfer({ to: "0xbig", occurredAt: T0 + (i % 7) }),
+      );
+      await store.putLedgerTransfers([...small, ...hub]);
+      const queries = [
+        { address: "0xbig", before: T0 + 6 },
+        { address: "0xsmall", before: T0 + 4 },
+        { address: "0xsmall", before: T0 + 4 },
+      ];
+      const plain = await store.ledgerIncoming("ETH", "native", queries, 3);
+      expect(await store.ledgerIncomingCounts?.("ETH", "native", queries)).toEqual([86, 4, 4]);
+      const afterCounts = await store.ledgerIncoming("ETH", "native", queries, 3);
+      expect(afterCounts).toEqual(plain);
+      expect(afterCounts.slice(3, 6).map((r) => r.occurredAt)).toEqual([T0 + 3, T0 + 2, T0 + 1]);
+      expect(afterCounts).toHaveLength(9);
+    } finally {
+      await stores.destroyStore(store);
+    }
+  });
 });
