@@ -149,6 +149,11 @@ async function postgresRun(size: number, count: number): Promise<Figure[]> {
     console.error(
       `cold-trace: ${size} ledger rows into Postgres in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    // A live ledger table is vacuumed by autovacuum (insert thresholds, Postgres 13+), which
+    // sets the visibility map that lets the tracer's counts scan the index alone; a table just
+    // bulk-loaded has none yet (and autovacuum may be off on a test server), so every count at
+    // a hub would read its heap pages: hundreds of ms of server CPU per hub of the 1M ledger.
+    runPsql(url, schema, "vacuum analyze ledger_transfers;");
     await register(store, await sampleTransfers(store, size, count));
     const run = await runWorker(["postgres", url, schema], count, "postgres");
     return runFigures("Postgres", run, count, size);

@@ -1,13 +1,14 @@
 /**
  * The ledger of the kysely store. A tracing read is one SQL statement per call: with lateral
- * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays;
- * elsewhere (per 200 frontier addresses) a UNION ALL of per-address subqueries, each a derived
- * table with its own ORDER BY and LIMIT, so every address gets its own `limitPerAddress` rows.
+ * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays,
+ * its rows as one JSON array, and the tracer's counts in one more; elsewhere (per 200 frontier
+ * addresses) a UNION ALL of per-address subqueries, each a derived table with its own ORDER BY
+ * and LIMIT, so every address gets its own `limitPerAddress` rows, and no counts.
  */
-import type { LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
+import type { IncomingQuery, LedgerReader, LedgerStore, LedgerTransfer, OutgoingQuery } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
-import { type FrontierAddress, type FrontierRow, readLateralFrontier } from "./kysely-ledger-frontier.js";
+import { countLateralFrontier, type FrontierAddress, readLateralFrontier } from "./kysely-ledger-frontier.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
@@ -62,9 +63,83 @@ export function ledgerTransferFromRow(r: Selectable<LedgerTransfersTable>): Ledg
   };
 }
 
+/** Most rows of an address that come with its count, for the read that follows. */
+export const PREFETCH_ROWS = 64;
+
+/** How long prefetched rows wait for their read, ms; older ones are read again. */
+const PREFETCH_MS = 1000;
+
+/** Most addresses held at once (a count whose read never came is dropped with the rest past it). */
+const PREFETCH_ADDRESSES = 20_000;
+
+/**
+ * Rows that came with a hop's counts. The tracer counts a hop, then reads the addresses it can
+ * use with the same queries: the count statement sends the rows of every address that has at
+ * most {@link PREFETCH_ROWS}, all of them, so the read takes those (cut to its limit, exact)
+ * without a round trip and asks the server only for the rest. On a ledger without hubs every
+ * address is small and a hop costs one statement, as it did before the counts. Each entry is
+ * taken once and lives {@link PREFETCH_MS}: a read served from it sees the ledger as of its count.
+ */
+class HopPrefetch {
+  readonly #held = new Map<string, { rows: LedgerTransfer[]; until: number }>();
+
+  /** Holds the rows of `frontier` that came with its counts. */
+  put(
+    incoming: boolean,
+    network: string,
+    tokenId: string,
+    frontier: ReadonlyArray<FrontierAddress>,
+    rows: ReadonlyArray<LedgerTransfer[] | null>,
+  ): void {
+    if (this.#held.size + frontier.length > PREFETCH_ADDRESSES) this.#held.clear();
+    const until = Date.now() + PREFETCH_MS;
+    for (const [i, q] of frontier.entries()) {
+      const own = rows[i];
+      if (own) this.#held.set(prefetchKey(incoming, network, tokenId, q), { rows: own, until });
+    }
+  }
+
+  /** The rows held for `q` (all of its rows, in no order), removed; null when none are. */
+  take(incoming: boolean, network: string, tokenId: string, q: FrontierAddress): LedgerTransfer[] | null {
+    const key = prefetchKey(incoming, network, tokenId, q);
+    const held = this.#held.get(key);
+    if (!held) return null;
+    this.#held.delete(key);
+    return held.until >= Date.now() ? held.rows : null;
+  }
+}
+
+/** The key of one frontier query. */
+function prefetchKey(incoming: boolean, network: string, tokenId: string, q: FrontierAddress): string {
+  return `${incoming ? "in" : "out"}\u0000${network}\u0000${tokenId}\u0000${q.address}\u0000${q.at}`;
+}
+
+/** Counts a hop, holding the rows of its small addresses for the read that follows. */
+async function countHop(
+  ctx: KyselyContext,
+  prefetch: HopPrefetch,
+  network: string,
+  tokenId: string,
+  incoming: boolean,
+  frontier: ReadonlyArray<FrontierAddress>,
+): Promise<number[]> {
+  const { counts, rows } = await countLateralFrontier(
+    ctx.db,
+    ctx.dialect,
+    network,
+    tokenId,
+    incoming,
+    frontier,
+    PREFETCH_ROWS,
+  );
+  prefetch.put(incoming, network, tokenId, frontier, rows);
+  return counts;
+}
+
 /** Reads one hop: per frontier address, in frontier order, its rows in the port's order. */
 async function readHop(
   ctx: KyselyContext,
+  prefetch: HopPrefetch,
   network: string,
   tokenId: string,
   direction: "incoming" | "outgoing",
@@ -76,30 +151,47 @@ async function readHop(
   const out: LedgerTransfer[] = [];
   const chunks = ctx.dialect.lateralJoins ? [frontier] : chunksOf(frontier, FRONTIER_CHUNK);
   for (const chunk of chunks) {
-    const rows = ctx.dialect.lateralJoins
-      ? await readLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, chunk, limit)
+    const groups = ctx.dialect.lateralJoins
+      ? await readLateral(ctx, prefetch, network, tokenId, incoming, chunk, limit)
       : await readUnionFrontier(ctx, network, tokenId, incoming, chunk, limit);
-    // Neither statement promises an order: regroup by query, then order within each query.
-    const groups: LedgerTransfer[][] = chunk.map(() => []);
-    for (const row of rows) groups[num(row.query_index)]?.push(ledgerTransferFromRow(row));
+    // Neither statement promises an order: each group is ordered here (and a prefetched group,
+    // which holds all of its address's rows, cut to the limit).
     for (const group of groups) {
       group.sort(compareForward);
       if (incoming) group.reverse();
-      for (const t of group) out.push(t);
+      for (const t of group.length > limit ? group.slice(0, limit) : group) out.push(t);
     }
   }
   return out;
 }
 
-/** A chunk of the frontier as a UNION ALL of one limited subquery per address. */
-function readUnionFrontier(
+/** A lateral hop: the addresses whose rows came with the counts from those, the rest in one statement. */
+async function readLateral(
+  ctx: KyselyContext,
+  prefetch: HopPrefetch,
+  network: string,
+  tokenId: string,
+  incoming: boolean,
+  frontier: ReadonlyArray<FrontierAddress>,
+  limit: number,
+): Promise<LedgerTransfer[][]> {
+  const groups = frontier.map((q) => prefetch.take(incoming, network, tokenId, q));
+  const missing = frontier.filter((_, i) => groups[i] === null);
+  if (missing.length === 0) return groups as LedgerTransfer[][];
+  const read = await readLateralFrontier(ctx.db, ctx.dialect, network, tokenId, incoming, missing, limit);
+  let next = 0;
+  return groups.map((g) => g ?? read[next++] ?? []);
+}
+
+/** A chunk of the frontier as a UNION ALL of one limited subquery per address; rows per address. */
+async function readUnionFrontier(
   ctx: KyselyContext,
   network: string,
   tokenId: string,
   incoming: boolean,
   chunk: ReadonlyArray<FrontierAddress>,
   limit: number,
-): Promise<FrontierRow[]> {
+): Promise<LedgerTransfer[][]> {
   const { db } = ctx;
   const order = incoming ? "desc" : "asc";
   const parts = chunk.map((q, i) => {
@@ -120,8 +212,11 @@ function readUnionFrontier(
       .select(sql<number>`${sql.lit(i)}`.as("query_index"));
   });
   const [first, ...rest] = parts;
-  if (!first) return Promise.resolve([]);
-  return rest.reduce((all, part) => all.unionAll(part), first).execute();
+  if (!first) return [];
+  const rows = await rest.reduce((all, part) => all.unionAll(part), first).execute();
+  const groups: LedgerTransfer[][] = chunk.map(() => []);
+  for (const row of rows) groups[num(row.query_index)]?.push(ledgerTransferFromRow(row));
+  return groups;
 }
 
 /** Time, then transaction hash, then log index, ascending. */
@@ -134,25 +229,26 @@ function compareForward(a: LedgerTransfer, b: LedgerTransfer): number {
 /** Creates the ledger members over `ctx`. */
 export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
   const { db } = ctx;
+  const prefetch = new HopPrefetch();
+  const incomingOf = (queries: ReadonlyArray<IncomingQuery>) =>
+    queries.map((q) => ({ address: q.address, at: q.before }));
+  const outgoingOf = (queries: ReadonlyArray<OutgoingQuery>) =>
+    queries.map((q) => ({ address: q.address, at: q.after }));
+  // Counting a hop is one statement only with lateral joins; elsewhere the tracer reads instead.
+  const counts: Pick<LedgerReader, "ledgerIncomingCounts" | "ledgerOutgoingCounts"> = ctx.dialect.lateralJoins
+    ? {
+        ledgerIncomingCounts: (network, tokenId, queries) =>
+          countHop(ctx, prefetch, network, tokenId, true, incomingOf(queries)),
+        ledgerOutgoingCounts: (network, tokenId, queries) =>
+          countHop(ctx, prefetch, network, tokenId, false, outgoingOf(queries)),
+      }
+    : {};
   return {
+    ...counts,
     ledgerIncoming: (network, tokenId, queries, limit) =>
-      readHop(
-        ctx,
-        network,
-        tokenId,
-        "incoming",
-        queries.map((q) => ({ address: q.address, at: q.before })),
-        limit,
-      ),
+      readHop(ctx, prefetch, network, tokenId, "incoming", incomingOf(queries), limit),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
-      readHop(
-        ctx,
-        network,
-        tokenId,
-        "outgoing",
-        queries.map((q) => ({ address: q.address, at: q.after })),
-        limit,
-      ),
+      readHop(ctx, prefetch, network, tokenId, "outgoing", outgoingOf(queries), limit),
     async putLedgerTransfers(rows) {
       if (rows.length === 0) return 0;
       return ctx.atomic(async (tx) => {

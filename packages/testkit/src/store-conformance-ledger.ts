@@ -72,6 +72,30 @@ export function ledgerConformance(ctx: ConformanceContext): void {
       expect(await read(T0 + 300, 10)).toEqual([]);
     });
 
+    it("counts what the reads give without a limit, when the store counts", async () => {
+      const store = ctx.store();
+      if (!store.ledgerIncomingCounts || !store.ledgerOutgoingCounts) return; // optional (LedgerReader)
+      const hub = Array.from({ length: 30 }, (_, i) =>
+        makeLedgerTransfer({ to: "0xhub", from: `0xs${i % 3}`, occurredAt: T0 + (i % 10) }),
+      );
+      await store.putLedgerTransfers([...hub, makeLedgerTransfer({ to: "0xhub", tokenId: "0xtoken" })]);
+      const incoming = [
+        { address: "0xhub", before: T0 + 5 },
+        { address: "0xnobody", before: T0 + 5 },
+        { address: "0xhub", before: T0 + 100 },
+        { address: "0xhub", before: T0 + 4.5 },
+      ];
+      expect(await store.ledgerIncomingCounts("ETH", "native", incoming)).toEqual([15, 0, 30, 15]);
+      expect(await store.ledgerIncomingCounts("ETH", "native", [])).toEqual([]);
+      const outgoing = [
+        { address: "0xs0", after: T0 - 1 },
+        { address: "0xs1", after: T0 + 5 },
+        { address: "0xs2", after: T0 + 4.5 },
+      ];
+      expect(await store.ledgerOutgoingCounts("ETH", "native", outgoing)).toEqual([10, 4, 5]);
+      expect(await store.ledgerOutgoingCounts("BSC", "native", outgoing)).toEqual([0, 0, 0]);
+    });
+
     it("keeps tokens and networks apart", async () => {
       const native = makeLedgerTransfer({ to: "0xz", occurredAt: T0 });
       const token = makeLedgerTransfer({ to: "0xz", occurredAt: T0, tokenId: "0xtoken" });

@@ -154,6 +154,20 @@ export function propertyConformance(ctx: ConformanceContext): void {
                   .sort(forward)
                   .slice(0, limit),
               );
+              // Counts are optional (LedgerReader): memory and Postgres count, SQLite reads instead.
+              const store = ctx.store();
+              if (store.ledgerIncomingCounts && store.ledgerOutgoingCounts) {
+                expect(await store.ledgerIncomingCounts(network, tokenId, incoming)).toEqual(
+                  incoming.map(
+                    (q) => ofToken.filter((r) => r.to === q.address && r.occurredAt < q.before).length,
+                  ),
+                );
+                expect(await store.ledgerOutgoingCounts(network, tokenId, outgoing)).toEqual(
+                  outgoing.map(
+                    (q) => ofToken.filter((r) => r.from === q.address && r.occurredAt > q.after).length,
+                  ),
+                );
+              }
               expect(await ctx.store().ledgerIncoming(network, tokenId, incoming, limit)).toEqual(expectedIn);
               expect(await ctx.store().ledgerOutgoing(network, tokenId, outgoing, limit)).toEqual(
                 expectedOut,

@@ -38,6 +38,12 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
     async ledgerOutgoing(network, tokenId, queries, limit) {
       return ledgerCopies(indexOf(ledger).outgoingSync(network, tokenId, queries, limit));
     },
+    async ledgerIncomingCounts(network, tokenId, queries) {
+      return indexOf(ledger).incomingCountsSync(network, tokenId, queries);
+    },
+    async ledgerOutgoingCounts(network, tokenId, queries) {
+      return indexOf(ledger).outgoingCountsSync(network, tokenId, queries);
+    },
     async putLedgerTransfers(rows) {
       const index = indexOf(ledger);
       const before = ledger.rows.length;
