@@ -42,9 +42,11 @@ const HASHES: Record<string, string> = {
 const replacing = (columns: string, orderBy: string) => [
   `CREATE TABLE p.ledger_tx ${columns} ENGINE = ReplacingMergeTree() ORDER BY (${orderBy})`,
 ];
-/** The schema after the package's migrations up to `version`. */
+/** The schema after the package's migrations up to `version` (run in order, so every copy's table exists). */
 const migrated = (version: number) =>
-  LEDGER_MIGRATIONS.filter((m) => m.version <= version).flatMap((m) => m.statements("p", ""));
+  LEDGER_MIGRATIONS.filter((m) => m.version <= version)
+    .flatMap((m) => m.statements("p", ""))
+    .map((s) => (typeof s === "string" ? s : s.sql));
 
 /** Each variant's statements; every INSERT goes into `p.ledger_tx`. */
 const VARIANTS: Record<string, ReadonlyArray<string>> = {

@@ -5,12 +5,13 @@
  */
 import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
-import { sqlIdentifier } from "./ch-escape.js";
+import { sqlIdentifier, sqlString } from "./ch-escape.js";
 import {
   distributedStatements,
   hopDistributedStatements,
   LEDGER_MIGRATIONS,
   type LedgerMigration,
+  type MigrationStatement,
   recordVersion,
   versionsTable,
 } from "./ch-schema.js";
@@ -111,7 +112,8 @@ async function migrateServer(
     const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
-      for (const statement of migration.statements(db, local)) await admin.command(statement);
+      for (const statement of migration.statements(db, local))
+        await runMigrationStatement(admin, target.database, statement);
       await admin.command(recordVersion(db, migration));
       applied.push(migration.version);
     }
@@ -119,4 +121,23 @@ async function migrateServer(
   } finally {
     await admin.close();
   }
+}
+
+/**
+ * Runs one migration statement in `database` (a name `sqlIdentifier` accepts); a conditional one
+ * only while its table exists.
+ */
+export async function runMigrationStatement(
+  admin: ChClient,
+  database: string,
+  statement: MigrationStatement,
+): Promise<void> {
+  if (typeof statement === "string") {
+    await admin.command(statement);
+    return;
+  }
+  const [found] = await admin.rows<{ n: number | string }>(
+    `SELECT count() AS n FROM system.tables WHERE database = ${sqlString(database)} AND name = ${sqlString(statement.ifTable)}`,
+  );
+  if (Number(found?.n ?? 0) > 0) await admin.command(statement.sql);
 }

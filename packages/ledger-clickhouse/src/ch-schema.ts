@@ -64,8 +64,15 @@ export interface LedgerMigration {
   readonly version: number;
   readonly name: string;
   /** The statements for database `db`; `local` is the table suffix ("" on one server, "_local" on shards). */
-  statements(db: string, local: string): ReadonlyArray<string>;
+  statements(db: string, local: string): ReadonlyArray<MigrationStatement>;
 }
+
+/**
+ * One statement of a migration: run as it is, or only while table `ifTable` of the migrated
+ * database exists (a copy out of a table the same migration drops later: a run cut short after
+ * the drop and before its version was recorded must not fail on the copy when it is run again).
+ */
+export type MigrationStatement = string | { readonly sql: string; readonly ifTable: string };
 
 /** Every migration of the ledger's own tables (on one server or on each shard), oldest first. */
 export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
@@ -126,11 +133,19 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
           ],
           // The rows stored before: copied (rows inserted meanwhile may land twice, which reads
           // and merges remove; a degree over-counted is safe), then the old tables dropped.
+          // A run cut short and run again copies what is left: rows copied twice are removed by
+          // reads and merges, degrees counted twice only over-count; a dropped table is skipped.
           copy: [
-            `INSERT INTO ${table} (hop_key, ${LEDGER_COLUMNS.join(", ")})
+            {
+              sql: `INSERT INTO ${table} (hop_key, ${LEDGER_COLUMNS.join(", ")})
              SELECT ${key}, ${LEDGER_COLUMNS.join(", ")} FROM ${old}`,
-            `INSERT INTO ${degree} (hop_key, rows)
+              ifTable: `ledger_${direction}${local}`,
+            },
+            {
+              sql: `INSERT INTO ${degree} (hop_key, rows)
              SELECT cityHash64(network, token_id, address), rows FROM ${oldDegree}`,
+              ifTable: `ledger_${direction}_degree${local}`,
+            },
           ],
           drop: [
             `DROP TABLE IF EXISTS ${db}.ledger_${direction}_mv${local}`,
