@@ -11,12 +11,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
+import type { LedgerTransfer, Store } from "@openkyt/core";
 import { freePort } from "@openkyt/ledger-clickhouse";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape } from "./bench-ledger-db.js";
 import { type Figure, figure, processesCpuMs } from "./bench-stats.js";
+import { registerIncoming } from "./bench-tracing.js";
 import { runPsql } from "./crash/postgres-psql.js";
 
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/openkyt.js", import.meta.url));
@@ -62,26 +63,6 @@ async function startWorker(db: string, ledgerUrl: string, port: number): Promise
   return child;
 }
 
-/** Registers `sample` as incoming transfers of one account (bind jobs queued, nothing run). */
-async function register(store: Store, sample: ReadonlyArray<LedgerTransfer>): Promise<void> {
-  const api = createEngine({ store }).forAccount("ch-workers");
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < sample.length) {
-        const row = sample[next++] as LedgerTransfer;
-        await api.registerTransfer({
-          direction: "incoming",
-          network: row.network,
-          tx_hash: row.txHash,
-          token_id: row.tokenId,
-          output_address: row.to,
-        });
-      }
-    }),
-  );
-}
-
 /**
  * The screening rate of `workers` workers on the ClickHouse ledger at `ledgerUrl` (`rows` rows of
  * the benchmark shape), over `sample` transfers taken from it; `serverPid` is the ClickHouse server's.
@@ -107,7 +88,7 @@ export async function benchClickHouseWorkers(
     const ref = ledgerReferenceData(benchShape(rows));
     await store.putAttributions(ref.attributions);
     await store.putSanctions(ref.sanctions);
-    await register(store, sample);
+    await registerIncoming(store, "ch-workers", sample);
     const db = `${url}${url.includes("?") ? "&" : "?"}schema=${schema}`;
     const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
     const ch0 = processCpuMs(serverPid);

@@ -5,12 +5,14 @@
  * reference data in maps), with the edges read and the CPU per trace.
  */
 import {
+  createEngine,
   createEntityResolver,
   createMemoryStore,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MIN_PATH_WEIGHT,
   LedgerIndex,
   type LedgerTransfer,
+  type Store,
   storeAttributionSource,
   storeSanctionsSource,
   traceTransferExposure,
@@ -38,6 +40,33 @@ export async function sampleTransfers(
     if (row) out.push(row);
   }
   return out;
+}
+
+/**
+ * Registers `sample` as incoming transfers of `account` in `store`, 16 at a time (bind jobs
+ * queued, nothing run): the set-up of the benchmarks whose workers then check them.
+ */
+export async function registerIncoming(
+  store: Store,
+  account: string,
+  sample: ReadonlyArray<LedgerTransfer>,
+): Promise<void> {
+  const api = createEngine({ store }).forAccount(account);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < sample.length) {
+        const row = sample[next++] as LedgerTransfer;
+        await api.registerTransfer({
+          direction: "incoming",
+          network: row.network,
+          tx_hash: row.txHash,
+          token_id: row.tokenId,
+          output_address: row.to,
+        });
+      }
+    }),
+  );
 }
 
 /** Depth and weight floor of one traced setting. */

@@ -12,12 +12,12 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
+import type { Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { benchShape, ledgerCopy, loadGenerated, removeCopy } from "../bench-ledger-db.js";
 import { type Figure, figure, processesCpuMs } from "../bench-stats.js";
-import { sampleTransfers } from "../bench-tracing.js";
+import { registerIncoming, sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,26 +31,6 @@ interface ColdRun {
   readonly serverCpuMs: number;
   /** Checked transfers per second of wall time. */
   readonly rate: number;
-}
-
-/** Registers `sample` as incoming transfers of one account (bind jobs queued, nothing run). */
-async function register(store: Store, sample: ReadonlyArray<LedgerTransfer>): Promise<void> {
-  const api = createEngine({ store }).forAccount("cold-trace");
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < sample.length) {
-        const row = sample[next++] as LedgerTransfer;
-        await api.registerTransfer({
-          direction: "incoming",
-          network: row.network,
-          tx_hash: row.txHash,
-          token_id: row.tokenId,
-          output_address: row.to,
-        });
-      }
-    }),
-  );
 }
 
 /** Runs one cold worker (`args` after the script) until it checked `count` transfers. */
@@ -122,7 +102,7 @@ async function sqliteRun(size: number, count: number): Promise<Figure[]> {
   try {
     const store = await createSqliteStore({ filename: file });
     try {
-      await register(store, await sampleTransfers(store, size, count));
+      await registerIncoming(store, "cold-trace", await sampleTransfers(store, size, count));
     } finally {
       await store.close();
     }
@@ -154,7 +134,7 @@ async function postgresRun(size: number, count: number): Promise<Figure[]> {
     // bulk-loaded has none yet (and autovacuum may be off on a test server), so every count at
     // a hub would read its heap pages: hundreds of ms of server CPU per hub of the 1M ledger.
     runPsql(url, schema, "vacuum analyze ledger_transfers;");
-    await register(store, await sampleTransfers(store, size, count));
+    await registerIncoming(store, "cold-trace", await sampleTransfers(store, size, count));
     const run = await runWorker(["postgres", url, schema], count, "postgres");
     return runFigures("Postgres", run, count, size);
   } finally {

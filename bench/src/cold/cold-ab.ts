@@ -14,10 +14,9 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { benchShape, loadGenerated } from "../bench-ledger-db.js";
-import { sampleTransfers } from "../bench-tracing.js";
+import { registerIncoming, sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
 
 const url = process.env.OPENKYT_BENCH_PG ?? "postgres://127.0.0.1:5432/test";
@@ -44,20 +43,6 @@ function processCpuMs(pid: number): number {
 function storeBackends(): Set<number> {
   const out = runPsql(url, "public", "select pid from pg_stat_activity where application_name = 'openkyt';");
   return new Set(out.split("\n").filter(Boolean).map(Number));
-}
-
-/** Registers `sample` as incoming transfers of `account` (bind jobs queued, nothing run). */
-async function register(store: Store, account: string, sample: ReadonlyArray<LedgerTransfer>): Promise<void> {
-  const api = createEngine({ store }).forAccount(account);
-  for (const row of sample) {
-    await api.registerTransfer({
-      direction: "incoming",
-      network: row.network,
-      tx_hash: row.txHash,
-      token_id: row.tokenId,
-      output_address: row.to,
-    });
-  }
 }
 
 /** One worker run of `checkout` until `count` checks; its CPU and its new backends' CPU, ms. */
@@ -133,7 +118,7 @@ try {
   const sample = await sampleTransfers(store, size, count);
   for (let round = 0; round < rounds; round++) {
     for (const checkout of checkouts) {
-      await register(store, `ab-${checkout.label}-${Date.now()}`, sample);
+      await registerIncoming(store, `ab-${checkout.label}-${Date.now()}`, sample);
       const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
       const run = await runOnce(checkout, schema, count);
       console.log(
