@@ -173,8 +173,14 @@ function mean(values: ReadonlyArray<number>): number {
   return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
 
-/** Every ledger row of the SQLite file into `index`, in chunks of 100,000 (for the warm trace). */
-export async function loadLedgerInto(index: LedgerIndex, file: string): Promise<void> {
+/**
+ * Every ledger row of the SQLite file into `index` (a warm index, or a ledger image's builder),
+ * in chunks of 100,000 (for the warm trace).
+ */
+export async function loadLedgerInto(
+  index: { add(rows: ReadonlyArray<LedgerTransfer>): unknown },
+  file: string,
+): Promise<void> {
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(file, { readonly: true });
   try {

@@ -6,13 +6,20 @@
  * bit): a change to the tracer that keeps results exact keeps it. Rounds alternate reads that
  * lump a hub's rows below the floor (`LedgerReader.ledgerIncomingLumped`) and plain reads over the
  * same index, in one process; rows presented counts the rows the reader returned as objects.
+ * With `pool` as fourth argument the rounds read instead as a screening thread does: a
+ * `LedgerImageReader` over a ledger image of the same rows, and attributions and sanctions held
+ * as given rows (`heldAttributionSource`), lumping or not: the pool's A/B.
  *
- *   node --conditions=source --import tsx bench/src/shape/trace-stats.ts [ledgerSize=100000] [count=300] [shape=real]
+ *   node --conditions=source --import tsx bench/src/shape/trace-stats.ts [ledgerSize=100000] [count=300] [shape=real] [index|pool]
  */
 import { createHash } from "node:crypto";
 import {
   createEntityResolver,
   createMemoryStore,
+  heldAttributionSource,
+  heldSanctionsSource,
+  LedgerImageBuilder,
+  LedgerImageReader,
   LedgerIndex,
   type LedgerReader,
   type LedgerTransfer,
@@ -26,27 +33,53 @@ import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
 import { loadLedgerInto, sampleTransfers } from "../bench-tracing.js";
 
-const [size = "100000", count = "300", shapeArg = "real"] = process.argv.slice(2);
+const [size = "100000", count = "300", shapeArg = "real", readerArg = "index"] = process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
+if (readerArg !== "index" && readerArg !== "pool")
+  throw new Error(`trace-stats: reader must be "index" or "pool", not "${readerArg}"`);
 const file = await ledgerDatabase(Number(size), shape);
 const store = await createSqliteStore({ filename: file });
 const sample = await sampleTransfers(store, Number(size), Number(count));
-const index = new LedgerIndex();
-await loadLedgerInto(index, file);
-await store.close();
-index.compact();
-const memory = createMemoryStore();
 const ref = ledgerReferenceData(benchShape(Number(size), shape));
-await memory.putAttributions(ref.attributions);
-await memory.putSanctions(ref.sanctions);
-// Held whole, as a warm process holds them: the sources then name the addresses that may
-// resolve (`addressScreen`), which lets the index lump a hub's rows.
-const [attributions, sanctions] = await Promise.all([
-  wholeAttributionSource(memory),
-  wholeSanctionsSource(memory),
-]);
-if (!attributions || !sanctions) throw new Error("trace-stats: reference data too large to hold whole");
-const resolver = createEntityResolver({ attributions, sanctions });
+
+/** The reads of the warm index, or of a screening thread's image reader. */
+async function warmReader(): Promise<
+  Pick<LedgerIndex, "incomingSync" | "outgoingSync" | "incomingLumpedSync">
+> {
+  if (readerArg === "pool") {
+    const builder = new LedgerImageBuilder();
+    await loadLedgerInto(builder, file);
+    return new LedgerImageReader(builder.build());
+  }
+  const built = new LedgerIndex();
+  await loadLedgerInto(built, file);
+  built.compact();
+  return built;
+}
+const index = await warmReader();
+const counts = index instanceof LedgerIndex ? index : null;
+await store.close();
+
+/** A screening thread's resolver (held rows), or the warm process's (held whole from a store). */
+async function warmResolver() {
+  if (readerArg === "pool")
+    return createEntityResolver({
+      attributions: heldAttributionSource(ref.attributions),
+      sanctions: heldSanctionsSource(ref.sanctions),
+    });
+  const memory = createMemoryStore();
+  await memory.putAttributions(ref.attributions);
+  await memory.putSanctions(ref.sanctions);
+  // Held whole, as a warm process holds them: the sources then name the addresses that may
+  // resolve (`addressScreen`), which lets the index lump a hub's rows.
+  const [attributions, sanctions] = await Promise.all([
+    wholeAttributionSource(memory),
+    wholeSanctionsSource(memory),
+  ]);
+  if (!attributions || !sanctions) throw new Error("trace-stats: reference data too large to hold whole");
+  return createEntityResolver({ attributions, sanctions });
+}
+const resolver = await warmResolver();
 
 /** Rows a reader presents (returns as objects), beside the edges the traces count. */
 let presented = 0;
@@ -58,8 +91,15 @@ const counted = (r: ReadonlyArray<unknown>) => {
 const readerOf = (lump: boolean): LedgerReader => ({
   ledgerIncoming: async (...a) => counted(index.incomingSync(...a)) as LedgerTransfer[],
   ledgerOutgoing: async (...a) => counted(index.outgoingSync(...a)) as LedgerTransfer[],
-  ledgerIncomingCounts: async (...a) => index.incomingCountsSync(...a),
-  ledgerOutgoingCounts: async (...a) => index.outgoingCountsSync(...a),
+  // The image reader does not count (a thread reads a hub's rows to find it over the budget).
+  ...(counts
+    ? {
+        ledgerIncomingCounts: async (...a: Parameters<LedgerIndex["incomingCountsSync"]>) =>
+          counts.incomingCountsSync(...a),
+        ledgerOutgoingCounts: async (...a: Parameters<LedgerIndex["outgoingCountsSync"]>) =>
+          counts.outgoingCountsSync(...a),
+      }
+    : {}),
   ...(lump
     ? {
         ledgerIncomingLumped: async (...a: Parameters<LedgerIndex["incomingLumpedSync"]>) => {
@@ -119,7 +159,7 @@ for (let round = 0; round < 6; round++) {
   const hex = digest.digest("hex").slice(0, 16);
   digests.get(lump)?.add(hex);
   console.log(
-    `${shape} ${size} ${lump ? "lumping" : "plain  "}: ${((cpu.user + cpu.system) / 1000 / sample.length).toFixed(3)} ms CPU/transfer (2 traces), ` +
+    `${shape} ${size} ${readerArg} ${lump ? "lumping" : "plain  "}: ${((cpu.user + cpu.system) / 1000 / sample.length).toFixed(3)} ms CPU/transfer (2 traces), ` +
       `${(edges / sample.length).toFixed(0)} edges/transfer trace, ${(addressEdges / sample.length).toFixed(0)} edges/address trace, ` +
       `${(presented / sample.length / 2).toFixed(0)} rows presented/trace, ` +
       `${((100 * truncated) / sample.length).toFixed(0)}% truncated, checksum ${checksum}, digest ${hex}`,

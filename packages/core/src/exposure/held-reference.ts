@@ -1,10 +1,26 @@
 /**
  * Attributions and sanctions held as given rows, answering as the store's sources do (every
  * row of each asked address). A screening thread gets the rows once from the thread that owns
- * the store and resolves from them.
+ * the store and resolves from them. Each source offers the screen of its rows (as the store's
+ * whole sources do), so the thread's lumped reads present the same rows as the main thread's.
  */
 import type { Attribution, SanctionsListing } from "../domain/records.js";
-import type { AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+import type { AddressScreen, AttributionSource, SanctionsSource } from "../ports/reference-sources.js";
+
+/**
+ * The screen of the addresses `keys` yields, built on first use: one object per source, so a
+ * reader that keeps work per screen redoes it for a source made from reloaded rows.
+ */
+function lazyScreen(keys: () => Iterable<string>): () => AddressScreen {
+  let screen: AddressScreen | null = null;
+  return () => {
+    if (screen === null) {
+      const held = new Set(keys());
+      screen = Object.freeze({ mayResolve: (address: string) => held.has(address) });
+    }
+    return screen;
+  };
+}
 
 /** An attribution source over `rows`. */
 export function heldAttributionSource(rows: ReadonlyArray<Attribution>): AttributionSource {
@@ -20,7 +36,11 @@ export function heldAttributionSource(rows: ReadonlyArray<Attribution>): Attribu
     if (list) list.push(row);
     else byAddress.set(row.address, [row]);
   }
+  const addressScreen = lazyScreen(function* () {
+    for (const byAddress of byNetwork.values()) yield* byAddress.keys();
+  });
   return Object.freeze({
+    addressScreen,
     async attributions(network: string, addresses: ReadonlyArray<string>) {
       const out: Attribution[] = [];
       const byAddress = byNetwork.get(network);
@@ -42,7 +62,9 @@ export function heldSanctionsSource(rows: ReadonlyArray<SanctionsListing>): Sanc
     if (list) list.push(row);
     else byAddress.set(row.address, [row]);
   }
+  const addressScreen = lazyScreen(() => byAddress.keys());
   return Object.freeze({
+    addressScreen,
     async listings(addresses: ReadonlyArray<string>) {
       const out: SanctionsListing[] = [];
       for (const address of new Set(addresses)) {

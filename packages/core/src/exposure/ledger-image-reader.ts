@@ -2,11 +2,27 @@
  * The `LedgerReader` of a {@link LedgerImage} and of the rows stored since it was built (the
  * delta, held in a small {@link LedgerIndex}). Reads answer exactly what a `LedgerIndex` holding
  * every row would: per address the same rows in the same order. Each thread of a screening
- * pool has one over the same shared image; only the delta and a cache of decoded addresses
- * are its own.
+ * pool has one over the same shared image; only the delta, a cache of decoded addresses and
+ * the lumps of its hubs (lumped reads, built from the image's rows) are its own.
  */
 import type { LedgerTransfer } from "../domain/records.js";
-import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../ports/ledger-reader.js";
+import type {
+  IncomingQuery,
+  LedgerReader,
+  LumpedRows,
+  LumpQuery,
+  OutgoingQuery,
+} from "../ports/ledger-reader.js";
+import type { AddressScreen } from "../ports/reference-sources.js";
+import {
+  buildHubLump,
+  type HubLump,
+  LUMP_MAX_VISITS,
+  LUMP_MIN_ROWS,
+  LUMP_STRIDE,
+  lumpedPositions,
+  samePosition,
+} from "./hub-lump.js";
 import { type AdjacencyImage, IMAGE_STRIDE, type LedgerImage, type TokenImage } from "./ledger-image.js";
 import { compareLedgerTransfers, LedgerIndex } from "./ledger-index.js";
 import { sharedStringAt, sharedStringIndex, sharedStringMatches } from "./shared-strings.js";
@@ -16,12 +32,26 @@ const SEP = "\u0000";
 /** Decoded addresses kept per reader before the cache starts over. */
 const ADDRESS_CACHE_LIMIT = 200_000;
 
+// Lumps read the image's columns: the layouts must agree.
+if (IMAGE_STRIDE !== LUMP_STRIDE)
+  throw new Error("ledger image rows and lumped reads disagree on the row layout");
+
 /** A reader over an image and the rows stored since. */
 export class LedgerImageReader implements LedgerReader {
   #image: LedgerImage;
   #tokens = new Map<string, TokenImage>();
   #delta = new LedgerIndex();
   readonly #names = new Map<number, string>();
+  /**
+   * Per token (network and token id), per image address number: the lump of its image rows,
+   * built on its first lumped read; all valid for `#lumpScreen`. The image never changes, so a
+   * lump stays until the screen changes, the image is replaced, or a delta row shares a child
+   * with one of its rows.
+   */
+  readonly #lumps = new Map<string, Map<number, HubLump>>();
+  #lumpScreen: AddressScreen | null = null;
+  /** Per position of the delta's rows ({@link positionKey}): the recipients of its rows there. */
+  readonly #deltaPositions = new Map<string, string[]>();
 
   constructor(image: LedgerImage) {
     this.#image = image;
@@ -38,9 +68,21 @@ export class LedgerImageReader implements LedgerReader {
     return this.#delta.size;
   }
 
-  /** Adds rows stored after the image (duplicates of delta rows are ignored). */
+  /**
+   * Adds rows stored after the image (duplicates of delta rows are ignored). A new row whose
+   * sender sent another row at its position drops the lump of that row's recipient: the two
+   * children now merge in a backward hop, so that row must be presented.
+   */
   append(rows: ReadonlyArray<LedgerTransfer>): void {
-    this.#delta.add(rows);
+    for (const row of rows) {
+      if (this.#delta.add([row]) === 0) continue;
+      const key = positionKey(row);
+      const others = this.#deltaPositions.get(key);
+      const lumps = this.#lumps.get(row.network + SEP + row.tokenId);
+      if (lumps !== undefined && lumps.size > 0) this.#dropSharedLumps(lumps, row, others ?? []);
+      if (others) others.push(row.to);
+      else this.#deltaPositions.set(key, [row.to]);
+    }
   }
 
   /** Reads from `image` from now on, with `rows` (stored after it) as the delta. */
@@ -48,8 +90,10 @@ export class LedgerImageReader implements LedgerReader {
     this.#image = image;
     this.#names.clear();
     this.#index();
+    this.#lumps.clear();
     this.#delta = new LedgerIndex();
-    this.#delta.add(rows);
+    this.#deltaPositions.clear();
+    this.append(rows);
   }
 
   /** The transfers of one transaction, by log index (empty when unknown): the image's and the delta's. */
@@ -133,6 +177,173 @@ export class LedgerImageReader implements LedgerReader {
     return Promise.resolve(this.outgoingSync(network, tokenId, queries, limit));
   }
 
+  /**
+   * Synchronous form of `ledgerIncomingLumped`: per query a lumped read of the address's image
+   * rows (its delta rows are read one by one after them, as the tail), or null for an address
+   * with fewer than {@link LUMP_MIN_ROWS} image rows, more than {@link LUMP_MAX_VISITS} visits in
+   * the hop, or a delta row before one of its image rows in ledger order: as `LedgerIndex` does
+   * with its compacted and recent rows.
+   */
+  incomingLumpedSync(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Array<LumpedRows | null> {
+    const key = network + SEP + tokenId;
+    const token = this.#tokens.get(key);
+    if (token === undefined) return queries.map(() => null);
+    if (this.#lumpScreen !== screen) {
+      this.#lumps.clear();
+      this.#lumpScreen = screen;
+    }
+    let lumps = this.#lumps.get(key);
+    if (!lumps) {
+      lumps = new Map();
+      this.#lumps.set(key, lumps);
+    }
+    const held = lumps;
+    return queries.map((q) => this.#lumped(token, held, q, screen));
+  }
+
+  /** See `LedgerReader.ledgerIncomingLumped`. */
+  ledgerIncomingLumped(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<LumpQuery>,
+    screen: AddressScreen,
+  ): Promise<ReadonlyArray<LumpedRows | null>> {
+    return Promise.resolve(this.incomingLumpedSync(network, tokenId, queries, screen));
+  }
+
+  /** One lumped read (see {@link LedgerImageReader.incomingLumpedSync}). */
+  #lumped(
+    token: TokenImage,
+    lumps: Map<number, HubLump>,
+    q: LumpQuery,
+    screen: AddressScreen,
+  ): LumpedRows | null {
+    if (q.visits.length > LUMP_MAX_VISITS) return null;
+    const address = sharedStringIndex(this.#image.addresses, q.address);
+    if (address < 0) return null;
+    const adj = token.incoming;
+    const [start, end] = segment(adj, address);
+    if (end - start < LUMP_MIN_ROWS) return null;
+    // The delta's rows before `q.before`, the latest first: the tail after the image's rows, only
+    // when they all come after them in ledger order (so the prefix is image rows alone).
+    const late =
+      this.#delta.size > 0
+        ? this.#delta.incomingSync(
+            token.network,
+            token.tokenId,
+            [{ address: q.address, before: q.before }],
+            Infinity,
+          )
+        : [];
+    const earliest = late[late.length - 1];
+    if (
+      earliest !== undefined &&
+      compareLedgerTransfers(this.#present(token, adj, end - 1, q.address, true), earliest) > 0
+    )
+      return null;
+    let hub = lumps.get(address);
+    if (!hub) {
+      hub = this.#buildLump(token, address, start, end, screen);
+      lumps.set(address, hub);
+    }
+    const { prefixCount, prefixSum, picked, tailEnd } = lumpedPositions(adj.data, start, end, hub, q);
+    const tail: LedgerTransfer[] = [];
+    for (let p = start + prefixCount; p < tailEnd; p++)
+      tail.push(this.#present(token, adj, p, q.address, true));
+    for (let j = late.length - 1; j >= 0; j--) tail.push(late[j] as LedgerTransfer);
+    const presented: LedgerTransfer[] = [];
+    for (const i of picked) presented.push(this.#present(token, adj, start + i, q.address, true));
+    return { prefixCount, prefixSum, presented, tail };
+  }
+
+  /** Builds the lump of image address `address`'s incoming rows `[start, end)` of `token`. */
+  #buildLump(token: TokenImage, address: number, start: number, end: number, screen: AddressScreen): HubLump {
+    const { data, peers } = token.incoming;
+    return buildHubLump(
+      data,
+      start,
+      end,
+      (p) => peers[p] !== address,
+      (p) => {
+        const sender = this.#name(peers[p] as number);
+        return screen.mayResolve(sender) || this.#sharesChild(token, peers[p] as number, sender, data, p);
+      },
+    );
+  }
+
+  /**
+   * Whether the sender (`peer`, named `sender`) of the image's incoming row at position `p`
+   * sent another row of this token at the same position ({@link samePosition}): that row's child
+   * in a backward hop would merge with this one. Read from the sender's outgoing image rows of
+   * that time and the delta's rows at that position.
+   */
+  #sharesChild(token: TokenImage, peer: number, sender: string, data: Float64Array, p: number): boolean {
+    const at = data[p * IMAGE_STRIDE] as number;
+    const block = data[p * IMAGE_STRIDE + 3] as number;
+    const logIndex = data[p * IMAGE_STRIDE + 4] as number;
+    let found = 0;
+    const out = token.outgoing;
+    const [start, end] = segment(out, peer);
+    const od = out.data;
+    for (let q = search(out, start, end, at, false); q < end; q++) {
+      const d = q * IMAGE_STRIDE;
+      if ((od[d] as number) !== at) break;
+      if (samePosition(at, block, logIndex, at, od[d + 3] as number, od[d + 4] as number) && ++found > 1)
+        return true;
+    }
+    if (this.#deltaPositions.size === 0) return false;
+    const key = positionKey({
+      network: token.network,
+      tokenId: token.tokenId,
+      from: sender,
+      occurredAt: at,
+      block: Number.isNaN(block) ? null : block,
+      logIndex,
+    });
+    return found + (this.#deltaPositions.get(key)?.length ?? 0) > 1;
+  }
+
+  /**
+   * After delta row `row` was added: drops the lumps of the addresses that received another row
+   * of its sender at its position, in the image or in the delta (`others`: the recipients of
+   * the delta's earlier rows there). The row's own recipient reads it in its tail, one by one.
+   */
+  #dropSharedLumps(lumps: Map<number, HubLump>, row: LedgerTransfer, others: ReadonlyArray<string>): void {
+    const { addresses } = this.#image;
+    const token = this.#tokens.get(row.network + SEP + row.tokenId);
+    const sender = sharedStringIndex(addresses, row.from);
+    const block = row.block ?? Number.NaN;
+    if (token !== undefined && sender >= 0) {
+      const out = token.outgoing;
+      const [start, end] = segment(out, sender);
+      const od = out.data;
+      for (let q = search(out, start, end, row.occurredAt, false); q < end; q++) {
+        const d = q * IMAGE_STRIDE;
+        if ((od[d] as number) !== row.occurredAt) break;
+        if (
+          samePosition(
+            row.occurredAt,
+            block,
+            row.logIndex,
+            od[d] as number,
+            od[d + 3] as number,
+            od[d + 4] as number,
+          )
+        )
+          lumps.delete(out.peers[q] as number);
+      }
+    }
+    for (const to of others) {
+      const recipient = sharedStringIndex(addresses, to);
+      if (recipient >= 0) lumps.delete(recipient);
+    }
+  }
+
   #index(): void {
     this.#tokens = new Map(this.#image.tokens.map((t) => [t.network + SEP + t.tokenId, t]));
   }
@@ -197,6 +408,17 @@ export class LedgerImageReader implements LedgerReader {
     }
     return s;
   }
+}
+
+/**
+ * The key of a row's position among its sender's rows of its token ({@link samePosition}): two
+ * rows with one key have children a backward hop merges.
+ */
+function positionKey(
+  row: Pick<LedgerTransfer, "network" | "tokenId" | "from" | "occurredAt" | "block" | "logIndex">,
+): string {
+  const at = row.block === null ? "none" : `${row.block}${SEP}${row.logIndex}`;
+  return `${row.network}${SEP}${row.tokenId}${SEP}${row.from}${SEP}${row.occurredAt}${SEP}${at}`;
 }
 
 /** Where address `a`'s rows are in `adj`. */

@@ -20,6 +20,15 @@ import type {
   OutgoingQuery,
 } from "../ports/ledger-reader.js";
 import type { AddressScreen } from "../ports/reference-sources.js";
+import {
+  buildHubLump,
+  type HubLump,
+  LUMP_MAX_VISITS,
+  LUMP_MIN_ROWS,
+  LUMP_STRIDE,
+  lumpedPositions,
+  samePosition,
+} from "./hub-lump.js";
 
 const SEP = "\u0000";
 
@@ -72,46 +81,6 @@ interface Adjacency {
   lumpKey: { screen: AddressScreen; data: Float64Array } | null;
 }
 
-/** Rows per bucket of a {@link HubLump}. */
-const LUMP_BUCKET = 64;
-
-/** An address with fewer compacted incoming rows than this is read whole, never lumped. */
-const LUMP_MIN_ROWS = 2 * LUMP_BUCKET;
-
-/**
- * Most visits of one address in a hop that a lumped read serves; past it every visit reads the
- * address whole. A visit's cost grows with the visits (a segment each, its cut buckets looked at
- * row by row), and the margin below must stay far above the rounding of a sum over the visits.
- */
-const LUMP_MAX_VISITS = 64;
-
-/**
- * Relative margins of a lumped read: a row is left unpresented only when its amount is below
- * the floor's share by more than this (so its part is below the floor whatever the rounding),
- * and only when it is lighter than the heaviest unpresented candidate by more than this (so no
- * unpresented part ties with a presented one). Float rounding is 2^-52; this is far above it.
- */
-const LUMP_MARGIN = 1e-9;
-
-/**
- * One address's compacted incoming rows arranged for lumped reads (positions relative to its
- * segment, in ledger order): the running sum of the amounts that carry weight, the rows whose
- * child must be presented (`flagged`: a sender the screen names, or a child another row of the
- * ledger shares), and per whole bucket of {@link LUMP_BUCKET} rows its other carrying rows by
- * amount, heaviest first.
- */
-interface HubLump {
-  /** `sums[k]`: the sum over rows 0..k-1, added left to right as `splitNode` adds them. */
-  readonly sums: Float64Array;
-  /** Flagged positions, ascending. */
-  readonly flagged: Int32Array;
-  /** 1 for a flagged row, 2 for a row that carries no weight, 0 for a lumpable one. */
-  readonly kind: Uint8Array;
-  /** Per whole bucket b, its lumpable positions heaviest first at `byAmount[starts[b]..starts[b+1])`. */
-  readonly byAmount: Int32Array;
-  readonly starts: Int32Array;
-}
-
 /** The rows of one network and token, both directions. */
 interface TokenRows {
   readonly network: string;
@@ -121,7 +90,7 @@ interface TokenRows {
 }
 
 /** Numbers per compacted row in `Adjacency.data`: time, amount, value (NaN: null), block (NaN: null), log index. */
-const STRIDE = 5;
+const STRIDE = LUMP_STRIDE;
 
 /**
  * Recent rows past which a read first compacts them into the sorted arrays, and past as many as
@@ -459,138 +428,16 @@ export class LedgerIndex implements LedgerReader {
       hub = this.#buildLump(adjacency, token, address, start, end, screen);
       adjacency.lumps.set(address, hub);
     }
-    const k = this.#searchSegment(adjacency, start, end, q.prefixBefore, false) - start;
-    const tailEnd = this.#searchSegment(adjacency, start + k, end, q.before, false);
+    const { prefixCount, prefixSum, picked, tailEnd } = lumpedPositions(adjacency.data, start, end, hub, q);
     const tail: LedgerTransfer[] = [];
-    for (let p = start + k; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
+    for (let p = start + prefixCount; p < tailEnd; p++) tail.push(this.#presentAt(adjacency, p, address));
     for (const r of recent) {
       if (!((this.#occurredAt[r] as number) < q.before)) break;
       tail.push(this.#present(r));
     }
-    const prefixSum = hub.sums[k] as number;
-    const ends = q.visits.map(
-      (v) => this.#searchSegment(adjacency, start, end, v.prefixBefore, false) - start,
-    );
-    const picked = this.#pick(adjacency, hub, start, k, q, ends);
     const presented: LedgerTransfer[] = [];
     for (const i of picked) presented.push(this.#presentAt(adjacency, start + i, address));
-    return { prefixCount: k, prefixSum, presented, tail };
-  }
-
-  /**
-   * The positions of the first `k` rows of `hub` a lumped read of `q` presents, ascending: the
-   * flagged ones and, per segment of rows read by the same visits of the hop (`q.visits`; their
-   * prefixes end at `ends`), those whose merged part may reach the floor and the heaviest of the
-   * others with every one of nearly its amount. Nothing when the prefix's sum is not a positive
-   * finite number (the tracer then credits the node whole).
-   */
-  #pick(
-    adjacency: Adjacency,
-    hub: HubLump,
-    start: number,
-    k: number,
-    q: LumpQuery,
-    ends: number[],
-  ): number[] {
-    const out: number[] = [];
-    const { sums } = hub;
-    const own = sums[k] as number;
-    if (!(own > 0 && Number.isFinite(own))) return out;
-    // A row of the segment [lo, e) is read by every visit whose prefix ends at or after e; its
-    // merged part is at most its amount times the sum of weight / prefix sum over those visits
-    // (a visit's whole sum is at least its prefix's).
-    let lo = 0;
-    for (const e of [...new Set(ends)].sort((x, y) => x - y)) {
-      if (e <= lo || e > k) continue;
-      let per = 0;
-      for (const [v, end] of ends.entries()) {
-        const sum = sums[end] as number;
-        if (end >= e && sum > 0 && Number.isFinite(sum)) per += (q.visits[v]?.weight as number) / sum;
-      }
-      this.#pickSegment(adjacency, hub, start, lo, e, q.floor / per, out);
-      lo = e;
-    }
-    for (const i of hub.flagged) {
-      if (i >= k) break;
-      out.push(i);
-    }
-    // Rows another visit reads in its tail (its own time) are presented by every visit.
-    for (const [v, end] of ends.entries()) {
-      const visit = q.visits[v] as LumpQuery["visits"][number];
-      const stop = Math.min(
-        k,
-        this.#searchSegment(adjacency, start + end, start + k, visit.before, false) - start,
-      );
-      for (let i = end; i < stop; i++) if (hub.kind[i] === 0) out.push(i);
-    }
-    return [...new Set(out)].sort((x, y) => x - y);
-  }
-
-  /**
-   * Adds to `out` the lumpable rows of `[lo, hi)` a lumped read presents: those at or above
-   * `share` (the amount whose merged part may reach the floor), less the margin, and the
-   * heaviest of the others with every one within the margin of it. Whole buckets cost a walk of
-   * their heaviest rows; the rows of a bucket cut by the segment's ends are looked at one by one.
-   */
-  #pickSegment(
-    adjacency: Adjacency,
-    hub: HubLump,
-    start: number,
-    lo: number,
-    hi: number,
-    share: number,
-    out: number[],
-  ): void {
-    const { data } = adjacency;
-    const amountAt = (i: number) => data[(start + i) * STRIDE + 1] as number;
-    const below = share * (1 - LUMP_MARGIN);
-    const { byAmount, starts, kind } = hub;
-    const firstBucket = Math.ceil(lo / LUMP_BUCKET);
-    const lastBucket = Math.floor(hi / LUMP_BUCKET);
-    const loose: number[] = [];
-    if (firstBucket >= lastBucket) for (let i = lo; i < hi; i++) loose.push(i);
-    else {
-      for (let i = lo; i < firstBucket * LUMP_BUCKET; i++) loose.push(i);
-      for (let i = lastBucket * LUMP_BUCKET; i < hi; i++) loose.push(i);
-    }
-    // Whole buckets: their rows at or above `below`, heaviest first; note the heaviest under it.
-    let heaviest = -1;
-    const firstUnder: number[] = [];
-    for (let b = firstBucket; b < lastBucket; b++) {
-      let j = starts[b] as number;
-      const stop = starts[b + 1] as number;
-      for (; j < stop; j++) {
-        const i = byAmount[j] as number;
-        const a = amountAt(i);
-        if (!(a < below)) out.push(i);
-        else {
-          if (a > heaviest) heaviest = a;
-          break;
-        }
-      }
-      firstUnder.push(j);
-    }
-    const under: number[] = [];
-    for (const i of loose) {
-      if (kind[i] !== 0) continue;
-      const a = amountAt(i);
-      if (!(a < below)) out.push(i);
-      else {
-        under.push(i);
-        if (a > heaviest) heaviest = a;
-      }
-    }
-    // The heaviest unpresented candidates: every row within the margin of the heaviest.
-    const near = heaviest * (1 - LUMP_MARGIN);
-    for (let b = firstBucket; b < lastBucket; b++) {
-      const stop = starts[b + 1] as number;
-      for (let j = firstUnder[b - firstBucket] as number; j < stop; j++) {
-        const i = byAmount[j] as number;
-        if (amountAt(i) < near) break;
-        out.push(i);
-      }
-    }
-    for (const i of under) if (!(amountAt(i) < near)) out.push(i);
+    return { prefixCount, prefixSum, presented, tail };
   }
 
   /** Builds the {@link HubLump} of `address`'s compacted incoming rows `[start, end)`. */
@@ -602,42 +449,17 @@ export class LedgerIndex implements LedgerReader {
     end: number,
     screen: AddressScreen,
   ): HubLump {
-    const n = end - start;
     const { data, peers } = adjacency;
     const outgoing = this.#compacted((this.#tokens[token] as TokenRows).outgoing);
-    const sums = new Float64Array(n + 1);
-    const kind = new Uint8Array(n);
-    const flagged: number[] = [];
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      const p = start + i;
-      const amount = data[p * STRIDE + 1] as number;
-      const peer = peers[p] as number;
-      if (amount > 0 && peer !== address) {
-        sum += amount;
-        if (
-          screen.mayResolve(this.#addresses[peer] as string) ||
-          this.#sharesChild(outgoing, peer, data, p)
-        ) {
-          kind[i] = 1;
-          flagged.push(i);
-        }
-      } else kind[i] = 2;
-      sums[i + 1] = sum;
-    }
-    const whole = Math.floor(n / LUMP_BUCKET);
-    const starts = new Int32Array(whole + 1);
-    const byAmount: number[] = [];
-    for (let b = 0; b < whole; b++) {
-      const bucket: number[] = [];
-      for (let i = b * LUMP_BUCKET; i < (b + 1) * LUMP_BUCKET; i++) if (kind[i] === 0) bucket.push(i);
-      bucket.sort(
-        (x, y) => (data[(start + y) * STRIDE + 1] as number) - (data[(start + x) * STRIDE + 1] as number),
-      );
-      byAmount.push(...bucket);
-      starts[b + 1] = byAmount.length;
-    }
-    return { sums, flagged: Int32Array.from(flagged), kind, byAmount: Int32Array.from(byAmount), starts };
+    return buildHubLump(
+      data,
+      start,
+      end,
+      (p) => peers[p] !== address,
+      (p) =>
+        screen.mayResolve(this.#addresses[peers[p] as number] as string) ||
+        this.#sharesChild(outgoing, peers[p] as number, data, p),
+    );
   }
 
   /**
@@ -650,8 +472,7 @@ export class LedgerIndex implements LedgerReader {
     const at = this.#occurredAt[row] as number;
     const block = this.#block[row] as number;
     const logIndex = this.#logIndex[row] as number;
-    const same = (t: number, b: number, l: number) =>
-      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    const same = (t: number, b: number, l: number) => samePosition(at, block, logIndex, t, b, l);
     const [start, end] = this.#segment(outgoing, sender);
     const od = outgoing.data;
     for (let q = this.#searchSegment(outgoing, start, end, at, false); q < end; q++) {
@@ -682,8 +503,7 @@ export class LedgerIndex implements LedgerReader {
     const at = data[p * STRIDE] as number;
     const block = data[p * STRIDE + 3] as number;
     const logIndex = data[p * STRIDE + 4] as number;
-    const same = (t: number, b: number, l: number) =>
-      t === at && (Number.isNaN(block) ? Number.isNaN(b) : b === block && l === logIndex);
+    const same = (t: number, b: number, l: number) => samePosition(at, block, logIndex, t, b, l);
     let found = 0;
     const [start, end] = this.#segment(outgoing, peer);
     const od = outgoing.data;

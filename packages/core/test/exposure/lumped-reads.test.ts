@@ -10,6 +10,9 @@ import { wholeAttributionSource, wholeSanctionsSource } from "../../src/engine/s
 import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
 import { clusterResolver } from "../../src/exposure/cluster-resolver.js";
 import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
+import { heldAttributionSource, heldSanctionsSource } from "../../src/exposure/held-reference.js";
+import { LedgerImageBuilder } from "../../src/exposure/ledger-image.js";
+import { LedgerImageReader } from "../../src/exposure/ledger-image-reader.js";
 import { LedgerIndex } from "../../src/exposure/ledger-index.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
 import type { LedgerReader } from "../../src/ports/ledger-reader.js";
@@ -52,6 +55,8 @@ const world = fc
     edgeBudget: fc.oneof(fc.integer({ min: 100, max: 800 }), fc.constant(10_000)),
     withBlocks: fc.boolean(),
     cut: fc.integer({ min: 150, max: 450 }),
+    // Rows left out of a ledger image whatever their time: its delta, sometimes before image rows.
+    late: fc.array(fc.nat(), { maxLength: 30 }),
   })
   .map((w) => ({
     ...w,
@@ -73,8 +78,13 @@ const world = fc
     listings: w.sanctioned.map((s) => listing(s.address, s.from, s.from + 50)),
   }));
 
-/** The index's reads without the lumped one: what the tracer reads when a reader does not lump. */
-function plainReader(index: LedgerIndex): LedgerReader {
+/** The reads of `index` without the lumped one: what the tracer reads when a reader does not lump. */
+function plainReader(index: LedgerIndex | LedgerImageReader): LedgerReader {
+  if (index instanceof LedgerImageReader)
+    return {
+      ledgerIncoming: (...a) => index.ledgerIncoming(...a),
+      ledgerOutgoing: (...a) => index.ledgerOutgoing(...a),
+    };
   return {
     ledgerIncoming: (...a) => index.ledgerIncoming(...a),
     ledgerOutgoing: (...a) => index.ledgerOutgoing(...a),
@@ -83,8 +93,8 @@ function plainReader(index: LedgerIndex): LedgerReader {
   };
 }
 
-/** The index's reads, counting the rows its lumped reads leave unpresented. */
-function lumpingReader(index: LedgerIndex, lumped: { rows: number }): LedgerReader {
+/** The reads of `index`, counting the rows its lumped reads leave unpresented. */
+function lumpingReader(index: LedgerIndex | LedgerImageReader, lumped: { rows: number }): LedgerReader {
   return {
     ...plainReader(index),
     async ledgerIncomingLumped(...a) {
@@ -279,5 +289,99 @@ describe("lumped reads", () => {
     index.add([row("s5", "other", 1, 5, "0xnew")]);
     const merged = await traces(plainReader(index), resolver, w);
     expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(merged);
+  });
+
+  it("over a ledger image and its delta (a screening thread's reader), give the plain reads' results to the bit", async () => {
+    const lumped = { rows: 0 };
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        // The image holds the rows before `cut` but the `late` ones; the delta gets the late
+        // ones first (some before image rows in ledger order, some sharing children with image
+        // rows), then the rest; at last a new image of every row replaces it.
+        const late = new Set(w.late.map((i) => i % w.rows.length));
+        const early = w.rows.filter((r, i) => r.occurredAt < w.cut && !late.has(i));
+        const builder = new LedgerImageBuilder();
+        builder.add(early);
+        const reader = new LedgerImageReader(builder.build());
+        reader.append(w.rows.filter((_, i) => late.has(i)));
+        const index = new LedgerIndex();
+        index.add(early);
+        index.compact();
+        index.add(w.rows.filter((_, i) => late.has(i)));
+        // The thread resolves from held rows: its screen must give the main thread's results.
+        const { resolver } = await wholeResolver(w.attributions, w.listings);
+        const held = createEntityResolver({
+          attributions: heldAttributionSource(w.attributions),
+          sanctions: heldSanctionsSource(w.listings),
+        });
+        expect(held.addressScreen?.("ETH")).not.toBeNull();
+        for (const phase of [0, 1, 2]) {
+          if (phase === 1) {
+            const rest = w.rows.filter((r, i) => r.occurredAt >= w.cut && !late.has(i));
+            reader.append(rest);
+            index.add(rest);
+          }
+          if (phase === 2) {
+            const all = new LedgerImageBuilder();
+            all.add(w.rows);
+            reader.replace(all.build());
+          }
+          const plain = await traces(plainReader(index), resolver, w);
+          expect(await traces(plainReader(reader), held, w)).toBe(plain);
+          expect(await traces(lumpingReader(reader, lumped), held, w)).toBe(plain);
+          // Twice: the second time from the lumps kept per hub.
+          expect(await traces(lumpingReader(reader, lumped), held, w)).toBe(plain);
+        }
+      }),
+      { numRuns: 60, endOnFailure: true },
+    );
+    expect(lumped.rows).toBeGreaterThan(1000);
+  });
+
+  it("over a ledger image, presents a lumped row again when a delta row shares its child or the labels change", async () => {
+    const row = (from: string, to: string, amount: number, at: number, hash: string): LedgerTransfer => ({
+      network: "ETH",
+      txHash: hash,
+      logIndex: 0,
+      tokenId: "native",
+      from,
+      to,
+      amount,
+      occurredAt: at,
+      block: null,
+      valueUsd: null,
+    });
+    const hubRows = Array.from({ length: 400 }, (_, i) => row(`s${i}`, "hub", 1 + (i % 13), i, `0x${i}`));
+    const builder = new LedgerImageBuilder();
+    builder.add([
+      ...hubRows,
+      row("hub", "top", 1, 900, "0xa"),
+      row("other", "top", 1, 900, "0xb"),
+      row("x", "other", 1, 3, "0xc"),
+      row("funder", "s5", 1, 2, "0xd"),
+    ]);
+    const reader = new LedgerImageReader(builder.build());
+    const attributions = [attr("funder", "exchange")];
+    const resolverOf = (labels: ReadonlyArray<Attribution>) =>
+      createEntityResolver({
+        attributions: heldAttributionSource(labels),
+        sanctions: heldSanctionsSource([]),
+      });
+    const resolver = resolverOf(attributions);
+    const w = { start: "top", at: 1000, minPathWeight: 0.01, maxHops: 4, edgeBudget: 10_000 };
+    const lumped = { rows: 0 };
+    expect(await traces(lumpingReader(reader, lumped), resolver, w)).toBe(
+      await traces(plainReader(reader), resolver, w),
+    );
+    expect(lumped.rows).toBeGreaterThan(300);
+    // s5 now also funds other at the time of its image row into hub: hub's lump is dropped.
+    reader.append([row("s5", "other", 1, 5, "0xnew")]);
+    const merged = await traces(plainReader(reader), resolver, w);
+    expect(await traces(lumpingReader(reader, lumped), resolver, w)).toBe(merged);
+    // Labels reloaded (a new resolver, so a new screen): s3 is credited to its category.
+    const relabelled = resolverOf([...attributions, attr("s3", "mixer")]);
+    const labelled = await traces(plainReader(reader), relabelled, w);
+    expect(labelled).not.toBe(merged);
+    expect(await traces(lumpingReader(reader, lumped), relabelled, w)).toBe(labelled);
   });
 });
