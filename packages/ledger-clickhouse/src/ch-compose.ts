@@ -41,6 +41,17 @@ const LEDGER_MEMBERS = new Set<PropertyKey>([
   "deleteUtxoBlocksFrom",
 ]);
 
+/**
+ * The reader's optional members (hop counts, lumped reads): answered by `ledger` when it has
+ * them, else absent. Never the store's own: they would count or read the store's ledger, which
+ * is not the one traced (a store's counts of an empty ledger say every hub has no rows).
+ */
+const OPTIONAL_READER_MEMBERS = new Set<PropertyKey>([
+  "ledgerIncomingCounts",
+  "ledgerOutgoingCounts",
+  "ledgerIncomingLumped",
+] satisfies ReadonlyArray<keyof LedgerReader>);
+
 /** `ops` with its ledger members taken from `ledger`. */
 function overlay<T extends StoreOps>(
   ops: T,
@@ -50,6 +61,10 @@ function overlay<T extends StoreOps>(
   return new Proxy(ops, {
     get(target, prop) {
       if (prop in extra) return extra[prop];
+      if (OPTIONAL_READER_MEMBERS.has(prop)) {
+        const member = ledger[prop as keyof ExternalLedger];
+        return typeof member === "function" ? member.bind(ledger) : undefined;
+      }
       if (LEDGER_MEMBERS.has(prop)) {
         const member = ledger[prop as keyof ExternalLedger] as (...args: unknown[]) => unknown;
         return member.bind(ledger);
@@ -59,6 +74,8 @@ function overlay<T extends StoreOps>(
     },
     has(target, prop) {
       if (prop in extra) return extra[prop] !== undefined;
+      if (OPTIONAL_READER_MEMBERS.has(prop))
+        return typeof ledger[prop as keyof ExternalLedger] === "function";
       return LEDGER_MEMBERS.has(prop) || Reflect.has(target, prop);
     },
   });
