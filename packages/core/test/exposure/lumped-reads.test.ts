@@ -17,7 +17,21 @@ import { LedgerIndex } from "../../src/exposure/ledger-index.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
 import type { LedgerReader } from "../../src/ports/ledger-reader.js";
 import { createMemoryStore } from "../../src/store/index.js";
-import { attr, listing } from "./trace-fixtures.js";
+import { attr, listing, tr } from "./trace-fixtures.js";
+
+/**
+ * A hub with 400 unlabelled senders that funds `top`, beside `other` (funded by `x`); s5 is funded
+ * by a labelled address, so the weight s5 gets shows in a result.
+ */
+function sharedChildLedger(): LedgerTransfer[] {
+  return [
+    ...Array.from({ length: 400 }, (_, i) => tr(`s${i}`, "hub", 1 + (i % 13), i)),
+    tr("hub", "top", 1, 900),
+    tr("other", "top", 1, 900),
+    tr("x", "other", 1, 3),
+    tr("funder", "s5", 1, 2),
+  ];
+}
 
 const HUBS = ["h0", "h1"];
 const SENDERS = Array.from({ length: 150 }, (_, i) => `s${i}`);
@@ -254,28 +268,9 @@ describe("lumped reads", () => {
   });
 
   it("presents a lumped row again when a new row elsewhere shares its child", async () => {
-    const row = (from: string, to: string, amount: number, at: number, hash: string): LedgerTransfer => ({
-      network: "ETH",
-      txHash: hash,
-      logIndex: 0,
-      tokenId: "native",
-      from,
-      to,
-      amount,
-      occurredAt: at,
-      block: null,
-      valueUsd: null,
-    });
-    const hubRows = Array.from({ length: 400 }, (_, i) => row(`s${i}`, "hub", 1 + (i % 13), i, `0x${i}`));
     // top is funded by hub and by other; s5 by a labelled address, so the weight s5 gets shows.
     const index = new LedgerIndex();
-    index.add([
-      ...hubRows,
-      row("hub", "top", 1, 900, "0xa"),
-      row("other", "top", 1, 900, "0xb"),
-      row("x", "other", 1, 3, "0xc"),
-      row("funder", "s5", 1, 2, "0xd"),
-    ]);
+    index.add(sharedChildLedger());
     index.compact();
     const { resolver } = await wholeResolver([attr("funder", "exchange")], []);
     const w = { start: "top", at: 1000, minPathWeight: 0.01, maxHops: 4, edgeBudget: 10_000 };
@@ -286,7 +281,7 @@ describe("lumped reads", () => {
     expect(lumped.rows).toBeGreaterThan(300);
     // s5 now also funds other at the time of its row into hub: in the hop that visits hub and
     // other, the two children of s5 merge, so hub's lumped row must count again.
-    index.add([row("s5", "other", 1, 5, "0xnew")]);
+    index.add([tr("s5", "other", 1, 5)]);
     const merged = await traces(plainReader(index), resolver, w);
     expect(await traces(lumpingReader(index, lumped), resolver, w)).toBe(merged);
   });
@@ -339,27 +334,8 @@ describe("lumped reads", () => {
   });
 
   it("over a ledger image, presents a lumped row again when a delta row shares its child or the labels change", async () => {
-    const row = (from: string, to: string, amount: number, at: number, hash: string): LedgerTransfer => ({
-      network: "ETH",
-      txHash: hash,
-      logIndex: 0,
-      tokenId: "native",
-      from,
-      to,
-      amount,
-      occurredAt: at,
-      block: null,
-      valueUsd: null,
-    });
-    const hubRows = Array.from({ length: 400 }, (_, i) => row(`s${i}`, "hub", 1 + (i % 13), i, `0x${i}`));
     const builder = new LedgerImageBuilder();
-    builder.add([
-      ...hubRows,
-      row("hub", "top", 1, 900, "0xa"),
-      row("other", "top", 1, 900, "0xb"),
-      row("x", "other", 1, 3, "0xc"),
-      row("funder", "s5", 1, 2, "0xd"),
-    ]);
+    builder.add(sharedChildLedger());
     const reader = new LedgerImageReader(builder.build());
     const attributions = [attr("funder", "exchange")];
     const resolverOf = (labels: ReadonlyArray<Attribution>) =>
@@ -375,7 +351,7 @@ describe("lumped reads", () => {
     );
     expect(lumped.rows).toBeGreaterThan(300);
     // s5 now also funds other at the time of its image row into hub: hub's lump is dropped.
-    reader.append([row("s5", "other", 1, 5, "0xnew")]);
+    reader.append([tr("s5", "other", 1, 5)]);
     const merged = await traces(plainReader(reader), resolver, w);
     expect(await traces(lumpingReader(reader, lumped), resolver, w)).toBe(merged);
     // Labels reloaded (a new resolver, so a new screen): s3 is credited to its category.
