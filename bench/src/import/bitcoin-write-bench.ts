@@ -17,16 +17,12 @@
  * and CPU milliseconds per 1,000 transactions (the process's user + system time).
  *
  *   node --conditions=source --import tsx src/import/bitcoin-write-bench.ts [--quick] [--txs N]
- *
- * `--bulk-only` measures the bulk load alone; with `--ab-sort R` it runs R pairs of bulk loads,
- * alternating the index sorts on temporary files (`sortInMemoryMiB: 0`) and in memory (the
- * default), and prints each run: a before/after of the same code in one run.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commonInputGroups, type Store, type UtxoTransaction } from "@openkyt/core";
-import { createSqliteStore, type SqliteBulkLedgerOptions } from "@openkyt/store-sqlite";
+import { createSqliteStore } from "@openkyt/store-sqlite";
 import { generateUtxoLedger } from "@openkyt/testkit";
 import type { Figure } from "../bench-stats.js";
 
@@ -85,10 +81,9 @@ const viaPort = (store: Store, batch: ReadonlyArray<UtxoTransaction>) => store.p
  */
 async function measureBulk(
   txs: number,
-  bulkLedger: SqliteBulkLedgerOptions = {},
 ): Promise<Measured & { finishMs: number; finishCpuMs: number; rows: number }> {
   const dir = mkdtempSync(join(tmpdir(), "openkyt-btc-import-"));
-  const store = await createSqliteStore({ filename: join(dir, "ledger.sqlite"), bulkLedger });
+  const store = await createSqliteStore({ filename: join(dir, "ledger.sqlite") });
   let seconds = 0;
   let cpuMs = 0;
   let finishMs = 0;
@@ -136,20 +131,11 @@ async function measureBulk(
   if (added !== txs) throw new Error(`bulk wrote ${added} of ${txs} transactions`);
   return { txs, seconds, cpuMs, finishMs, finishCpuMs, rows };
 }
-/** One line of a bulk load's figures. */
-const bulkLine = (name: string, m: Awaited<ReturnType<typeof measureBulk>>) =>
-  `${name}: ${Math.round(m.txs / m.seconds)} tx/s, ${(m.cpuMs / (m.txs / 1000)).toFixed(1)} ms CPU per 1k tx, commit ${(m.finishCpuMs / (m.txs / 1000)).toFixed(1)} ms CPU per 1k tx, ${(m.rows / m.txs).toFixed(2)} rows/tx`;
-const abAt = process.argv.indexOf("--ab-sort");
-if (abAt >= 0) {
-  for (let r = 0; r < Number(process.argv[abAt + 1]); r++) {
-    console.error(bulkLine("bulk, sorts on temporary files", await measureBulk(TXS, { sortInMemoryMiB: 0 })));
-    console.error(bulkLine("bulk, sorts in memory", await measureBulk(TXS)));
-  }
-  process.exit(0);
-}
 const bulk = await measureBulk(TXS);
 if (process.argv.includes("--bulk-only")) {
-  console.error(bulkLine("bulk", bulk));
+  console.error(
+    `bulk: ${Math.round(bulk.txs / bulk.seconds)} tx/s, ${(bulk.cpuMs / (bulk.txs / 1000)).toFixed(1)} ms CPU per 1k tx, commit ${(bulk.finishCpuMs / (bulk.txs / 1000)).toFixed(1)} ms CPU per 1k tx, ${(bulk.rows / bulk.txs).toFixed(2)} rows/tx`,
+  );
   process.exit(0);
 }
 const kysely = await measure(COMPARE, (store, batch) =>

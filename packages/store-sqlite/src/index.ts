@@ -6,5 +6,4 @@ export {
   type SqliteOpenOptions,
 } from "./sqlite-database.js";
 export { SQLITE_STORE_CAPABILITIES, SQLITE_STORE_DIALECT } from "./sqlite-dialect.js";
-export type { SqliteBulkLedgerOptions } from "./sqlite-ledger-load-steps.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";

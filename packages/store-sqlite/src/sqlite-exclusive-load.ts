@@ -59,8 +59,6 @@ export interface ExclusiveLoad {
  * Takes the store's connection for a load and begins its IMMEDIATE transaction when `canLoad`
  * holds before and after the write lock (another process may write between the two looks), and
  * when `prepare` (run inside the transaction: dropping indexes, preparing statements) succeeds.
- * `settings` (run before the transaction begins) changes the connection's settings for the load
- * and answers how to put them back, which the load's end does.
  * Answers null, having held nothing, when `canLoad` does not hold; a failure to start is a
  * STORE_ERROR naming `what`.
  */
@@ -71,19 +69,16 @@ export async function openExclusiveLoad(
   what: string,
   canLoad: () => boolean,
   prepare: () => void,
-  settings: () => () => void = () => () => {},
 ): Promise<ExclusiveLoad | null> {
   const release = await holdConnection(db);
   let leaveJournal = () => {};
   let restore = () => {};
-  let restoreSettings = () => {};
   let ended = false;
   const end = async () => {
     if (ended) return;
     ended = true;
     try {
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      restoreSettings();
       restore();
       leaveJournal();
       checkpointAfterLoad(sqlite);
@@ -98,7 +93,6 @@ export async function openExclusiveLoad(
     }
     leaveJournal = rollbackJournalWhileAlone(sqlite);
     restore = sortingPragmas(sqlite, options);
-    restoreSettings = settings();
     sqlite.exec("BEGIN IMMEDIATE");
     if (!canLoad()) {
       await end();

@@ -37,24 +37,7 @@ export interface SqliteBulkLedgerOptions {
    * {@link DEFAULT_SORTER_THREADS}; 0 sorts on the calling thread).
    */
   readonly sorterThreads?: number;
-  /**
-   * Largest sort, in MiB, that a bulk UTXO load keeps in memory when it builds its indexes
-   * (default {@link DEFAULT_SORT_IN_MEMORY_MIB}; 0 never does): SQLite's sorter otherwise writes
-   * its sorted runs to temporary files and reads them back, system calls that were a fifth of
-   * the builds' CPU. The runs of the largest index (about {@link SORT_BYTES_PER_ROW} a row) are
-   * then held on the heap while it is built.
-   */
-  readonly sortInMemoryMiB?: number;
 }
-
-/** The default of {@link SqliteBulkLedgerOptions.sortInMemoryMiB}: a load of about 1.4M transactions. */
-export const DEFAULT_SORT_IN_MEMORY_MIB = 512;
-
-/**
- * Bytes a row of a UTXO table costs its largest index's sort, at most: a 64-character txid,
- * the network, an integer and the rowid (the address index's entries are shorter).
- */
-export const SORT_BYTES_PER_ROW = 128;
 
 /**
  * Sorter threads unless told otherwise, whatever the cores: the threads spend much of their
@@ -207,46 +190,6 @@ export function sortingPragmas(sqlite: BetterSqlite3.Database, options: SqliteBu
     sqlite.pragma("threads = 0");
     sqlite.pragma(`cache_size = ${cacheBefore}`);
   };
-}
-
-/**
- * Closes the connection's temporary database when it holds nothing, by changing `temp_store`
- * and changing it back (a change deletes TEMP tables: with any, it is left open), so that
- * `sortInMemoryWhenSmall` may change the setting inside the transaction that follows (SQLite
- * refuses while the temporary database is open); answers how to put it back once that
- * transaction has ended. Outside a transaction.
- */
-export function closeTempStore(sqlite: BetterSqlite3.Database): () => void {
-  const before = sqlite.pragma("temp_store", { simple: true }) as number;
-  if (sqlite.prepare("SELECT 1 FROM temp.sqlite_master LIMIT 1").get() !== undefined) return () => {};
-  sqlite.pragma(`temp_store = ${before === 1 ? 2 : 1}`);
-  sqlite.pragma(`temp_store = ${before}`);
-  return () => {
-    sqlite.pragma(`temp_store = ${before}`);
-  };
-}
-
-/**
- * Keeps the sorter's runs in memory (`temp_store = MEMORY`) for the rest of the load when the
- * largest index to build, `largestRows` rows, fits in `options.sortInMemoryMiB`; answers whether
- * it does. SQLite then sorts each index in one list on the calling thread (no helper threads, no
- * temporary files written and read back). The setting can change inside the load's transaction
- * only while the connection's temporary database is closed (`closeTempStore` before it began);
- * when it is not, the sorts stay on files. The load's end puts the setting back.
- */
-export function sortInMemoryWhenSmall(
-  sqlite: BetterSqlite3.Database,
-  options: SqliteBulkLedgerOptions,
-  largestRows: number,
-): boolean {
-  const budget = (options.sortInMemoryMiB ?? DEFAULT_SORT_IN_MEMORY_MIB) * 1024 * 1024;
-  if (largestRows * SORT_BYTES_PER_ROW > budget) return false;
-  try {
-    sqlite.pragma("temp_store = MEMORY");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Copies a load that went through the WAL into the database file and cuts the WAL back. */

@@ -16,8 +16,6 @@
  *   of the load's txids kept in memory (about 100 bytes a transaction while the load is open);
  * - rows are bound straight from each transaction into multi-row INSERTs prepared once
  *   ({@link ROWS_PER_STATEMENT} rows each), values passed as arguments, no row objects;
- * - the index builds keep their sorts in memory when the largest fits in
- *   `sortInMemoryMiB` (`sortInMemoryWhenSmall`): no temporary files written and read back;
  * - `finish` writes the load's clusters (the components of the groups it is given, joined in
  *   memory) and their labelled members in the same transaction, then commits: the
  *   transactions and their clusters land together or not at all. `abort` rolls everything
@@ -40,13 +38,7 @@ import type { Database } from "@openkyt/store-kysely";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
 import { openExclusiveLoad } from "./sqlite-exclusive-load.js";
-import {
-  closeTempStore,
-  refusedBatch,
-  type SqliteBulkLedgerOptions,
-  type StoredIndex,
-  sortInMemoryWhenSmall,
-} from "./sqlite-ledger-load-steps.js";
+import { refusedBatch, type SqliteBulkLedgerOptions, type StoredIndex } from "./sqlite-ledger-load-steps.js";
 
 /** The UTXO tables and cluster tables (migrations 0030, 0031, 0090). */
 const UTXO_TABLES = ["utxo_transactions", "utxo_outputs", "utxo_inputs"] as const;
@@ -162,8 +154,6 @@ export async function openDirectUtxoLoad(
       indexes = secondaryIndexes(sqlite, tables);
       for (const index of indexes) sqlite.exec(`DROP INDEX main."${index.name}"`);
     },
-    // The load uses no TEMP tables: its index sorts may then move to memory at `finish`.
-    () => closeTempStore(sqlite),
   );
   if (load === null) return null;
 
@@ -276,8 +266,6 @@ export async function openDirectUtxoLoad(
   };
 
   let added = 0;
-  /** Output rows written: the largest table, so the largest index's sort. */
-  let outputs = 0;
   const ensureOpen = () => {
     if (load.ended) throw new KytError("STORE_ERROR", "the bulk UTXO load has ended");
   };
@@ -301,14 +289,12 @@ export async function openDirectUtxoLoad(
         throw refusedBatch(error);
       }
       added += fresh.length;
-      for (const tx of fresh) outputs += tx.outputs.length;
     },
     async finish(clusters): Promise<UtxoBulkOutcome> {
       ensureOpen();
       let outcome: UtxoBulkOutcome;
       try {
         const merged = clusters ? writeClusters(clusters) : new Map<string, ClusterMergeOutcome>();
-        sortInMemoryWhenSmall(sqlite, options, outputs);
         for (const index of indexes) sqlite.exec(index.sql);
         sqlite.exec("COMMIT");
         outcome = { added, clusters: merged };
