@@ -1,11 +1,26 @@
-/** The address clusters of the in-memory store: a union-find with eager relabelling, undone on rollback. */
+/**
+ * The address clusters of the in-memory store: a union-find with eager relabelling, undone on
+ * rollback. A union appends the smaller cluster's members to the larger's list (undone by
+ * cutting the list back), so it costs the smaller cluster, and a cluster's labelled members are
+ * kept apart (`memory-cluster-labels.ts`), so reading them costs what is read.
+ */
 import type { UtxoClusterStore } from "../ports/utxo-clusters.js";
+import { labelledMembers, labelNewMember, mergeLabelled } from "./memory-cluster-labels.js";
 import { deleteEntry, type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, keyOf, type MemoryTables } from "./memory-state.js";
 
+/** Appends `added` to `list`, recording how to cut it back. */
+function appendAll(journal: Journal, list: string[], added: ReadonlyArray<string>): void {
+  const before = list.length;
+  for (const a of added) list.push(a);
+  journal.record(() => {
+    list.length = before;
+  });
+}
+
 /** Creates the cluster members over `tables`, writing through `journal`. */
 export function memoryClusterOps(tables: MemoryTables, journal: Journal): UtxoClusterStore {
-  const { clusterOf, clusterMembers, attributions, sanctions } = tables;
+  const { clusterOf, clusterMembers } = tables;
   return {
     async mergeAddressClusters(network, groups) {
       let unions = 0;
@@ -19,22 +34,21 @@ export function memoryClusterOps(tables: MemoryTables, journal: Journal): UtxoCl
             id = address;
             setEntry(journal, clusterOf, key, id);
             setEntry(journal, clusterMembers, keyOf(network, id), [address]);
+            labelNewMember(tables, journal, network, address, id);
           }
           if (root === null || root === id) {
             root = id;
             continue;
           }
           // Union by size: the smaller cluster's members take the larger's id.
-          const a: ReadonlyArray<string> = clusterMembers.get(keyOf(network, root)) ?? [];
-          const b: ReadonlyArray<string> = clusterMembers.get(keyOf(network, id)) ?? [];
-          const [keep, drop, dropped]: [string, string, ReadonlyArray<string>] =
-            a.length >= b.length ? [root, id, b] : [id, root, a];
+          const a: string[] = clusterMembers.get(keyOf(network, root)) ?? [];
+          const b: string[] = clusterMembers.get(keyOf(network, id)) ?? [];
+          const [keep, drop, kept, dropped]: [string, string, string[], string[]] =
+            a.length >= b.length ? [root, id, a, b] : [id, root, b, a];
           for (const member of dropped) setEntry(journal, clusterOf, keyOf(network, member), keep);
-          setEntry(journal, clusterMembers, keyOf(network, keep), [
-            ...(clusterMembers.get(keyOf(network, keep)) ?? []),
-            ...dropped,
-          ]);
+          appendAll(journal, kept, dropped);
           deleteEntry(journal, clusterMembers, keyOf(network, drop));
+          mergeLabelled(tables, journal, network, keep, drop);
           unions++;
           root = keep;
         }
@@ -54,18 +68,7 @@ export function memoryClusterOps(tables: MemoryTables, journal: Journal): UtxoCl
       return out;
     },
     async clusterLabelledMembers(network, clusterIds, limit) {
-      const out = [];
-      for (const clusterId of [...new Set(clusterIds)].sort(compareStrings)) {
-        const members = [...(clusterMembers.get(keyOf(network, clusterId)) ?? [])].sort(compareStrings);
-        let taken = 0;
-        for (const address of members) {
-          if (taken >= limit) break;
-          if (!attributions.has(keyOf(network, address)) && !sanctions.has(address)) continue;
-          out.push({ clusterId, address });
-          taken++;
-        }
-      }
-      return out;
+      return labelledMembers(tables, network, clusterIds, limit);
     },
   };
 }

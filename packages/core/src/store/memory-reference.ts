@@ -3,6 +3,7 @@ import type { LedgerTransfer, SanctionsListing, TokenInfo } from "../domain/reco
 import { LedgerIndex } from "../exposure/ledger-index.js";
 import type { LedgerReader } from "../ports/ledger-reader.js";
 import type { LedgerStore, ReferenceStore, SettingsStore } from "../ports/store.js";
+import { labelClustered } from "./memory-cluster-labels.js";
 import { type Journal, setEntry } from "./memory-journal.js";
 import { compareStrings, copy, keyOf, type LedgerSlot, type MemoryTables, pageOf } from "./memory-state.js";
 
@@ -66,6 +67,7 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
       const written = new Set<string>();
       for (const row of rows) {
         const key = keyOf(row.network, row.address);
+        labelClustered(tables, journal, row.network, row.address);
         setEntry(journal, attributions, key, copy(row));
         written.add(key);
       }
@@ -86,6 +88,7 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
         // An unknown designation date is kept as no field at all, as the SQL stores read it back.
         const { designatedAt, ...listing } = row;
         const stored = designatedAt == null ? listing : { ...listing, designatedAt };
+        labelClustered(tables, journal, null, row.address);
         setEntry(journal, sanctions, row.address, [...kept, copy(stored)]);
         written.add(keyOf(row.address, row.listName, row.listedAt));
       }

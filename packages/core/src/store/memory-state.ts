@@ -55,8 +55,12 @@ export interface MemoryTables {
   readonly utxo: UtxoIndex;
   /** (network, address) key to the id of its cluster. */
   readonly clusterOf: Map<string, string>;
-  /** (network, cluster id) key to the cluster's addresses. */
-  readonly clusterMembers: Map<string, ReadonlyArray<string>>;
+  /** (network, cluster id) key to the cluster's addresses (a union appends to the kept list). */
+  readonly clusterMembers: Map<string, string[]>;
+  /** (network, cluster id) key to the cluster's labelled addresses, sorted (`memory-cluster-labels.ts`). */
+  readonly clusterLabelled: Map<string, ReadonlyArray<string>>;
+  /** The networks that have clusters (a listing labels an address on each). */
+  readonly clusterNetworks: Set<string>;
   /** (network, address) key to its attribution. */
   readonly attributions: Map<string, Attribution>;
   /** Address to its listings. */
@@ -114,6 +118,8 @@ export function createMemoryTables(): MemoryTables {
     utxo: new UtxoIndex(),
     clusterOf: new Map(),
     clusterMembers: new Map(),
+    clusterLabelled: new Map(),
+    clusterNetworks: new Set(),
     attributions: new Map(),
     sanctions: new Map(),
     tokens: new Map(),

@@ -1,0 +1,249 @@
+/**
+ * What the UTXO schema costs a bulk load, phase by phase (issue 31 item 8: the arithmetic of
+ * the 100,000 tx/s target): the generated ledger (`generateUtxoLedger`) bound into raw
+ * better-sqlite3 tables as the store's bulk load binds them (multi-row inserts, one
+ * transaction, indexes built after from one sort each), CPU per 1,000 transactions of the row
+ * inserts, of each index build and of the commit. Variants, alternated in one run:
+ *
+ * - `cur64`: the schema of migrations 0030/0032 (txid text first in every key, `network` in
+ *   every row), 64 rows a statement, as `sqlite-utxo-bulk-load.ts`; `cur256arr`: 256 rows a
+ *   statement, parameters passed as one array; `cur64mm`, `cur64c64`, `cur64tm`: with
+ *   `mmap_size` 4 GiB, a 64 MiB page cache, `temp_store = MEMORY`;
+ * - `narrow64`/`narrow256`: a schema that is not built (no migration, no reads): outputs and
+ *   inputs keyed by their transaction's rowid (WITHOUT ROWID, appended in key order, so no key
+ *   index to build), txids as 32-byte blobs, `network` on the transaction row only.
+ *
+ *   node --conditions=source --import tsx src/import/bitcoin-schema-probe.ts [TXS] [variants] [rounds]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { UtxoTransaction } from "@openkyt/core";
+import { generateUtxoLedger } from "@openkyt/testkit";
+import Database from "better-sqlite3";
+
+const TXS = Number(process.argv[2] ?? 100000);
+const variants = (process.argv[3] ?? "cur64,cur256,narrow").split(",");
+const reps = Number(process.argv[4] ?? 1);
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+/** The ledger, generated once and held: every variant binds the same transactions. */
+const txs: UtxoTransaction[] = [...generateUtxoLedger({ transactions: TXS, seed: 11 })];
+console.log(`generated ${TXS}`);
+
+function binder(db: Database.Database, table: string, cols: string[], n: number, arrayArg: boolean) {
+  const row = `(${cols.map(() => "?").join(",")})`;
+  const many = db.prepare(`INSERT INTO ${table} (${cols.join(",")}) VALUES ${Array(n).fill(row).join(",")}`);
+  const one = db.prepare(`INSERT INTO ${table} (${cols.join(",")}) VALUES ${row}`);
+  const w = cols.length;
+  const p: unknown[] = new Array(w * n);
+  let k = 0;
+  return {
+    p,
+    at: () => k * w,
+    add() {
+      if (++k === n) {
+        k = 0;
+        if (arrayArg) many.run(p);
+        else many.run(...p);
+      }
+    },
+    flush() {
+      for (let r = 0; r < k; r++) one.run(p.slice(r * w, r * w + w));
+      k = 0;
+    },
+  };
+}
+
+function run(kind: string) {
+  const dir = mkdtempSync(join(tmpdir(), "btcimport-exp-"));
+  const db = new Database(join(dir, "x.sqlite"));
+  db.pragma("journal_mode = DELETE");
+  db.pragma("synchronous = NORMAL");
+  db.pragma(`cache_size = -${kind.includes("c64") ? 65536 : 8192}`);
+  db.pragma("threads = 4");
+  if (kind.includes("mm")) db.pragma("mmap_size = 4294967296");
+  if (kind.includes("tm")) db.pragma("temp_store = MEMORY");
+  const t: Record<string, number> = {};
+  const wall0 = performance.now();
+  const time = (name: string, f: () => void) => {
+    const c = cpu();
+    f();
+    t[name] = (t[name] ?? 0) + cpu() - c;
+  };
+  const narrow = kind.startsWith("narrow");
+  const n = kind.includes("256") ? 256 : 64;
+  if (!narrow) {
+    db.exec(`CREATE TABLE utxo_transactions (txid text not null, network text not null, block bigint, block_hash text, occurred_at bigint not null, position integer not null, coinbase integer not null);
+CREATE TABLE utxo_outputs (txid text not null, network text not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null, block bigint, position integer not null);
+CREATE TABLE utxo_inputs (txid text not null, network text not null, vin integer not null, prev_txid text, prev_vout integer, address text, value bigint not null, coinbase integer not null, occurred_at bigint not null);`);
+    db.exec("BEGIN");
+    const T = binder(
+      db,
+      "utxo_transactions",
+      ["txid", "network", "block", "block_hash", "occurred_at", "position", "coinbase"],
+      n,
+      kind.includes("arr"),
+    );
+    const O = binder(
+      db,
+      "utxo_outputs",
+      ["txid", "network", "vout", "address", "value", "occurred_at", "block", "position"],
+      n,
+      kind.includes("arr"),
+    );
+    const I = binder(
+      db,
+      "utxo_inputs",
+      ["txid", "network", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
+      n,
+      kind.includes("arr"),
+    );
+    time("rows", () => {
+      for (const tx of txs) {
+        let a = T.at();
+        let p = T.p;
+        p[a] = tx.txid;
+        p[a + 1] = tx.network;
+        p[a + 2] = tx.block;
+        p[a + 3] = tx.blockHash;
+        p[a + 4] = tx.occurredAt;
+        p[a + 5] = tx.position;
+        p[a + 6] = tx.coinbase ? 1 : 0;
+        T.add();
+        for (const o of tx.outputs) {
+          a = O.at();
+          p = O.p;
+          p[a] = tx.txid;
+          p[a + 1] = tx.network;
+          p[a + 2] = o.vout;
+          p[a + 3] = o.address;
+          p[a + 4] = o.value;
+          p[a + 5] = tx.occurredAt;
+          p[a + 6] = tx.block;
+          p[a + 7] = tx.position;
+          O.add();
+        }
+        tx.inputs.forEach((i, vin) => {
+          a = I.at();
+          p = I.p;
+          p[a] = tx.txid;
+          p[a + 1] = tx.network;
+          p[a + 2] = vin;
+          p[a + 3] = i.prevTxid;
+          p[a + 4] = i.prevVout;
+          p[a + 5] = i.address;
+          p[a + 6] = i.value;
+          p[a + 7] = i.coinbase ? 1 : 0;
+          p[a + 8] = tx.occurredAt;
+          I.add();
+        });
+      }
+      T.flush();
+      O.flush();
+      I.flush();
+    });
+    const idx: Array<[string, string]> = [
+      ["tx_key", "CREATE UNIQUE INDEX utxo_transactions_key ON utxo_transactions (txid, network)"],
+      ["tx_block", "CREATE INDEX utxo_transactions_block ON utxo_transactions (network, block)"],
+      ["out_key", "CREATE UNIQUE INDEX utxo_outputs_key ON utxo_outputs (txid, network, vout)"],
+      ["out_addr", "CREATE INDEX utxo_outputs_address ON utxo_outputs (address, network, occurred_at)"],
+      ["in_key", "CREATE UNIQUE INDEX utxo_inputs_key ON utxo_inputs (txid, network, vin)"],
+      ["in_prev", "CREATE INDEX utxo_inputs_prevout ON utxo_inputs (prev_txid, network, prev_vout)"],
+    ];
+    for (const [name, sql] of idx) time(name, () => db.exec(sql));
+  } else {
+    // network kept on the tx row only; outputs/inputs keyed (tx rowid, vout|vin), txids as 32-byte blobs.
+    db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid blob not null, network text not null, block bigint, block_hash blob, occurred_at bigint not null, position integer not null, coinbase integer not null);
+CREATE TABLE utxo_outputs (tx integer not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null, block bigint, position integer not null, primary key (tx, vout)) without rowid;
+CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid blob, prev_vout integer, address text, value bigint not null, coinbase integer not null, occurred_at bigint not null, primary key (tx, vin)) without rowid;`);
+    db.exec("BEGIN");
+    const T = binder(
+      db,
+      "utxo_transactions",
+      ["id", "txid", "network", "block", "block_hash", "occurred_at", "position", "coinbase"],
+      n,
+      true,
+    );
+    const O = binder(
+      db,
+      "utxo_outputs",
+      ["tx", "vout", "address", "value", "occurred_at", "block", "position"],
+      n,
+      true,
+    );
+    const I = binder(
+      db,
+      "utxo_inputs",
+      ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
+      n,
+      true,
+    );
+    let id = 0;
+    time("rows", () => {
+      for (const tx of txs) {
+        id++;
+        let a = T.at();
+        let p = T.p;
+        p[a] = id;
+        p[a + 1] = Buffer.from(tx.txid, "hex");
+        p[a + 2] = tx.network;
+        p[a + 3] = tx.block;
+        p[a + 4] = tx.blockHash === null ? null : Buffer.from(tx.blockHash, "hex");
+        p[a + 5] = tx.occurredAt;
+        p[a + 6] = tx.position;
+        p[a + 7] = tx.coinbase ? 1 : 0;
+        T.add();
+        for (const o of tx.outputs) {
+          a = O.at();
+          p = O.p;
+          p[a] = id;
+          p[a + 1] = o.vout;
+          p[a + 2] = o.address;
+          p[a + 3] = o.value;
+          p[a + 4] = tx.occurredAt;
+          p[a + 5] = tx.block;
+          p[a + 6] = tx.position;
+          O.add();
+        }
+        tx.inputs.forEach((i, vin) => {
+          a = I.at();
+          p = I.p;
+          p[a] = id;
+          p[a + 1] = vin;
+          p[a + 2] = i.prevTxid === null ? null : Buffer.from(i.prevTxid, "hex");
+          p[a + 3] = i.prevVout;
+          p[a + 4] = i.address;
+          p[a + 5] = i.value;
+          p[a + 6] = i.coinbase ? 1 : 0;
+          p[a + 7] = tx.occurredAt;
+          I.add();
+        });
+      }
+      T.flush();
+      O.flush();
+      I.flush();
+    });
+    const idx: Array<[string, string]> = [
+      ["tx_key", "CREATE UNIQUE INDEX utxo_transactions_key ON utxo_transactions (txid, network)"],
+      ["tx_block", "CREATE INDEX utxo_transactions_block ON utxo_transactions (network, block)"],
+      ["out_addr", "CREATE INDEX utxo_outputs_address ON utxo_outputs (address, occurred_at)"],
+      ["in_prev", "CREATE INDEX utxo_inputs_prevout ON utxo_inputs (prev_txid, prev_vout)"],
+    ];
+    for (const [name, sql] of idx) time(name, () => db.exec(sql));
+  }
+  time("commit", () => db.exec("COMMIT"));
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  const per = (ms: number) => (ms / (TXS / 1000)).toFixed(2);
+  t.wall = performance.now() - wall0;
+  const total = Object.entries(t).reduce((a, [k, b]) => a + (k === "wall" ? 0 : b), 0);
+  console.log(
+    `${kind.padEnd(10)} total ${per(total)} ms/1k tx | ${Object.entries(t)
+      .map(([k, v]) => `${k} ${per(v)}`)
+      .join(" | ")} | rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB`,
+  );
+}
+for (let r = 0; r < reps; r++) for (const v of variants) run(v);
