@@ -157,6 +157,57 @@ export class LedgerImageReader implements LedgerReader {
     return out;
   }
 
+  /**
+   * Per query, the number of rows `incomingSync` returns for it without a limit: the image's
+   * (a binary search in the address's rows) and the delta's, as {@link LedgerIndex} counts.
+   */
+  incomingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>): number[] {
+    const token = this.#tokens.get(network + SEP + tokenId);
+    const late = this.#delta.size > 0 ? this.#delta.incomingCountsSync(network, tokenId, queries) : null;
+    return queries.map((q, i) => {
+      let held = 0;
+      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      if (token && address >= 0) {
+        const [start, end] = segment(token.incoming, address);
+        held = search(token.incoming, start, end, q.before, false) - start;
+      }
+      return held + (late === null ? 0 : (late[i] as number));
+    });
+  }
+
+  /** Per query, the number of rows `outgoingSync` returns for it without a limit. */
+  outgoingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>): number[] {
+    const token = this.#tokens.get(network + SEP + tokenId);
+    const late = this.#delta.size > 0 ? this.#delta.outgoingCountsSync(network, tokenId, queries) : null;
+    return queries.map((q, i) => {
+      let held = 0;
+      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      if (token && address >= 0) {
+        const [start, end] = segment(token.outgoing, address);
+        held = end - search(token.outgoing, start, end, q.after, true);
+      }
+      return held + (late === null ? 0 : (late[i] as number));
+    });
+  }
+
+  /** See `LedgerReader.ledgerIncomingCounts`. */
+  ledgerIncomingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.incomingCountsSync(network, tokenId, queries));
+  }
+
+  /** See `LedgerReader.ledgerOutgoingCounts`. */
+  ledgerOutgoingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.outgoingCountsSync(network, tokenId, queries));
+  }
+
   /** See `LedgerReader.ledgerIncoming`. */
   ledgerIncoming(
     network: string,
