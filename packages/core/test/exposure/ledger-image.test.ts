@@ -213,4 +213,21 @@ describe("LedgerImageReader", () => {
     expect(reader.incomingSync("ETH", "native", [{ address: "a", before: 99 }], 10)).toEqual(before);
     expect(before.map((r) => r.amount)).toEqual([3, 2, 1]);
   });
+
+  it("reads a new image's transaction hashes, not those decoded from the old one", () => {
+    // Row 0 of each image is another transaction: the hashes decoded from the first are dropped.
+    const old = tr("b", "a", 1, 10);
+    const next = tr("c", "a", 2, 5);
+    const first = new LedgerImageBuilder();
+    first.add([old]);
+    const reader = new LedgerImageReader(first.build());
+    const query = [{ address: "a", before: 99 }];
+    expect(reader.incomingSync("ETH", "native", query, 10).map((r) => r.txHash)).toEqual([old.txHash]);
+    const second = new LedgerImageBuilder();
+    second.add([next, old]);
+    reader.replace(second.build());
+    expect(reader.incomingSync("ETH", "native", query, 10)).toEqual(
+      ledgerOf([next, old]).incomingSync("ETH", "native", query, 10),
+    );
+  });
 });
