@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LedgerTransfer } from "../../src/domain/records.js";
-import { LedgerImageBuilder } from "../../src/exposure/ledger-image.js";
-import { LedgerImageReader } from "../../src/exposure/ledger-image-reader.js";
 import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
 import { heldAttributionSource, heldSanctionsSource } from "../../src/exposure/held-reference.js";
+import { LedgerImageBuilder } from "../../src/exposure/ledger-image.js";
+import { LedgerImageReader } from "../../src/exposure/ledger-image-reader.js";
 import { LedgerIndex } from "../../src/exposure/ledger-index.js";
 import { buildSharedStrings, sharedStringAt, sharedStringIndex } from "../../src/exposure/shared-strings.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
