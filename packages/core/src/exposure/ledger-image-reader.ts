@@ -2,8 +2,9 @@
  * The `LedgerReader` of a {@link LedgerImage} and of the rows stored since it was built (the
  * delta, held in a small {@link LedgerIndex}). Reads answer exactly what a `LedgerIndex` holding
  * every row would: per address the same rows in the same order. Each thread of a screening
- * pool has one over the same shared image; only the delta, a cache of decoded addresses and
- * the lumps of its hubs (lumped reads, built from the image's rows) are its own.
+ * pool has one over the same shared image; only the delta, caches of decoded addresses and
+ * transaction hashes, and the lumps of its hubs (lumped reads, built from the image's rows) are
+ * its own.
  */
 import type { LedgerTransfer } from "../domain/records.js";
 import type {
@@ -32,6 +33,13 @@ const SEP = "\u0000";
 /** Decoded addresses kept per reader before the cache starts over. */
 const ADDRESS_CACHE_LIMIT = 200_000;
 
+/**
+ * Decoded transaction hashes kept per reader before the cache starts over: a trace presents the
+ * rows of the hubs it meets, and every trace meets the same hubs, so most presented rows were
+ * presented before (docs/benchmarks.md, "In the screening pool").
+ */
+const HASH_CACHE_LIMIT = 100_000;
+
 // Lumps read the image's columns: the layouts must agree.
 if (IMAGE_STRIDE !== LUMP_STRIDE)
   throw new Error("ledger image rows and lumped reads disagree on the row layout");
@@ -42,6 +50,8 @@ export class LedgerImageReader implements LedgerReader {
   #tokens = new Map<string, TokenImage>();
   #delta = new LedgerIndex();
   readonly #names = new Map<number, string>();
+  /** Decoded transaction hashes by image row number (see {@link HASH_CACHE_LIMIT}). */
+  readonly #hashes = new Map<number, string>();
   /**
    * Per token (network and token id), per image address number: the lump of its image rows,
    * built on its first lumped read; all valid for `#lumpScreen`. The image never changes, so a
@@ -89,6 +99,7 @@ export class LedgerImageReader implements LedgerReader {
   replace(image: LedgerImage, rows: ReadonlyArray<LedgerTransfer> = []): void {
     this.#image = image;
     this.#names.clear();
+    this.#hashes.clear();
     this.#index();
     this.#lumps.clear();
     this.#delta = new LedgerIndex();
@@ -155,6 +166,57 @@ export class LedgerImageReader implements LedgerReader {
       mergeInto(out, base, late, limit, 1);
     }
     return out;
+  }
+
+  /**
+   * Per query, the number of rows `incomingSync` returns for it without a limit: the image's
+   * (a binary search in the address's rows) and the delta's, as {@link LedgerIndex} counts.
+   */
+  incomingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>): number[] {
+    const token = this.#tokens.get(network + SEP + tokenId);
+    const late = this.#delta.size > 0 ? this.#delta.incomingCountsSync(network, tokenId, queries) : null;
+    return queries.map((q, i) => {
+      let held = 0;
+      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      if (token && address >= 0) {
+        const [start, end] = segment(token.incoming, address);
+        held = search(token.incoming, start, end, q.before, false) - start;
+      }
+      return held + (late === null ? 0 : (late[i] as number));
+    });
+  }
+
+  /** Per query, the number of rows `outgoingSync` returns for it without a limit. */
+  outgoingCountsSync(network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>): number[] {
+    const token = this.#tokens.get(network + SEP + tokenId);
+    const late = this.#delta.size > 0 ? this.#delta.outgoingCountsSync(network, tokenId, queries) : null;
+    return queries.map((q, i) => {
+      let held = 0;
+      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      if (token && address >= 0) {
+        const [start, end] = segment(token.outgoing, address);
+        held = end - search(token.outgoing, start, end, q.after, true);
+      }
+      return held + (late === null ? 0 : (late[i] as number));
+    });
+  }
+
+  /** See `LedgerReader.ledgerIncomingCounts`. */
+  ledgerIncomingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<IncomingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.incomingCountsSync(network, tokenId, queries));
+  }
+
+  /** See `LedgerReader.ledgerOutgoingCounts`. */
+  ledgerOutgoingCounts(
+    network: string,
+    tokenId: string,
+    queries: ReadonlyArray<OutgoingQuery>,
+  ): Promise<ReadonlyArray<number>> {
+    return Promise.resolve(this.outgoingCountsSync(network, tokenId, queries));
   }
 
   /** See `LedgerReader.ledgerIncoming`. */
@@ -386,7 +448,7 @@ export class LedgerImageReader implements LedgerReader {
     const block = data[d + 3] as number;
     return {
       network: token.network,
-      txHash: sharedStringAt(this.#image.hashes, adj.rows[p] as number),
+      txHash: this.#hash(adj.rows[p] as number),
       logIndex: data[d + 4] as number,
       tokenId: token.tokenId,
       from: incoming ? peer : self,
@@ -396,6 +458,17 @@ export class LedgerImageReader implements LedgerReader {
       block: Number.isNaN(block) ? null : block,
       valueUsd: Number.isNaN(valueUsd) ? null : valueUsd,
     };
+  }
+
+  /** The transaction hash of image row `row`, decoded once while the cache holds it. */
+  #hash(row: number): string {
+    let s = this.#hashes.get(row);
+    if (s === undefined) {
+      if (this.#hashes.size >= HASH_CACHE_LIMIT) this.#hashes.clear();
+      s = sharedStringAt(this.#image.hashes, row);
+      this.#hashes.set(row, s);
+    }
+    return s;
   }
 
   /** Address number `n` as a string, decoded once while the cache holds it. */

@@ -94,11 +94,6 @@ const world = fc
 
 /** The reads of `index` without the lumped one: what the tracer reads when a reader does not lump. */
 function plainReader(index: LedgerIndex | LedgerImageReader): LedgerReader {
-  if (index instanceof LedgerImageReader)
-    return {
-      ledgerIncoming: (...a) => index.ledgerIncoming(...a),
-      ledgerOutgoing: (...a) => index.ledgerOutgoing(...a),
-    };
   return {
     ledgerIncoming: (...a) => index.ledgerIncoming(...a),
     ledgerOutgoing: (...a) => index.ledgerOutgoing(...a),
