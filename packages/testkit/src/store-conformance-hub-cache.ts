@@ -179,10 +179,11 @@ export function hubCacheConformance(ctx: ConformanceContext): void {
       // Held whole, the sources name the addresses that may resolve, so hubs' rows are lumped.
       const resolver = createEntityResolver({ attributions, sanctions });
       const plain = plainReads(s);
-      const roomy = await createHubCachedLedger(s, s, { minRows: 16 });
+      const roomy = await createHubCachedLedger(s, s, { minRows: 16, maxLagMs: 0 });
       // Room for one hub at a time: every other load evicts.
       const tight = await createHubCachedLedger(s, s, {
         minRows: 16,
+        maxLagMs: 0,
         maxBytes: 700 * HUB_CACHE_BYTES_PER_ROW,
       });
       let unpresented = 0;
@@ -241,7 +242,7 @@ export function hubCacheConformance(ctx: ConformanceContext): void {
       ]);
       if (!attributions || !sanctions) throw new Error("reference data not held whole");
       const resolver = createEntityResolver({ attributions, sanctions });
-      const cached = await createHubCachedLedger(s, s, { minRows: 16 });
+      const cached = await createHubCachedLedger(s, s, { minRows: 16, maxLagMs: 0 });
       const at = BASE_TIME + 1000;
       const trace = (ledger: LedgerReader) =>
         traceTransferExposure({

@@ -11,9 +11,10 @@
  * senders' other rows at the times they sent to it (what a lumped read needs, see hub-cache.ts).
  *
  * Freshness, as the warm ledger's (`warm-catch-up.ts`): the reader follows `Store.scanLedger`
- * from the ledger's end as it was when the reader was made, and `Store.scanRewinds`; before a
- * read answered from a hub it reads what was stored since (every time with `maxLagMs` 0, the
- * default, so answers are those of the store). A hub is loaded between two catch-ups, never
+ * from the ledger's end as it was when the reader was made, and `Store.scanRewinds`; a read
+ * answered from a hub first reads what was stored since when the last catch-up is older than
+ * `maxLagMs` (with 0, every time: answers are then those of the store; by default a row stored
+ * by any process reaches a hub's reads at most 1 s later, as with `--warm`). A hub is loaded between two catch-ups, never
  * during one: a row stored after the catch-up before the load has a higher position than it
  * and is read by the next (twice when the load saw it too: held rows are skipped).
  */
@@ -40,7 +41,12 @@ export interface HubCacheOptions {
   readonly minRows?: number;
   /** Memory the held rows may take, bytes (counted as {@link HUB_CACHE_BYTES_PER_ROW} each). */
   readonly maxBytes?: number;
-  /** How old the held hubs may be when read, ms (default 0: what was stored is read before every read). */
+  /**
+   * How old the held hubs may be when read, ms: a read that touches one catches up first when the
+   * last catch-up began longer ago (0: before every such read). Default 1,000, the warm ledger's
+   * bound: a catch-up is three statements, and one before every read cost a cold worker about
+   * as much as the cache spared it (docs/benchmarks.md, "Hub cache").
+   */
   readonly maxLagMs?: number;
   /** Rows per statement while following the store. */
   readonly pageSize?: number;
@@ -54,7 +60,7 @@ export const HUB_CACHE_BYTES_PER_ROW = 400;
 export const HUB_CACHE_DEFAULTS = Object.freeze({
   minRows: 64,
   maxBytes: 256 * 2 ** 20,
-  maxLagMs: 0,
+  maxLagMs: 1_000,
   pageSize: 5_000,
 });
 
@@ -69,7 +75,7 @@ export interface HubCachedLedger extends LedgerReader {
 /** Frontier addresses per statement while loading a hub's senders' rows. */
 const SIBLING_CHUNK = 512;
 /** Rows asked per sender and time at first; a sender with more at one time is asked again. */
-const SIBLING_FIRST_LIMIT = 4;
+const SIBLING_FIRST_LIMIT = 2;
 /** Every row of an address, in both directions (times are ms, stored as 64-bit integers). */
 const ALL_BEFORE = Number.MAX_SAFE_INTEGER;
 const ALL_AFTER = Number.MIN_SAFE_INTEGER;
