@@ -9,11 +9,12 @@
  *
  * What an entry holds, so that its index answers exactly for its address:
  * - outgoing: every row out of the address;
- * - incoming: every row into the address, and for each of them every other row of its sender at
- *   the same time (its "siblings"): a lumped read presents a row whose child another row of the
- *   sender shares (same position, `samePosition` in hub-lump.ts), and the index finds those
- *   among its own rows. Rows a sender stores later at such a time are kept too
- *   ({@link HubCache.append} routes every row of a known sender).
+ * - incoming: every row into the address and, once it is to be read lumped, for each of them
+ *   every other row of its sender at the same time (its "siblings", {@link HubCache.addSiblings}):
+ *   a lumped read presents a row whose child another row of the sender shares (same position,
+ *   `samePosition` in hub-lump.ts), and the index finds those among its own rows. Rows a sender
+ *   stores after the load are kept too ({@link HubCache.append} routes every row of a known
+ *   sender). A hub only counted (one the tracer's budget cannot take) never needs them.
  *
  * An entry's index never compacts what is appended after its load (`compactAt` infinite): an
  * appended row stays one the index reads one by one (never lumped), and an entry that took more
@@ -39,6 +40,8 @@ interface HubEntry {
   rows: number;
   /** Rows appended since the load. */
   appended: number;
+  /** Incoming: whether its senders' siblings are held (lumped reads need them). */
+  siblings: boolean;
 }
 
 /** Appended rows past which an entry is dropped (and loaded again whole when next needed). */
@@ -92,8 +95,8 @@ export class HubCache {
   }
 
   /**
-   * Holds a hub: `rows` are all its rows of that direction (incoming: with their senders'
-   * siblings, see the module comment). Evicts the least recently read hubs while the bound is
+   * Holds a hub: `rows` are all its rows of that direction (incoming: its senders' siblings
+   * come later, {@link HubCache.addSiblings}). Evicts the least recently read hubs while the bound is
    * passed; a hub larger than the whole bound is not held. Answers whether it is held.
    */
   admit(
@@ -130,6 +133,7 @@ export class HubCache {
       senders,
       rows: held,
       appended: 0,
+      siblings: false,
     };
     this.#entries.set(key, entry);
     for (const s of senders) {
@@ -142,12 +146,42 @@ export class HubCache {
     }
     this.#rows += held;
     this.#loaded++;
+    this.#evictOver();
+    return this.#entries.has(key);
+  }
+
+  /** Evicts the least recently read hubs while the bound is passed. */
+  #evictOver(): void {
     for (const first of this.#entries.values()) {
       if (this.#rows <= this.#maxRows) break;
       this.#remove(first);
       this.#evicted++;
     }
-    return this.#entries.has(key);
+  }
+
+  /** Whether a held incoming hub holds its senders' siblings (false when it is not held). */
+  hasSiblings(network: string, tokenId: string, address: string): boolean {
+    return this.#entries.get(keyOf("incoming", network, tokenId, address))?.siblings === true;
+  }
+
+  /**
+   * Adds to a held incoming hub its senders' siblings, read after the hub's load (rows held
+   * already are skipped); evicts as {@link HubCache.admit}. Answers whether the hub is still held.
+   */
+  addSiblings(
+    network: string,
+    tokenId: string,
+    address: string,
+    rows: ReadonlyArray<LedgerTransfer>,
+  ): boolean {
+    const entry = this.#entries.get(keyOf("incoming", network, tokenId, address));
+    if (entry === undefined) return false;
+    const n = entry.index.add([...rows].sort(compareLedgerTransfers));
+    entry.rows += n;
+    entry.siblings = true;
+    this.#rows += n;
+    this.#evictOver();
+    return this.#entries.has(entry.key);
   }
 
   /**

@@ -150,9 +150,24 @@ export async function createHubCachedLedger(
         direction === "incoming"
           ? await inner.ledgerIncoming(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS)
           : await inner.ledgerOutgoing(network, tokenId, [{ address, after: ALL_AFTER }], ALL_ROWS);
-      const siblings =
-        direction === "incoming" ? await sendersRows(inner, network, tokenId, address, rows) : [];
-      cache.admit(direction, network, tokenId, address, [...rows, ...siblings]);
+      cache.admit(direction, network, tokenId, address, rows);
+    });
+
+  /** Reads the senders' siblings of held incoming hubs (for their first lumped read), between catch-ups. */
+  const loadSiblings = (network: string, tokenId: string, addresses: ReadonlyArray<string>) =>
+    exclusive(async () => {
+      await upkeep.catchUp();
+      for (const address of addresses) {
+        const index = cache.get("incoming", network, tokenId, address);
+        if (!index || cache.hasSiblings(network, tokenId, address)) continue;
+        const rows = index.incomingSync(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS);
+        cache.addSiblings(
+          network,
+          tokenId,
+          address,
+          await sendersRows(inner, network, tokenId, address, rows),
+        );
+      }
     });
 
   /** Loads, one after the other, the addresses of `queries` with at least `minRows` rows. */
@@ -255,13 +270,17 @@ export async function createHubCachedLedger(
         (rest) => inner.ledgerOutgoing(network, tokenId, rest, limit),
       );
     },
-    ledgerIncomingLumped(
+    async ledgerIncomingLumped(
       network: string,
       tokenId: string,
       queries: ReadonlyArray<LumpQuery>,
       screen: AddressScreen,
     ): Promise<ReadonlyArray<LumpedRows | null>> {
       const innerLumped = inner.ledgerIncomingLumped?.bind(inner);
+      const bare = queries
+        .map((q) => q.address)
+        .filter((a) => cache.has("incoming", network, tokenId, a) && !cache.hasSiblings(network, tokenId, a));
+      if (bare.length > 0) await loadSiblings(network, tokenId, [...new Set(bare)]);
       return split(
         "incoming",
         network,
