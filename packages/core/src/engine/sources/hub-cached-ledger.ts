@@ -53,8 +53,11 @@ export interface HubCacheOptions {
   readonly clock?: Clock;
 }
 
-/** Memory per held row, bytes, measured on the benchmark ledger's hubs and rounded up (docs/scaling.md). */
-export const HUB_CACHE_BYTES_PER_ROW = 400;
+/**
+ * Memory per held row, bytes: a hub is held in a `LedgerIndex`, as the warm ledger holds every row,
+ * whose measured cost is 500 bytes per row (RSS, 1M-transfer benchmark ledger; cli warm-advice.ts).
+ */
+export const HUB_CACHE_BYTES_PER_ROW = 500;
 
 /** Defaults of {@link HubCacheOptions}. */
 export const HUB_CACHE_DEFAULTS = Object.freeze({
