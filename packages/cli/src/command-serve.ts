@@ -32,6 +32,9 @@ import { consoleAssetsDir } from "./console-dir.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import {
   createCliEngine,
+  HUB_CACHE_OPTION,
+  HUB_CACHE_USAGE,
+  hubCacheOption,
   lazyPdfRenderer,
   PLAIN_SECRETS_WARNING,
   screeningSources,
@@ -63,6 +66,7 @@ const OPTIONS = {
   "reports-config": { type: "string" },
   "drain-seconds": { type: "string" },
   ...CHAIN_OPTIONS,
+  ...HUB_CACHE_OPTION,
   ...METRICS_OPTIONS,
 } as const;
 
@@ -100,7 +104,7 @@ export const serveCommand: CliCommand = {
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--screening-threads N] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
-                     [--reports-config FILE]
+                     [--reports-config FILE] [--hub-cache-mb 256]
                      [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
@@ -133,6 +137,7 @@ ${LEDGER_USAGE}
   --metrics-host  interface of --metrics-port; default 127.0.0.1
   --drain-seconds  on SIGTERM, answer /readyz 503 this long before refusing connections, so a
                 load balancer stops sending first; default 0 (see docs/operations.md)
+${HUB_CACHE_USAGE}
 ${CHAIN_USAGE}
 
   environment: OPENKYT_API_KEYS="id:secret:account,..." provisions keys at start;
@@ -168,6 +173,7 @@ ${CHAIN_USAGE}
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
     const screeningThreads = screeningThreadsOption(args, warm);
+    const hubCache = hubCacheOption(args, io.env);
     const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
     checkLedgerWithWarm(ledger, warm);
     const drainSeconds = secondsOption(args, "drain-seconds", 0);
@@ -196,7 +202,7 @@ ${CHAIN_USAGE}
       ops.readiness.done("store");
       const renderer = lazyPdfRenderer();
       try {
-        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads);
+        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads, hubCache);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(

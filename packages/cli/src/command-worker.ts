@@ -8,7 +8,14 @@ import { bindingOption, CHAIN_OPTIONS, CHAIN_USAGE, liveChainSource } from "./ch
 import { METRICS_OPTIONS, metricsAddressOption, parseCommandArgs, stringOption } from "./cli-args.js";
 import { type CliCommand, EXIT } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
-import { createCliEngine, screeningSources, screeningThreadsOption } from "./engine-setup.js";
+import {
+  createCliEngine,
+  HUB_CACHE_OPTION,
+  HUB_CACHE_USAGE,
+  hubCacheOption,
+  screeningSources,
+  screeningThreadsOption,
+} from "./engine-setup.js";
 import {
   checkLedgerWithWarm,
   LEDGER_OPTION,
@@ -22,7 +29,7 @@ import { startProcessOps } from "./ops-setup.js";
 export const workerCommand: CliCommand = {
   name: "worker",
   summary: "run the job runner only (binding and checks)",
-  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--screening-threads N] [--log-level info] [--json]
+  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--screening-threads N] [--hub-cache-mb 256] [--log-level info] [--json]
                       [--metrics-host 127.0.0.1 --metrics-port N] [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
@@ -35,6 +42,7 @@ ${LEDGER_USAGE}
   --log-level  pino level of the log on stderr; default info
   --metrics-port  serve /metrics, /readyz and /healthz on this port (0: any free port); default: none
   --metrics-host  interface of --metrics-port; default 127.0.0.1
+${HUB_CACHE_USAGE}
 ${CHAIN_USAGE}
 
   A SQLite store is for one process: run a worker on it only when the server runs --no-workers.`,
@@ -46,12 +54,14 @@ ${CHAIN_USAGE}
       warm: { type: "boolean" },
       "screening-threads": { type: "string" },
       ...CHAIN_OPTIONS,
+      ...HUB_CACHE_OPTION,
       ...METRICS_OPTIONS,
     });
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     const warm = args.values.warm === true;
     const screeningThreads = screeningThreadsOption(args, warm);
+    const hubCache = hubCacheOption(args, io.env);
     const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
     checkLedgerWithWarm(ledger, warm);
     const ops = await startProcessOps(
@@ -65,7 +75,7 @@ ${CHAIN_USAGE}
       );
       ops.readiness.done("store");
       try {
-        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads);
+        const warmSources = await screeningSources(warm, store, io.stderr, screeningThreads, hubCache);
         if (warm) ops.readiness.done("warm_sources");
         const live = await liveChainSource(args, io.env, store, logger, warmSources.chainSource);
         const engine = createCliEngine(store, io.env, logger, {

@@ -13,7 +13,9 @@ import {
   createWarmSources,
   type Engine,
   type EngineConfig,
+  HUB_CACHE_DEFAULTS,
   KytError,
+  type LedgerReader,
   type Logger,
   type ReportRenderer,
   type Store,
@@ -112,8 +114,38 @@ export function createCliEngine(
   });
 }
 
-/** Warm sources of a command, with the screening pool when it runs one (close it after the engine stops). */
-export type CliWarmSources = Partial<WarmSources> & { readonly traceExecutor?: ScreeningPool };
+/**
+ * Sources of a command: warm, with the screening pool when it runs one (close it after the
+ * engine stops), or cold with the hub cache in front of the store's ledger.
+ */
+export type CliWarmSources = Partial<Omit<WarmSources, "ledger">> & {
+  readonly ledger?: WarmSources["ledger"] | LedgerReader;
+  readonly traceExecutor?: ScreeningPool;
+};
+
+/** The option of `--hub-cache-mb` (serve, worker). */
+export const HUB_CACHE_OPTION = { "hub-cache-mb": { type: "string" } } as const;
+
+/** Usage lines of `--hub-cache-mb`. */
+export const HUB_CACHE_USAGE = `  --hub-cache-mb  without --warm: memory for the rows of the ledger's hubs (addresses with at
+               least 64 rows a trace meets), read once and followed; default $OPENKYT_HUB_CACHE_MB,
+               then 256; 0: none (every hop read from the database)`;
+
+/**
+ * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB, else 256): the hub cache's memory bound of a
+ * cold process, in MB; 0 switches it off (null).
+ */
+export function hubCacheOption(
+  args: ParsedArgs,
+  env: Readonly<Record<string, string | undefined>>,
+): number | null {
+  const raw = stringOption(args, "hub-cache-mb") ?? (env.OPENKYT_HUB_CACHE_MB || undefined);
+  if (raw === undefined) return HUB_CACHE_DEFAULTS.maxBytes / 2 ** 20;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`--hub-cache-mb must be a whole number of MB (0: no hub cache), got ${raw}`);
+  }
+  return Number(raw) === 0 ? null : Number(raw);
+}
 
 /**
  * `--screening-threads N`: threads that run the checks' traces over one shared copy of the
@@ -137,8 +169,8 @@ export function screeningThreadsOption(args: ParsedArgs, warm: boolean): number 
 /**
  * The sources of a screening process over `store`: warm (`--warm`: the ledger in memory too;
  * with `threads` > 0 held by a screening pool of that many threads, which also runs the traces),
- * else cold (the ledger read from the database; labels and sanctions held whole, tokens and
- * prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to `stderr`
+ * else cold (the ledger read from the database with its hubs held, `hubCacheMb` MB at most, null:
+ * none; labels and sanctions held whole, tokens and prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to `stderr`
  * (`warm-advice.ts`) first.
  */
 export async function screeningSources(
@@ -146,10 +178,15 @@ export async function screeningSources(
   store: Store,
   stderr: (text: string) => void,
   threads = 0,
+  hubCacheMb: number | null = HUB_CACHE_DEFAULTS.maxBytes / 2 ** 20,
 ): Promise<CliWarmSources> {
   const advice = await warmAdvice(store, warm);
   if (advice) stderr(advice);
-  if (!warm) return createColdSources(store);
+  if (!warm) {
+    return createColdSources(store, {
+      hubCache: hubCacheMb === null ? false : { maxBytes: hubCacheMb * 2 ** 20 },
+    });
+  }
   return threads > 0 ? createPooledWarmSources(store, { pool: { threads } }) : createWarmSources(store);
 }
 

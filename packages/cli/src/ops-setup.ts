@@ -5,7 +5,7 @@
  * and `/healthz`; and OpenTelemetry traces when the OTEL_* variables ask for them (see
  * docs/operations.md).
  */
-import type { Engine, Store, Tracer, WarmSources } from "@openkyt/core";
+import type { Engine, Store, Tracer } from "@openkyt/core";
 import {
   createOpsApp,
   createReadiness,
@@ -27,6 +27,7 @@ import {
   watchEngine,
 } from "@openkyt/metrics";
 import type { MetricsAddress } from "./cli-args.js";
+import type { CliWarmSources } from "./engine-setup.js";
 import { startTracing } from "./otel-setup.js";
 
 /** The key the readiness probe reads (a primary-key lookup that answers null). */
@@ -47,7 +48,7 @@ export interface ProcessOps {
   /** `store` with its failures counted (and its calls traced when traces are on). */
   countStore(store: Store): Store;
   /** Feeds the metrics from the engine, its store and its warm sources; the probe reads the store. */
-  watch(engine: Engine, warm: Partial<WarmSources>): void;
+  watch(engine: Engine, warm: CliWarmSources): void;
   /** Probes `store` for readiness and runs `refresh` before each exposition (a process without an engine: `follow`). */
   watchStore(store: Store, refresh: () => void | Promise<void>): void;
   /** Stops listening to the engine, closes the separate listener, flushes the traces. Idempotent. */
@@ -102,7 +103,8 @@ export async function startProcessOps(
       store = engine.store;
       unwatch.push(watchEngine(metrics, engine));
       refreshers.push(storeGauges(metrics, engine.store));
-      if (warm.ledger) refreshers.push(warmLedgerGauges(metrics, warm.ledger));
+      // A warm ledger (a cold process's hub-cached reader has no copy to report on).
+      if (warm.ledger && "caughtUpAt" in warm.ledger) refreshers.push(warmLedgerGauges(metrics, warm.ledger));
     },
     watchStore(given, refresh) {
       store = given;

@@ -21,7 +21,7 @@
  */
 import { freemem, totalmem } from "node:os";
 import { getHeapStatistics } from "node:v8";
-import type { Store } from "@openkyt/core";
+import { lastLedgerPosition, type Store } from "@openkyt/core";
 
 /** Memory per warm ledger row, bytes: RSS 730 MB warm vs 246 MB cold on the 1M ledger, rounded up. */
 export const WARM_BYTES_PER_ROW = 500;
@@ -64,24 +64,7 @@ export function warmFit(rows: number, room: MemoryRoom): WarmFit {
  * cannot list its ledger in stored order.
  */
 export async function ledgerRowsEstimate(store: Pick<Store, "scanLedger">): Promise<number | null> {
-  const scan = store.scanLedger?.bind(store);
-  if (!scan) return null;
-  const beyond = async (position: number) => (await scan(position, 1)).rows.length > 0;
-  if (!(await beyond(0))) return 0;
-  // Invariant: a row lies beyond `low`, none beyond `high`.
-  let low = 0;
-  let high = 1;
-  while (await beyond(high)) {
-    low = high;
-    high *= 2;
-    if (high > Number.MAX_SAFE_INTEGER / 2) return high;
-  }
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2);
-    if (await beyond(mid)) low = mid;
-    else high = mid;
-  }
-  return high;
+  return lastLedgerPosition(store);
 }
 
 /** MB, rounded. */

@@ -10,6 +10,7 @@ import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
 import { caseworkConformance } from "./store-conformance-casework.js";
 import { chainFollowConformance } from "./store-conformance-chain-follow.js";
 import { clusterConformance } from "./store-conformance-clusters.js";
+import { hubCacheConformance } from "./store-conformance-hub-cache.js";
 import { jobConformance } from "./store-conformance-jobs.js";
 import { keyModelConformance } from "./store-conformance-keys-models.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
@@ -85,6 +86,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     utxoConformance(context);
     chainFollowConformance(context);
     rewindConformance(context);
+    hubCacheConformance(context);
     clusterConformance(context);
     referenceConformance(context);
     referenceScanConformance(context);

@@ -37,6 +37,14 @@ export {
   type ColdSourcesOptions,
   createColdSources,
 } from "./sources/cold-sources.js";
+export {
+  createHubCachedLedger,
+  HUB_CACHE_BYTES_PER_ROW,
+  HUB_CACHE_DEFAULTS,
+  type HubCachedLedger,
+  type HubCacheOptions,
+} from "./sources/hub-cached-ledger.js";
+export { lastLedgerPosition, ledgerTail } from "./sources/ledger-tail.js";
 export type { ReferenceData } from "./sources/reference-data.js";
 export * from "./sources/store-clustering.js";
 export * from "./sources/store-sources.js";

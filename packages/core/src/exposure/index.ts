@@ -15,6 +15,7 @@ export {
 } from "./entity-resolver.js";
 export { LEDGER_CHUNK_SIZE } from "./frontier-trace.js";
 export { heldAttributionSource, heldSanctionsSource } from "./held-reference.js";
+export { HubCache, type HubCacheStats, type HubDirection } from "./hub-cache.js";
 export {
   type AdjacencyImage,
   IMAGE_STRIDE,

@@ -8,8 +8,14 @@
  * "Cold traces"). A label, listing, token or price imported by any process is seen at most
  * about 30 s later (`refreshMs`, `ttlMs`); `clear()` on a source makes it read again at once.
  *
+ * The ledger's hubs are held too (`hub-cached-ledger.ts`): the rows of every address a trace
+ * finds with at least 64 rows, up to 256 MB, followed as the store changes, so that a trace
+ * reads them and lumps their light rows in memory instead of reading thousands of rows a visit.
+ *
  *   const engine = createEngine({ store, ...(await createColdSources(store)) });
  */
+
+import type { LedgerReader } from "../../ports/ledger-reader.js";
 import type {
   AttributionSource,
   PriceSource,
@@ -25,6 +31,7 @@ import {
   cachingTokenCatalog,
   type SourceCacheOptions,
 } from "./cached-sources.js";
+import { createHubCachedLedger, type HubCacheOptions } from "./hub-cached-ledger.js";
 import {
   storeAttributionSource,
   storePriceSource,
@@ -42,6 +49,11 @@ export interface ColdSourcesOptions {
   readonly cache?: SourceCacheOptions;
   /** Attributions and sanctions held whole (the default), or `false` for caches in front of the store. */
   readonly reference?: WholeReferenceOptions | false;
+  /**
+   * The hub cache in front of the store's ledger (the default), or `false` for none (every hop
+   * read from the store). A store that cannot list its ledger in stored order gets none.
+   */
+  readonly hubCache?: HubCacheOptions | false;
 }
 
 /** Engine config members a cold process holds in memory (the ledger is read from the store). */
@@ -50,6 +62,8 @@ export interface ColdSources {
   readonly sanctions: SanctionsSource & Clearable;
   readonly tokens: TokenCatalog & Clearable;
   readonly prices: PriceSource & Clearable;
+  /** The store's ledger with its hubs held (absent when off or when the store cannot follow its ledger). */
+  readonly ledger?: LedgerReader;
 }
 
 /** Reads the attributions and sanctions of `store` whole and puts caches in front of the rest. */
@@ -62,7 +76,9 @@ export async function createColdSources(
     whole ? wholeAttributionSource(store, whole) : null,
     whole ? wholeSanctionsSource(store, whole) : null,
   ]);
+  const hubs = options.hubCache === false || !store.scanLedger ? null : (options.hubCache ?? {});
   return {
+    ...(hubs ? { ledger: await createHubCachedLedger(store, store, hubs) } : {}),
     attributions: attributions ?? cachingAttributionSource(storeAttributionSource(store), options.cache),
     sanctions: sanctions ?? cachingSanctionsSource(storeSanctionsSource(store), options.cache),
     tokens: cachingTokenCatalog(storeTokenCatalog(store), options.cache),

@@ -42,9 +42,16 @@ export interface WarmCatchUp {
   readonly caughtUpAt: number;
 }
 
+/** Where a copy's first catch-up starts: a scan position and the last rewind already seen. */
+export interface WarmStart {
+  readonly position: number;
+  readonly rewound: number;
+}
+
 /**
  * The catch-up of a copy named `what` that `readPage(position, pageSize)` fills; `options`
- * over `defaults`, checked (VALIDATION_ERROR naming both fields).
+ * over `defaults`, checked (VALIDATION_ERROR naming both fields). `start`: from the first row
+ * and rewind (a copy of the whole ledger), or from a position (a copy that holds nothing older).
  */
 export function warmCatchUp(
   what: string,
@@ -52,6 +59,7 @@ export function warmCatchUp(
   defaults: { readonly maxLagMs: number; readonly pageSize: number },
   readPage: (position: number, pageSize: number) => Promise<WarmPage>,
   rewinds: WarmRewinds | null = null,
+  start: WarmStart = { position: 0, rewound: 0 },
 ): WarmCatchUp {
   const maxLagMs = options.maxLagMs ?? defaults.maxLagMs;
   const pageSize = options.pageSize ?? defaults.pageSize;
@@ -59,11 +67,11 @@ export function warmCatchUp(
     throw new KytError("VALIDATION_ERROR", `${what}: maxLagMs must be >= 0 and pageSize a positive integer`);
   }
   const clock = options.clock ?? systemClock;
-  let position = 0;
+  let position = start.position;
   let caughtUpAt = Number.NEGATIVE_INFINITY;
   let running: Promise<number> | null = null;
 
-  let rewound = 0;
+  let rewound = start.rewound;
 
   /** Applies the rewinds recorded since the last one seen; answers whether there were any. */
   async function applyRewinds(): Promise<boolean> {
