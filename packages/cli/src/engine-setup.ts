@@ -13,7 +13,6 @@ import {
   createWarmSources,
   type Engine,
   type EngineConfig,
-  HUB_CACHE_DEFAULTS,
   KytError,
   type LedgerReader,
   type Logger,
@@ -128,19 +127,20 @@ export const HUB_CACHE_OPTION = { "hub-cache-mb": { type: "string" } } as const;
 
 /** Usage lines of `--hub-cache-mb`. */
 export const HUB_CACHE_USAGE = `  --hub-cache-mb  without --warm: memory for the rows of the ledger's hubs (addresses with at
-               least 64 rows a trace meets), read once and followed; default $OPENKYT_HUB_CACHE_MB,
-               then 256; 0: none (every hop read from the database)`;
+               least 64 rows a trace meets), read once and followed (256 is a good start); default
+               $OPENKYT_HUB_CACHE_MB, then 0: none (every hop read from the database)`;
 
 /**
- * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB, else 256): the hub cache's memory bound of a
- * cold process, in MB; 0 switches it off (null).
+ * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB, else none): the hub cache's memory bound of a
+ * cold process, in MB; 0 or unset: no hub cache (null). Off by default until a fresh worker's own
+ * CPU is shown lower with it (docs/benchmarks.md, "Hub cache").
  */
 export function hubCacheOption(
   args: ParsedArgs,
   env: Readonly<Record<string, string | undefined>>,
 ): number | null {
   const raw = stringOption(args, "hub-cache-mb") ?? (env.OPENKYT_HUB_CACHE_MB || undefined);
-  if (raw === undefined) return HUB_CACHE_DEFAULTS.maxBytes / 2 ** 20;
+  if (raw === undefined) return null;
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
     throw new UsageError(`--hub-cache-mb must be a whole number of MB (0: no hub cache), got ${raw}`);
   }
@@ -178,7 +178,7 @@ export async function screeningSources(
   store: Store,
   stderr: (text: string) => void,
   threads = 0,
-  hubCacheMb: number | null = HUB_CACHE_DEFAULTS.maxBytes / 2 ** 20,
+  hubCacheMb: number | null = null,
 ): Promise<CliWarmSources> {
   const advice = await warmAdvice(store, warm);
   if (advice) stderr(advice);

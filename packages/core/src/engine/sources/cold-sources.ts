@@ -8,9 +8,12 @@
  * "Cold traces"). A label, listing, token or price imported by any process is seen at most
  * about 30 s later (`refreshMs`, `ttlMs`); `clear()` on a source makes it read again at once.
  *
- * The ledger's hubs are held too (`hub-cached-ledger.ts`): the rows of every address a trace
- * finds with at least 64 rows, up to 256 MB, followed as the store changes, so that a trace
- * reads them and lumps their light rows in memory instead of reading thousands of rows a visit.
+ * On request (`hubCache`) the ledger's hubs are held too (`hub-cached-ledger.ts`): the rows of
+ * every address a trace finds with at least 64 rows, up to a bound, followed as the store
+ * changes, so that a trace reads them and lumps their light rows in memory instead of reading
+ * thousands of rows a visit. It is off by default: it takes Postgres's work per transfer to a
+ * fifth, but a fresh worker's own CPU over its first few hundred transfers was not yet lower,
+ * and the memory a held row costs is not yet measured (docs/benchmarks.md, "Hub cache").
  *
  *   const engine = createEngine({ store, ...(await createColdSources(store)) });
  */
@@ -50,8 +53,8 @@ export interface ColdSourcesOptions {
   /** Attributions and sanctions held whole (the default), or `false` for caches in front of the store. */
   readonly reference?: WholeReferenceOptions | false;
   /**
-   * The hub cache in front of the store's ledger (the default), or `false` for none (every hop
-   * read from the store). A store that cannot list its ledger in stored order gets none.
+   * The hub cache in front of the store's ledger, or absent / `false` for none (the default:
+   * every hop read from the store). A store that cannot list its ledger in stored order gets none.
    */
   readonly hubCache?: HubCacheOptions | false;
 }
@@ -76,7 +79,7 @@ export async function createColdSources(
     whole ? wholeAttributionSource(store, whole) : null,
     whole ? wholeSanctionsSource(store, whole) : null,
   ]);
-  const hubs = options.hubCache === false || !store.scanLedger ? null : (options.hubCache ?? {});
+  const hubs = !options.hubCache || !store.scanLedger ? null : options.hubCache;
   return {
     ...(hubs ? { ledger: await createHubCachedLedger(store, store, hubs) } : {}),
     attributions: attributions ?? cachingAttributionSource(storeAttributionSource(store), options.cache),
