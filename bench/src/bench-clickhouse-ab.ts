@@ -11,6 +11,8 @@
  *
  *   node --conditions=source --import tsx src/bench-clickhouse-ab.ts --dir DIR --rows N
  *     [--traces N] [--rounds N] [--workers N --screen N] LABEL=CHECKOUT...
+ *
+ * A label ending in `-nocounts` opens that checkout's ledger with `countCap: 0` (no hop counts).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -105,6 +107,7 @@ try {
         openClickHouseLedger: Opener;
       };
       const ledger = mod.openClickHouseLedger(target, {
+        ...(checkout.label.endsWith("-nocounts") ? { countCap: 0 } : {}),
         settings: { log_queries: 1 },
         retry: { requestTimeoutMillis: 600_000 },
       });

@@ -65,8 +65,8 @@ export function windowCondition(direction: Direction, window: number | null): st
 }
 
 /**
- * The hot addresses of a frontier (more than `hotRows` rows by the degree table), each with its
- * rows per day; the others are not in the map. One query on the small tables: the hop tables
+ * The hot addresses of a frontier (more than `hotRows` rows by the day table), each with its
+ * rows per day; the others are not in the map. One query on the day table: the hop tables
  * are then read with the cold addresses' keys as literals (18.16 narrows a read to key ranges
  * by literals only: a key set from a subquery filters every row of the listed keys, a hub's
  * history included). An address whose hash another frontier address shares gets no days (it
@@ -87,22 +87,20 @@ export async function hotDays(
   const keys = addresses
     .map((a) => `cityHash64(${sqlString(network)}, ${sqlString(tokenId)}, ${sqlString(a)})`)
     .join(", ");
-  // Degrees are per hop key: addresses sharing a hash only over-count (the exact top-n path).
-  const hot = `SELECT hop_key FROM ${db}.ledger_hop_${direction}_degree WHERE hop_key IN (${keys})
-    GROUP BY hop_key HAVING sum(rows) > ${sqlInt(hotRows)}`;
-  const rows = await client.rows<{ address: string; day: number; rows: number | string; marker: number }>(
-    `SELECT address, toInt32(0) AS day, toUInt64(0) AS rows, toUInt8(1) AS marker
-     FROM (SELECT arrayJoin([${list}]) AS address)
-     WHERE cityHash64(${sqlString(network)}, ${sqlString(tokenId)}, address) GLOBAL IN (${hot})
-     UNION ALL
-     SELECT transform(hop_key, [${keys}], [${list}], '') AS address, day, sum(rows) AS rows, toUInt8(0) AS marker
-     FROM ${db}.ledger_hop_${direction}_days WHERE hop_key IN (${keys}) AND hop_key GLOBAL IN (${hot})
-     GROUP BY hop_key, day`,
+  // Rows per key are the sum of its days: addresses sharing a hash only over-count (the exact
+  // top-n path). One read of the day table, whose small granules keep it to the frontier's keys.
+  const rows = await client.rows<{ address: string; days: number[]; rows: Array<number | string> }>(
+    `SELECT transform(hop_key, [${keys}], [${list}], '') AS address, groupArray(day) AS days, groupArray(n) AS rows
+     FROM (SELECT hop_key, day, sum(rows) AS n FROM ${db}.ledger_hop_${direction}_days
+       WHERE hop_key IN (${keys}) GROUP BY hop_key, day)
+     GROUP BY hop_key HAVING sum(n) > ${sqlInt(hotRows)}`,
   );
-  for (const r of rows) if (Number(r.marker) === 1) out.set(r.address, []);
   for (const r of rows) {
-    if (Number(r.marker) === 1) continue;
-    out.get(r.address)?.push({ day: Number(r.day), rows: Number(r.rows) });
+    if (r.address === "") continue;
+    out.set(
+      r.address,
+      r.days.map((day, i) => ({ day: Number(day), rows: Number(r.rows[i]) })),
+    );
   }
   return out;
 }

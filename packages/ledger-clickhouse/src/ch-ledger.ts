@@ -5,7 +5,14 @@
  * The hops are in ch-hop-read.ts and their counts in ch-hop-count.ts: both bounded by the edge
  * budget however many rows an address has (ch-hop-window.ts).
  */
-import type { LedgerBulkWriter, LedgerReader, LedgerStore, LedgerTransfer } from "@openkyt/core";
+import type {
+  IncomingQuery,
+  LedgerBulkWriter,
+  LedgerReader,
+  LedgerStore,
+  LedgerTransfer,
+  OutgoingQuery,
+} from "@openkyt/core";
 import { DEFAULT_EDGE_BUDGET, KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlString, sqlStringList } from "./ch-escape.js";
@@ -53,7 +60,8 @@ export interface ClickHouseLedgerOptions {
   /**
    * The hop counts stop at this (`ledgerIncomingCounts` answers at most it): a tracer skips a
    * hub whose count reaches the rows it may read, so this needs to be above its edge budget;
-   * default the default edge budget + 1. Counting a hub costs about this many rows.
+   * default the default edge budget + 1. Counting a hub costs about this many rows. 0: no
+   * counts (the tracer then reads every address, hubs included, each read bounded as well).
    */
   readonly countCap?: number;
   /** Server settings sent with every request (for example a per-query max_memory_usage). */
@@ -127,10 +135,14 @@ export function openClickHouseLedger(
       hop(client, db, "in", network, tokenId, queries, limit, perQuery, hotRows),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
       hop(client, db, "out", network, tokenId, queries, limit, perQuery, hotRows),
-    ledgerIncomingCounts: (network, tokenId, queries) =>
-      countHop(client, db, "in", network, tokenId, queries, countCap, perQuery, hotRows),
-    ledgerOutgoingCounts: (network, tokenId, queries) =>
-      countHop(client, db, "out", network, tokenId, queries, countCap, perQuery, hotRows),
+    ...(countCap > 0
+      ? {
+          ledgerIncomingCounts: (network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) =>
+            countHop(client, db, "in", network, tokenId, queries, countCap, perQuery, hotRows),
+          ledgerOutgoingCounts: (network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>) =>
+            countHop(client, db, "out", network, tokenId, queries, countCap, perQuery, hotRows),
+        }
+      : {}),
     bulkLedgerWriter: () => openBulkLoad(client, db),
     close: () => client.close(),
   };
