@@ -38,7 +38,9 @@ export async function countHop(
   perQuery: number,
   hotRows: number,
 ): Promise<number[]> {
-  const boundOf = (q: IncomingQuery | OutgoingQuery) => sqlIntValue("before" in q ? q.before : q.after);
+  // Times are whole milliseconds: a bound between two is the next one out (before 4.5 is before 5).
+  const boundOf = (q: IncomingQuery | OutgoingQuery) =>
+    sqlIntValue("before" in q ? Math.ceil(q.before) : Math.floor(q.after));
   const counts: number[] = new Array<number>(queries.length).fill(0);
   // Rounds of distinct addresses (an address listed twice, with two bounds, is counted twice).
   let left = queries.map((q, i) => ({ q, i }));
