@@ -44,10 +44,10 @@ async function checksOf(port: number): Promise<number> {
 }
 
 /** Starts one `openkyt worker`; resolves once it says it runs. */
-async function startWorker(db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
+async function startWorker(bin: string, db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
+    [bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
     {
       env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "" },
       stdio: ["ignore", "pipe", "inherit"],
@@ -63,6 +63,14 @@ async function startWorker(db: string, ledgerUrl: string, port: number): Promise
   return child;
 }
 
+/** Options of {@link benchClickHouseWorkers}. */
+export interface ClickHouseWorkersOptions {
+  /** The CLI to run (another checkout's `packages/cli/bin/openkyt.js`); this one's by default. */
+  readonly bin?: string;
+  /** The Postgres schema of the screening state (dropped after); `bench_chw_<pid>` by default. */
+  readonly schema?: string;
+}
+
 /**
  * The screening rate of `workers` workers on the ClickHouse ledger at `ledgerUrl` (`rows` rows of
  * the benchmark shape), over `sample` transfers taken from it; `serverPid` is the ClickHouse server's.
@@ -73,9 +81,10 @@ export async function benchClickHouseWorkers(
   sample: ReadonlyArray<LedgerTransfer>,
   workers: number,
   serverPid: number,
+  options: ClickHouseWorkersOptions = {},
 ): Promise<Figure[]> {
   const url = process.env.OPENKYT_BENCH_PG ?? PG_DEFAULT;
-  const schema = `bench_chw_${process.pid}`;
+  const schema = options.schema ?? `bench_chw_${process.pid}`;
   let store: Store;
   try {
     store = await createPostgresStore({ connectionString: url, schema, migrate: true });
@@ -94,7 +103,7 @@ export async function benchClickHouseWorkers(
     const ch0 = processCpuMs(serverPid);
     const pg0 = processesCpuMs("postgres");
     const started = performance.now();
-    for (const port of ports) children.push(await startWorker(db, ledgerUrl, port));
+    for (const port of ports) children.push(await startWorker(options.bin ?? BIN, db, ledgerUrl, port));
     const deadline = started + 1_800_000;
     let checked = 0;
     while (checked < sample.length) {

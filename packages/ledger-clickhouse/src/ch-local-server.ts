@@ -193,6 +193,7 @@ function configXml(
   <timezone>UTC</timezone>
   <mlock_executable>false</mlock_executable>
   <remote_servers>${remote}</remote_servers>
+  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
 </yandex>
 `;
 }

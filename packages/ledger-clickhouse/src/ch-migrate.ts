@@ -8,6 +8,7 @@ import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlString } from "./ch-escape.js";
 import {
   distributedStatements,
+  hopDaysDistributedStatements,
   hopDistributedStatements,
   LEDGER_MIGRATIONS,
   type LedgerMigration,
@@ -26,6 +27,9 @@ export const UTXO_DISTRIBUTED_VERSION = 1002;
 
 /** The version of the Distributed hop tables of migration 3 on a sharded ledger's entry server. */
 export const HOP_DISTRIBUTED_VERSION = 1003;
+
+/** The version of the Distributed day tables of migration 4 on a sharded ledger's entry server. */
+export const HOP_DAYS_DISTRIBUTED_VERSION = 1004;
 
 /** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
 const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
@@ -88,7 +92,17 @@ export async function migrateClickHouseLedger(
     name: `distributed hop tables by hop key over cluster ${target.cluster}`,
     statements: (db) => hopDistributedStatements(db, target.cluster ?? ""),
   };
-  const entryApplied = await migrateServer(target, "", [entry, utxoEntry, hopEntry], options.retry);
+  const daysEntry: LedgerMigration = {
+    version: HOP_DAYS_DISTRIBUTED_VERSION,
+    name: `distributed hop day tables over cluster ${target.cluster}`,
+    statements: (db) => hopDaysDistributedStatements(db, target.cluster ?? ""),
+  };
+  const entryApplied = await migrateServer(
+    target,
+    "",
+    [entry, utxoEntry, hopEntry, daysEntry],
+    options.retry,
+  );
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];
   return { applied };
 }

@@ -90,7 +90,9 @@ export interface LedgerReader {
    * Optional, for readers that count without reading (an index in memory): per query, in order,
    * how many rows `ledgerIncoming` would return for it without a limit. A tracer asks before
    * reading a hub's rows it could not use: a count at or above what it may read tells it so
-   * without presenting them.
+   * without presenting them. A reader may stop counting at a cap of its own, documented and
+   * above the rows a tracer reads at once (the ClickHouse ledger's `countCap`): it then answers
+   * min(count, cap), which still tells a tracer whether a hub fits.
    */
   ledgerIncomingCounts?(
     network: string,
