@@ -167,13 +167,22 @@ describe("openkyt follow on anvil", () => {
     expect((await runInProcess(["migrate", "--db", db])).code).toBe(0);
     const first = Number(await chain.publicClient.getBlockNumber()) + 1;
     const senders = chain.accounts.slice(0, 4);
+    let lastSent: Awaited<ReturnType<typeof chain.sendNative>> | undefined;
     for (let i = 0; i < 80; i++) {
       const from = senders[i % senders.length];
       const to = chain.accounts[8 + (i % 2)];
       if (!from || !to) throw new Error("anvil has funded accounts");
-      await chain.sendNative(from, to, `0.${String(i + 1).padStart(3, "0")}`);
+      lastSent = await chain.sendNative(from, to, `0.${String(i + 1).padStart(3, "0")}`);
     }
-    const last = Number(await chain.publicClient.getBlockNumber());
+    if (!lastSent) throw new Error("80 transfers were sent");
+    // anvil answers eth_sendTransaction before its block number moves: the last block is the one
+    // the last transfer's receipt names, not the head read right after sending (which can be one
+    // short, and then the follower's head never equals it).
+    const { blockNumber } = await chain.publicClient.waitForTransactionReceipt({
+      hash: lastSent,
+      pollingInterval: 20,
+    });
+    const last = Number(blockNumber);
     const args = [
       "follow",
       "ETH",
