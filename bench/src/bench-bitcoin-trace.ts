@@ -19,21 +19,14 @@ import {
   LedgerIndex,
   storeAttributionSource,
   storeSanctionsSource,
-  traceTransferExposure,
   traceUtxoTransferExposure,
   type UtxoTransaction,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
-import {
-  generatedHotWallet,
-  generatedUtxoAddress,
-  generateUtxoLedger,
-  ledgerReferenceData,
-  seededRandom,
-} from "@openkyt/testkit";
-import { benchShape, ledgerCopy, removeCopy } from "./bench-ledger-db.js";
+import { generatedHotWallet, generatedUtxoAddress, generateUtxoLedger, seededRandom } from "@openkyt/testkit";
+import { ledgerCopy, removeCopy } from "./bench-ledger-db.js";
 import { type Figure, figure, percentile } from "./bench-stats.js";
-import { loadLedgerInto, sampleTransfers } from "./bench-tracing.js";
+import { benchReferenceResolver, loadLedgerInto, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
 const EXCHANGES = 8;
 const MAX_HOPS = 20;
@@ -137,29 +130,8 @@ async function ethereumTraces(transfers: number, samples: number) {
     await sqlite.close();
     const index = new LedgerIndex();
     await loadLedgerInto(index, file);
-    const memory = createMemoryStore();
-    const ref = ledgerReferenceData(benchShape(transfers));
-    await memory.putAttributions(ref.attributions);
-    await memory.putSanctions(ref.sanctions);
-    const resolver = createEntityResolver({
-      attributions: storeAttributionSource(memory),
-      sanctions: storeSanctionsSource(memory),
-    });
-    const trace = (row: (typeof sample)[number]) =>
-      traceTransferExposure({
-        ledger: index,
-        resolver,
-        network: row.network,
-        tokenId: row.tokenId,
-        direction: "incoming",
-        counterparty: row.from,
-        at: row.occurredAt,
-        value: 1_000,
-        span: { from: row.occurredAt, to: row.occurredAt },
-        maxHops: MAX_HOPS,
-        minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
-        edgeBudget: DEFAULT_EDGE_BUDGET,
-      });
+    const deps = { ledger: index, resolver: await benchReferenceResolver(transfers) };
+    const trace = (row: (typeof sample)[number]) => traceSampleRow(deps, row, MAX_HOPS);
     for (const row of sample.slice(0, 20)) await trace(row); // warm-up
     const ms: number[] = [];
     let edges = 0;

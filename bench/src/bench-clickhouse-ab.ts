@@ -17,16 +17,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  createEntityResolver,
-  createMemoryStore,
-  DEFAULT_EDGE_BUDGET,
-  DEFAULT_MIN_PATH_WEIGHT,
-  type LedgerReader,
-  storeAttributionSource,
-  storeSanctionsSource,
-  traceTransferExposure,
-} from "@openkyt/core";
+import type { LedgerReader } from "@openkyt/core";
 import {
   migrateClickHouseLedger,
   openChClient,
@@ -34,11 +25,11 @@ import {
   parseClickHouseUrl,
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
-import { ledgerReferenceData, ledgerRows } from "@openkyt/testkit";
+import { ledgerRows } from "@openkyt/testkit";
 import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
 import { percentile } from "./bench-stats.js";
-import { sampleTransfers } from "./bench-tracing.js";
+import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
 const flag = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(name);
@@ -88,14 +79,7 @@ try {
     "SELECT table, count() AS n FROM system.parts WHERE database = 'bench' AND active GROUP BY table ORDER BY table",
   );
   console.error(`parts: ${parts.map((p) => `${p.table} ${p.n}`).join(", ")}`);
-  const memory = createMemoryStore();
-  const ref = ledgerReferenceData(benchShape(rows));
-  await memory.putAttributions(ref.attributions);
-  await memory.putSanctions(ref.sanctions);
-  const resolver = createEntityResolver({
-    attributions: storeAttributionSource(memory),
-    sanctions: storeSanctionsSource(memory),
-  });
+  const resolver = await benchReferenceResolver(rows);
   const sampler = openClickHouseLedger(target);
   const sample = await sampleTransfers(sampler, rows, traces);
   await sampler.close();
@@ -119,20 +103,7 @@ try {
       const cpu0 = process.cpuUsage();
       for (const [i, row] of sample.entries()) {
         const t0 = performance.now();
-        const result = await traceTransferExposure({
-          ledger,
-          resolver,
-          network: row.network,
-          tokenId: row.tokenId,
-          direction: "incoming",
-          counterparty: row.from,
-          at: row.occurredAt,
-          value: 1_000,
-          span: { from: row.occurredAt, to: row.occurredAt },
-          maxHops: 20,
-          minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
-          edgeBudget: DEFAULT_EDGE_BUDGET,
-        });
+        const result = await traceSampleRow({ ledger, resolver }, row, 20);
         ms.push(performance.now() - t0);
         edges += result.edgesRead;
         const digest = JSON.stringify(result);

@@ -18,15 +18,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import {
-  createEntityResolver,
-  createMemoryStore,
-  DEFAULT_EDGE_BUDGET,
-  DEFAULT_MIN_PATH_WEIGHT,
-  storeAttributionSource,
-  storeSanctionsSource,
-  traceTransferExposure,
-} from "@openkyt/core";
+
 import {
   findClickHouseBinary,
   migrateClickHouseLedger,
@@ -35,11 +27,11 @@ import {
   parseClickHouseUrl,
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
-import { ledgerReferenceData, ledgerRows } from "@openkyt/testkit";
+import { ledgerRows } from "@openkyt/testkit";
 import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
 import { type Figure, figure, percentile } from "./bench-stats.js";
-import { sampleTransfers } from "./bench-tracing.js";
+import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
 const quick = process.argv.includes("--quick");
 const rowsAt = process.argv.indexOf("--rows");
@@ -126,34 +118,14 @@ async function main(): Promise<Figure[]> {
     const bytesPerRow = Number(disk?.bytes ?? 0) / Math.max(1, Number(disk?.tx ?? 1));
 
     // 20-hop traces from ClickHouse, reference data in a memory store.
-    const memory = createMemoryStore();
-    const ref = ledgerReferenceData(benchShape(rows));
-    await memory.putAttributions(ref.attributions);
-    await memory.putSanctions(ref.sanctions);
-    const resolver = createEntityResolver({
-      attributions: storeAttributionSource(memory),
-      sanctions: storeSanctionsSource(memory),
-    });
+    const resolver = await benchReferenceResolver(rows);
     const sample = await sampleTransfers(ledger, rows, traces);
     const ms: number[] = [];
     const edges: number[] = [];
     const traceCpu0 = process.cpuUsage();
     for (const row of sample) {
       const t0 = performance.now();
-      const result = await traceTransferExposure({
-        ledger,
-        resolver,
-        network: row.network,
-        tokenId: row.tokenId,
-        direction: "incoming",
-        counterparty: row.from,
-        at: row.occurredAt,
-        value: 1_000,
-        span: { from: row.occurredAt, to: row.occurredAt },
-        maxHops: 20,
-        minPathWeight: DEFAULT_MIN_PATH_WEIGHT,
-        edgeBudget: DEFAULT_EDGE_BUDGET,
-      });
+      const result = await traceSampleRow({ ledger, resolver }, row, 20);
       ms.push(performance.now() - t0);
       edges.push(result.edgesRead);
     }

@@ -10,6 +10,7 @@ import {
   createMemoryStore,
   DEFAULT_EDGE_BUDGET,
   DEFAULT_MIN_PATH_WEIGHT,
+  type EntityResolver,
   LedgerIndex,
   type LedgerTransfer,
   type Store,
@@ -69,6 +70,47 @@ export async function registerIncoming(
   );
 }
 
+/** What a trace of a sampled row reads: the ledger and the resolver of its labels. */
+export type TraceDeps = Pick<Parameters<typeof traceTransferExposure>[0], "ledger" | "resolver">;
+
+/**
+ * The incoming trace (the origin of funds) of a sampled ledger row as a deposit of 1,000 at its
+ * own time: `maxHops` deep at the weight floor `minPathWeight` (the default) and the default
+ * edge budget.
+ */
+export function traceSampleRow(
+  deps: TraceDeps,
+  row: LedgerTransfer,
+  maxHops: number,
+  minPathWeight = DEFAULT_MIN_PATH_WEIGHT,
+): ReturnType<typeof traceTransferExposure> {
+  return traceTransferExposure({
+    ...deps,
+    network: row.network,
+    tokenId: row.tokenId,
+    direction: "incoming",
+    counterparty: row.from,
+    at: row.occurredAt,
+    value: 1_000,
+    span: { from: row.occurredAt, to: row.occurredAt },
+    maxHops,
+    minPathWeight,
+    edgeBudget: DEFAULT_EDGE_BUDGET,
+  });
+}
+
+/** A resolver over the labels and sanctions of the generated ledger of `ledgerSize` rows, held in a memory store. */
+export async function benchReferenceResolver(ledgerSize: number): Promise<EntityResolver> {
+  const memory = createMemoryStore();
+  const ref = ledgerReferenceData(benchShape(ledgerSize));
+  await memory.putAttributions(ref.attributions);
+  await memory.putSanctions(ref.sanctions);
+  return createEntityResolver({
+    attributions: storeAttributionSource(memory),
+    sanctions: storeSanctionsSource(memory),
+  });
+}
+
 /** Depth and weight floor of one traced setting. */
 interface Depth {
   readonly maxHops: number;
@@ -87,7 +129,7 @@ const DEPTHS: ReadonlyArray<Depth> = [
 /** Milliseconds of each trace of `sample` (incoming: the origin of funds), edges and CPU. */
 async function traceAll(
   sample: ReadonlyArray<LedgerTransfer>,
-  deps: Pick<Parameters<typeof traceTransferExposure>[0], "ledger" | "resolver">,
+  deps: TraceDeps,
   depth: Depth,
 ): Promise<{ ms: number[]; edges: number[]; cpuMs: number; truncated: number }> {
   const ms: number[] = [];
@@ -96,19 +138,7 @@ async function traceAll(
   const cpu0 = process.cpuUsage();
   for (const row of sample) {
     const t0 = performance.now();
-    const result = await traceTransferExposure({
-      ...deps,
-      network: row.network,
-      tokenId: row.tokenId,
-      direction: "incoming",
-      counterparty: row.from,
-      at: row.occurredAt,
-      value: 1_000,
-      span: { from: row.occurredAt, to: row.occurredAt },
-      maxHops: depth.maxHops,
-      minPathWeight: depth.minPathWeight,
-      edgeBudget: DEFAULT_EDGE_BUDGET,
-    });
+    const result = await traceSampleRow(deps, row, depth.maxHops, depth.minPathWeight);
     ms.push(performance.now() - t0);
     edges.push(result.edgesRead);
     if (result.truncated) truncated++;
@@ -138,17 +168,9 @@ export async function benchTracing(ledgerSize: number, quick: boolean): Promise<
     }
     // Warm: the whole ledger in memory, reference data in a memory store.
     const index = new LedgerIndex();
-    const memory = createMemoryStore();
     await loadLedgerInto(index, file);
-    const ref = ledgerReferenceData(benchShape(ledgerSize));
-    await memory.putAttributions(ref.attributions);
-    await memory.putSanctions(ref.sanctions);
     await store.close();
-    const warmResolver = createEntityResolver({
-      attributions: storeAttributionSource(memory),
-      sanctions: storeSanctionsSource(memory),
-    });
-    const warmDeps = { ledger: index, resolver: warmResolver };
+    const warmDeps = { ledger: index, resolver: await benchReferenceResolver(ledgerSize) };
     await traceAll(sample.slice(0, 50), warmDeps, DEPTHS[3]!);
     for (const depth of DEPTHS) {
       const warm = await traceAll(sample, warmDeps, depth);

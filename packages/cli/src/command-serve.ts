@@ -104,7 +104,7 @@ export const serveCommand: CliCommand = {
   summary: "serve the KYT interface over HTTP (and run the job runner)",
   usage: `usage: openkyt serve [--db FILE|postgres://URL] [--port 8080] [--host 127.0.0.1] [--no-workers] [--warm] [--screening-threads N] [--log-level info]
                      [--max-connections N] [--max-connections-per-address N] [--failed-auth-limit N] [--no-console] [--json]
-                     [--reports-config FILE] [--hub-cache-mb 256]
+                     [--reports-config FILE] [--hub-cache-mb N]
                      [--metrics-host 127.0.0.1 --metrics-port N] [--drain-seconds 0]
                      [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 

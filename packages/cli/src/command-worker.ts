@@ -29,7 +29,7 @@ import { startProcessOps } from "./ops-setup.js";
 export const workerCommand: CliCommand = {
   name: "worker",
   summary: "run the job runner only (binding and checks)",
-  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--screening-threads N] [--hub-cache-mb 256] [--log-level info] [--json]
+  usage: `usage: openkyt worker [--db FILE|postgres://URL] [--warm] [--screening-threads N] [--hub-cache-mb N] [--log-level info] [--json]
                       [--metrics-host 127.0.0.1 --metrics-port N] [--chain NETWORK=URL ...] [--confirmations 1] [--bind-poll-ms 15000]
 
   --db         SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db

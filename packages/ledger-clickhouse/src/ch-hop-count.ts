@@ -7,7 +7,7 @@
  *
  * Rows are counted once per key (`uniqExact(tx_hash, log_index)`, duplicates of unmerged parts
  * included) with the strings checked, as the hop reads them. An address of at most `hotRows`
- * rows (the degree table) is counted whole, in one query for the chunk; a hot one over the days
+ * rows (by the day tables) is counted whole, in one query for the chunk; a hot one over the days
  * that hold its latest `cap` rows (ch-hop-window.ts), so counting a hub costs about `cap` rows,
  * not its history; a window found short is widened, and a count without a window is exact.
  */

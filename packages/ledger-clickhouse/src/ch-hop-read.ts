@@ -51,7 +51,7 @@ export function hopKey(network: string, tokenId: string, address: string): strin
  * One hop: every frontier address's first `limit` rows in hop order, duplicates removed.
  *
  * One query per hop (per `perQuery` addresses): a `LIMIT n BY address` over every frontier
- * address whose row count (the degree table) is at most `hotRows`, plus the list of the others.
+ * address whose row count (by the day tables) is at most `hotRows`, plus the list of the others.
  * The sort of that query holds at most `hotRows` rows per address. A hot address (an exchange's
  * deposit address with millions of rows) then gets a top-n branch of its own over the days that
  * hold its latest rows before the bound (the day table): the server reads those days' granules

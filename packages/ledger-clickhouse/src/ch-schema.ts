@@ -12,9 +12,9 @@
  *   views in the same INSERT. They are ReplacingMergeTree too (the key fixes the rest of the
  *   row, so their sorting keys hold it), and reads remove duplicates themselves until merges do,
  *   so answers are right while parts are unmerged.
- * - `ledger_hop_in_degree` / `ledger_hop_out_degree`: rows per hop key (SummingMergeTree), to
- *   route hot addresses to a bounded read. Two addresses sharing a hash only over-count, which
- *   is safe (the bounded read is exact).
+ * - `ledger_hop_in_degree` / `ledger_hop_out_degree`: rows per hop key (SummingMergeTree). Since
+ *   migration 4 no read uses them (the day tables below answer which addresses are hot); they
+ *   are still filled at ingest (0.3-0.7 us per row), and dropping them is a later migration.
  * - `ledger_hop_in_days` / `ledger_hop_out_days` (migration 4): rows per hop key and day
  *   (SummingMergeTree), so a hub's read asks only for the days that hold the rows it needs
  *   (ClickHouse 18.16 cannot read a key range in order and stop: a top-n of a hub without a
