@@ -9,6 +9,7 @@ import { sqlIdentifier, sqlString } from "./ch-escape.js";
 import {
   distributedStatements,
   hopDaysDistributedStatements,
+  hopDegreeDropStatements,
   hopDistributedStatements,
   LEDGER_MIGRATIONS,
   type LedgerMigration,
@@ -30,6 +31,9 @@ export const HOP_DISTRIBUTED_VERSION = 1003;
 
 /** The version of the Distributed day tables of migration 4 on a sharded ledger's entry server. */
 export const HOP_DAYS_DISTRIBUTED_VERSION = 1004;
+
+/** The version dropping the Distributed per-hop-key tables (migration 5) on a sharded ledger's entry server. */
+export const HOP_DEGREE_DROP_VERSION = 1005;
 
 /** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
 const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
@@ -97,10 +101,15 @@ export async function migrateClickHouseLedger(
     name: `distributed hop day tables over cluster ${target.cluster}`,
     statements: (db) => hopDaysDistributedStatements(db, target.cluster ?? ""),
   };
+  const degreeDrop: LedgerMigration = {
+    version: HOP_DEGREE_DROP_VERSION,
+    name: `drop the distributed per-hop-key tables over cluster ${target.cluster}`,
+    statements: (db) => hopDegreeDropStatements(db),
+  };
   const entryApplied = await migrateServer(
     target,
     "",
-    [entry, utxoEntry, hopEntry, daysEntry],
+    [entry, utxoEntry, hopEntry, daysEntry, degreeDrop],
     options.retry,
   );
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];

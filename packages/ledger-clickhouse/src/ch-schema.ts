@@ -12,9 +12,9 @@
  *   views in the same INSERT. They are ReplacingMergeTree too (the key fixes the rest of the
  *   row, so their sorting keys hold it), and reads remove duplicates themselves until merges do,
  *   so answers are right while parts are unmerged.
- * - `ledger_hop_in_degree` / `ledger_hop_out_degree`: rows per hop key (SummingMergeTree). Since
- *   migration 4 no read uses them (the day tables below answer which addresses are hot); they
- *   are still filled at ingest (0.3-0.7 us per row), and dropping them is a later migration.
+ * - `ledger_hop_in_degree` / `ledger_hop_out_degree` (migrations 3 to 5): rows per hop key
+ *   (SummingMergeTree). Migration 4's day tables took over their one use (which addresses are
+ *   hot), and migration 5 drops them with their views: an INSERT no longer pays for them.
  * - `ledger_hop_in_days` / `ledger_hop_out_days` (migration 4): rows per hop key and day
  *   (SummingMergeTree), so a hub's read asks only for the days that hold the rows it needs
  *   (ClickHouse 18.16 cannot read a key range in order and stop: a top-n of a hub without a
@@ -194,6 +194,16 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
         ];
       }),
   },
+  {
+    version: 5,
+    name: "drop the rows-per-hop-key tables: no read has used them since migration 4",
+    // The view first, so no INSERT fills a table being dropped; both idempotent.
+    statements: (db, local) =>
+      (["in", "out"] as const).flatMap((direction) => [
+        `DROP TABLE IF EXISTS ${db}.ledger_hop_${direction}_degree_mv${local}`,
+        `DROP TABLE IF EXISTS ${db}.ledger_hop_${direction}_degree${local}`,
+      ]),
+  },
 ];
 
 /** Milliseconds in a day: the width of the buckets of the `*_days` tables. */
@@ -257,6 +267,12 @@ export function hopDistributedStatements(db: string, cluster: string): ReadonlyA
       (name) => `DROP TABLE IF EXISTS ${d}.${name}`,
     ),
   ];
+}
+
+/** The statements dropping the `Distributed` tables over the per-hop-key tables migration 5 drops. */
+export function hopDegreeDropStatements(db: string): ReadonlyArray<string> {
+  const d = sqlIdentifier(db);
+  return ["ledger_hop_in_degree", "ledger_hop_out_degree"].map((name) => `DROP TABLE IF EXISTS ${d}.${name}`);
 }
 
 /** The statements putting `Distributed` tables over the shards' day tables of migration 4. */

@@ -1,7 +1,8 @@
 /**
  * Migration 3 (hop tables ordered by a 64-bit hop key): a ledger written under migrations 1 and 2
- * reads the same after it (rows, duplicates and degrees copied), and the hop key is only an
- * index: a row that shares an address's key but not its strings is never read as that address's.
+ * reads the same after it and the later ones (rows and duplicates copied, the per-hop-key tables
+ * dropped again by migration 5), and the hop key is only an index: a row that shares an
+ * address's key but not its strings is never read as that address's.
  */
 import type { LedgerTransfer } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
@@ -9,7 +10,7 @@ import { BASE_TIME as T0 } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlIdentifier } from "../src/ch-escape.js";
 import { runMigrationStatement } from "../src/ch-migrate.js";
-import { LEDGER_MIGRATIONS, recordVersion, versionsTable } from "../src/ch-schema.js";
+import { dayOf, LEDGER_MIGRATIONS, recordVersion, versionsTable } from "../src/ch-schema.js";
 import {
   type LocalClickHouse,
   migrateClickHouseLedger,
@@ -86,16 +87,19 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger migration 3", ()
 
       const outcome = await migrateClickHouseLedger(target);
       expect(outcome.applied[target.url]).toContain(3);
+      expect(outcome.applied[target.url]).toContain(5);
       expect(outcome.applied[target.url]).not.toContain(2);
       const tables = await admin.rows<{ name: string }>(
         `SELECT name FROM system.tables WHERE database = '${database}' AND name LIKE 'ledger_%' ORDER BY name`,
       );
       const names = tables.map((t) => t.name);
       expect(names).toContain("ledger_hop_in");
-      expect(names).toContain("ledger_hop_out_degree");
-      expect(names.filter((n) => /^ledger_(in|out)(_degree)?(_mv)?$/.test(n))).toEqual([]);
+      expect(names).toContain("ledger_hop_out_days");
+      // Migration 3's string-ordered tables and migration 5's per-hop-key tables are gone.
+      const gone = /^ledger_(in|out)(_degree)?(_mv)?$|^ledger_hop_(in|out)_degree(_mv)?$/;
+      expect(names.filter((n) => gone.test(n))).toEqual([]);
 
-      // hotAddressRows 20: 0xhot (150 rows) is routed by the copied degrees to the top-n path.
+      // hotAddressRows 20: 0xhot (150 rows) is routed by the backfilled day counts to the top-n path.
       const ledger = openClickHouseLedger(target, { hotAddressRows: 20 });
       const compare = async () => {
         for (const tokenId of ["native", "0xtoken"]) {
@@ -112,10 +116,10 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger migration 3", ()
         }
       };
       await compare();
-      const [degree] = await admin.rows<{ n: number }>(
-        `SELECT sum(rows) AS n FROM ${db}.ledger_hop_in_degree WHERE hop_key = cityHash64('ETH', 'native', '0xhot')`,
+      const [days] = await admin.rows<{ n: number }>(
+        `SELECT sum(rows) AS n FROM ${db}.ledger_hop_in_days WHERE hop_key = cityHash64('ETH', 'native', '0xhot')`,
       );
-      expect(Number(degree?.n)).toBeGreaterThan(20);
+      expect(Number(days?.n)).toBeGreaterThan(20);
 
       // Rows written after the migration go through the new views.
       const later: LedgerTransfer[] = data.slice(0, 30).map((r, i) => ({ ...r, txHash: `0xnew${i}` }));
@@ -180,12 +184,12 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger migration 3", ()
       const outgoing = [{ address: "0xsrc", after: T0 - 1 }];
       expect(await ledger.ledgerIncoming("ETH", "native", incoming, 10)).toEqual([row]);
       expect(await ledger.ledgerOutgoing("ETH", "native", outgoing, 10)).toEqual([row]);
-      // A shared key over-counts the degree: the address goes to the exact top-n path, same answer.
+      // A shared key over-counts the days: the address goes to the exact top-n path, same answer.
       await admin.command(
-        `INSERT INTO ${db}.ledger_hop_in_degree (hop_key, rows) VALUES (cityHash64('ETH', 'native', '0xa'), 1000)`,
+        `INSERT INTO ${db}.ledger_hop_in_days (hop_key, day, rows) VALUES (cityHash64('ETH', 'native', '0xa'), ${dayOf(T0)}, 1000)`,
       );
       await admin.command(
-        `INSERT INTO ${db}.ledger_hop_out_degree (hop_key, rows) VALUES (cityHash64('ETH', 'native', '0xsrc'), 1000)`,
+        `INSERT INTO ${db}.ledger_hop_out_days (hop_key, day, rows) VALUES (cityHash64('ETH', 'native', '0xsrc'), ${dayOf(T0)}, 1000)`,
       );
       expect(await ledger.ledgerIncoming("ETH", "native", incoming, 10)).toEqual([row]);
       expect(await ledger.ledgerOutgoing("ETH", "native", outgoing, 10)).toEqual([row]);
