@@ -12,7 +12,8 @@
  *   node --conditions=source --import tsx src/bench-clickhouse-ab.ts --dir DIR --rows N
  *     [--traces N] [--rounds N] [--workers N --screen N] LABEL=CHECKOUT...
  *
- * A label ending in `-nocounts` opens that checkout's ledger with `countCap: 0` (no hop counts).
+ * A label ending in `-nocounts` opens that checkout's ledger with `countCap: 0` (no hop counts),
+ * one ending in `-noprefetch` with `prefetch: false` (counts that keep nothing for the read).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -92,6 +93,7 @@ try {
       };
       const ledger = mod.openClickHouseLedger(target, {
         ...(checkout.label.endsWith("-nocounts") ? { countCap: 0 } : {}),
+        ...(checkout.label.endsWith("-noprefetch") ? { prefetch: false } : {}),
         settings: { log_queries: 1 },
         retry: { requestTimeoutMillis: 600_000 },
       });

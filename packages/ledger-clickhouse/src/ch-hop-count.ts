@@ -5,17 +5,22 @@
  * not read a hub whose rows cannot fit in its edge budget (the count reaches its limit), so the
  * cap only needs to be above the largest limit it reads with (the default edge budget + 1).
  *
- * Rows are counted once per key (`uniqExact(tx_hash, log_index)`, duplicates of unmerged parts
- * included) with the strings checked, as the hop reads them. An address of at most `hotRows`
- * rows (by the day tables) is counted whole, in one query for the chunk; a hot one over the days
- * that hold its latest `cap` rows (ch-hop-window.ts), so counting a hub costs about `cap` rows,
- * not its history; a window found short is widened, and a count without a window is exact.
+ * Rows are counted once per key (duplicates of unmerged parts included) with the strings
+ * checked, as the hop reads them. An address of at most `hotRows` rows (by the day tables) is
+ * counted whole: with a prefetch, its first {@link PREFETCH_ROWS} + 1 rows are fetched for the
+ * chunk in one query and, when that is all of them, counted here and kept for the read
+ * (ch-hop-prefetch.ts), the others counted on the server (`uniqExact(tx_hash, log_index)`); a
+ * hot one over the days that hold its latest `cap` rows (ch-hop-window.ts), so counting a hub
+ * costs about `cap` rows, not its history; a window found short is widened, and a count without
+ * a window is exact.
  */
 import type { IncomingQuery, OutgoingQuery } from "@openkyt/core";
 import type { ChClient } from "./ch-client.js";
-import { sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
-import { DIRECTION, hopKey } from "./ch-hop-read.js";
+import { sqlInt, sqlString } from "./ch-escape.js";
+import { type HopPrefetch, PREFETCH_ROWS } from "./ch-hop-prefetch.js";
+import { DIRECTION, groupByAddress, hopKey, pastBounds, sortHop } from "./ch-hop-read.js";
 import { type DayRows, type Direction, hotDays, planWindow, windowCondition } from "./ch-hop-window.js";
+import { firstByKey, fromRow, type LedgerRow, SELECT_COLUMNS } from "./ch-ledger-row.js";
 
 /** One address to count over a window (see planWindow). */
 interface WindowCount {
@@ -26,7 +31,10 @@ interface WindowCount {
   readonly counted: number;
 }
 
-/** Counts of one hop, per query in order, each at most `cap`. */
+/**
+ * Counts of one hop, per query in order, each at most `cap`; what they learn is kept in
+ * `prefetch` (when given) for the read that follows.
+ */
 export async function countHop(
   client: ChClient,
   db: string,
@@ -37,6 +45,7 @@ export async function countHop(
   cap: number,
   perQuery: number,
   hotRows: number,
+  prefetch: HopPrefetch | null = null,
 ): Promise<number[]> {
   // Times are whole milliseconds: a bound between two is the next one out (before 4.5 is before 5).
   const boundOf = (q: IncomingQuery | OutgoingQuery) =>
@@ -60,8 +69,26 @@ export async function countHop(
       const chunk = round.slice(j, j + perQuery);
       const bounds = new Map(chunk.map(({ q }) => [q.address, boundOf(q)]));
       const days = await hotDays(client, db, direction, network, tokenId, [...bounds.keys()], hotRows);
-      const coldList = [...bounds.keys()].filter((a) => !days.has(a));
+      let coldList = [...bounds.keys()].filter((a) => !days.has(a));
       const cold = new Map<string, number>();
+      if (prefetch !== null) {
+        for (const [address, own] of days)
+          prefetch.put(direction, network, tokenId, address, bounds.get(address) ?? 0, {
+            rows: null,
+            days: own,
+          });
+        coldList = await fetchSmall(
+          client,
+          db,
+          direction,
+          network,
+          tokenId,
+          coldList,
+          bounds,
+          prefetch,
+          cold,
+        );
+      }
       if (coldList.length > 0) {
         const found = await client.rows<{ address: string; n: number | string }>(
           coldCountQuery(db, direction, network, tokenId, coldList, bounds),
@@ -75,6 +102,61 @@ export async function countHop(
     }
   }
   return counts;
+}
+
+/**
+ * Fetches the first {@link PREFETCH_ROWS} + 1 rows of each address of `addresses` (not hot) in one
+ * query; an address with no more than {@link PREFETCH_ROWS} is counted into `counts` and its rows
+ * kept in `prefetch`. Returns the addresses with more, which are still to count.
+ */
+async function fetchSmall(
+  client: ChClient,
+  db: string,
+  direction: Direction,
+  network: string,
+  tokenId: string,
+  addresses: ReadonlyArray<string>,
+  bounds: ReadonlyMap<string, number>,
+  prefetch: HopPrefetch,
+  counts: Map<string, number>,
+): Promise<string[]> {
+  if (addresses.length === 0) return [];
+  const grouped = groupByAddress(
+    await client.rows<LedgerRow>(smallRowsQuery(db, direction, network, tokenId, addresses, bounds)),
+    direction,
+  );
+  const many: string[] = [];
+  for (const address of addresses) {
+    const raw = grouped.get(address) ?? [];
+    const bound = bounds.get(address) ?? 0;
+    if (raw.length > PREFETCH_ROWS) {
+      many.push(address);
+      prefetch.put(direction, network, tokenId, address, bound, { rows: null, days: null });
+      continue;
+    }
+    const rows = sortHop(firstByKey(raw.map(fromRow)), direction);
+    counts.set(address, rows.length);
+    prefetch.put(direction, network, tokenId, address, bound, { rows, days: null });
+  }
+  return many;
+}
+
+/**
+ * Up to {@link PREFETCH_ROWS} + 1 rows of each address past its bound, in no order (`LIMIT n BY`
+ * without a sort: an address that returns no more than {@link PREFETCH_ROWS} returned all of them).
+ */
+function smallRowsQuery(
+  db: string,
+  direction: Direction,
+  network: string,
+  tokenId: string,
+  addresses: ReadonlyArray<string>,
+  bounds: ReadonlyMap<string, number>,
+): string {
+  const { table, column } = DIRECTION[direction];
+  return `SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
+    WHERE ${pastBounds(direction, network, tokenId, addresses, bounds)}
+    LIMIT ${sqlInt(PREFETCH_ROWS + 1)} BY ${column}`;
 }
 
 /** Leaves out a window counted before (its rows are in `counted`). */
@@ -97,15 +179,10 @@ function coldCountQuery(
   addresses: ReadonlyArray<string>,
   bounds: ReadonlyMap<string, number>,
 ): string {
-  const { table, column, op } = DIRECTION[direction];
-  const list = sqlStringList(addresses);
-  const keys = addresses.map((a) => hopKey(network, tokenId, a)).join(", ");
-  const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
+  const { table, column } = DIRECTION[direction];
   return `SELECT ${column} AS address, toUInt64(uniqExact(tx_hash, log_index)) AS n
     FROM ${db}.${table}
-    WHERE hop_key IN (${keys})
-      AND network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)} AND ${column} IN (${list})
-      AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))
+    WHERE ${pastBounds(direction, network, tokenId, addresses, bounds)}
     GROUP BY ${column}`;
 }
 

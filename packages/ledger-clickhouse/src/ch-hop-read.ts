@@ -11,6 +11,7 @@
 import { type IncomingQuery, KytError, type LedgerTransfer, type OutgoingQuery } from "@openkyt/core";
 import type { ChClient } from "./ch-client.js";
 import { sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+import type { HopPrefetch, PrefetchEntry } from "./ch-hop-prefetch.js";
 import { type DayRows, type Direction, hotDays, planWindow, windowCondition } from "./ch-hop-window.js";
 import { firstByKey, fromRow, type LedgerRow, SELECT_COLUMNS } from "./ch-ledger-row.js";
 
@@ -52,6 +53,8 @@ export function hopKey(network: string, tokenId: string, address: string): strin
  *
  * One query per hop (per `perQuery` addresses): a `LIMIT n BY address` over every frontier
  * address whose row count (by the day tables) is at most `hotRows`, plus the list of the others.
+ * After the hop's counts (`prefetch`), small addresses are answered from the rows the counts
+ * fetched and the day tables are asked only about addresses the counts did not see.
  * The sort of that query holds at most `hotRows` rows per address. A hot address (an exchange's
  * deposit address with millions of rows) then gets a top-n branch of its own over the days that
  * hold its latest rows before the bound (the day table): the server reads those days' granules
@@ -68,6 +71,7 @@ export async function hop(
   limit: number,
   perQuery: number,
   hotRows: number,
+  prefetch: HopPrefetch | null = null,
 ): Promise<ReadonlyArray<LedgerTransfer>> {
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new KytError("VALIDATION_ERROR", `limitPerAddress: expected a non-negative integer, got ${limit}`);
@@ -92,9 +96,27 @@ export async function hop(
   const addresses = [...bounds.keys()];
   for (let i = 0; i < addresses.length; i += perQuery) {
     const chunk = addresses.slice(i, i + perQuery);
+    // What the hop's counts learnt (ch-hop-prefetch.ts): a small address's rows, whether it is hot.
+    const known = new Map<string, PrefetchEntry>();
+    for (const address of prefetch === null ? [] : chunk) {
+      const entry = prefetch?.take(direction, network, tokenId, address, bounds.get(address) ?? 0);
+      if (entry) known.set(address, entry);
+    }
     // The hot addresses and their days first; the others in one `LIMIT n BY` over their keys.
-    const days = await hotDays(client, db, direction, network, tokenId, chunk, hotRows);
-    const cold = chunk.filter((a) => !days.has(a));
+    const days = await hotDays(
+      client,
+      db,
+      direction,
+      network,
+      tokenId,
+      chunk.filter((a) => !known.has(a)),
+      hotRows,
+    );
+    for (const [address, entry] of known) {
+      if (entry.days !== null) days.set(address, [...entry.days]);
+      else if (entry.rows !== null) answers.set(address, entry.rows.slice(0, limit));
+    }
+    const cold = chunk.filter((a) => !days.has(a) && !answers.has(a));
     const grouped = groupByAddress(
       cold.length === 0
         ? []
@@ -177,6 +199,27 @@ export function groupByAddress(
   return grouped;
 }
 
+/**
+ * The condition of a hop's rows for addresses that are not hot: their keys as literals (the
+ * primary key's ranges), the strings checked too (a shared hash cannot bring another address's
+ * rows), and each address's own bound.
+ */
+export function pastBounds(
+  direction: Direction,
+  network: string,
+  tokenId: string,
+  addresses: ReadonlyArray<string>,
+  bounds: ReadonlyMap<string, number>,
+): string {
+  const { column, op } = DIRECTION[direction];
+  const list = sqlStringList(addresses);
+  const keys = addresses.map((a) => hopKey(network, tokenId, a)).join(", ");
+  const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
+  return `hop_key IN (${keys})
+      AND network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)} AND ${column} IN (${list})
+      AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))`;
+}
+
 /** The `LIMIT n BY` of a hop over addresses that are not hot (their keys as literals). */
 function hopQuery(
   db: string,
@@ -187,16 +230,9 @@ function hopQuery(
   bounds: ReadonlyMap<string, number>,
   limit: number,
 ): string {
-  const { table, column, op, order } = DIRECTION[direction];
-  const list = sqlStringList(addresses);
-  const keys = addresses.map((a) => hopKey(network, tokenId, a)).join(", ");
-  const boundList = addresses.map((a) => `toInt64(${sqlInt(bounds.get(a) ?? 0)})`).join(", ");
-  // The key ranges come from the primary key; the strings are checked too, so a shared hash
-  // cannot bring another address's rows.
+  const { table, column, order } = DIRECTION[direction];
   return `SELECT ${SELECT_COLUMNS} FROM ${db}.${table}
-    WHERE hop_key IN (${keys})
-      AND network = ${sqlString(network)} AND token_id = ${sqlString(tokenId)} AND ${column} IN (${list})
-      AND occurred_at ${op} transform(${column}, [${list}], [${boundList}], toInt64(0))
+    WHERE ${pastBounds(direction, network, tokenId, addresses, bounds)}
     ORDER BY ${column}, occurred_at ${order}, tx_hash ${order}, log_index ${order}
     LIMIT ${sqlInt(limit)} BY ${column}`;
 }

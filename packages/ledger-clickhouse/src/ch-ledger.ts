@@ -3,7 +3,8 @@
  * the tables of ch-schema.ts.
  *
  * The hops are in ch-hop-read.ts and their counts in ch-hop-count.ts: both bounded by the edge
- * budget however many rows an address has (ch-hop-window.ts).
+ * budget however many rows an address has (ch-hop-window.ts); what a count learns serves the
+ * read after it (ch-hop-prefetch.ts).
  */
 import type {
   IncomingQuery,
@@ -17,6 +18,7 @@ import { DEFAULT_EDGE_BUDGET, KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlString, sqlStringList } from "./ch-escape.js";
 import { countHop } from "./ch-hop-count.js";
+import { HopPrefetch } from "./ch-hop-prefetch.js";
 import { hop } from "./ch-hop-read.js";
 import { ingestLedgerRows, type LedgerIngestOptions } from "./ch-ingest.js";
 import { firstByKey, fromRow, keyOf, type LedgerRow, SELECT_COLUMNS } from "./ch-ledger-row.js";
@@ -64,6 +66,11 @@ export interface ClickHouseLedgerOptions {
    * counts (the tracer then reads every address, hubs included, each read bounded as well).
    */
   readonly countCap?: number;
+  /**
+   * Whether a hop's counts fetch the rows of its small addresses and what they learn serves the
+   * read that follows (ch-hop-prefetch.ts); default true. Without counts there is nothing to keep.
+   */
+  readonly prefetch?: boolean;
   /** Server settings sent with every request (for example a per-query max_memory_usage). */
   readonly settings?: Readonly<Record<string, string | number>>;
 }
@@ -84,6 +91,7 @@ export function openClickHouseLedger(
   const perQuery = options.addressesPerQuery ?? 200;
   const hotRows = options.hotAddressRows ?? 2_000;
   const countCap = options.countCap ?? DEFAULT_EDGE_BUDGET + 1;
+  const prefetch = countCap > 0 && options.prefetch !== false ? new HopPrefetch() : null;
   // Puts of one process run one at a time, so each counts new rows against the ones before it.
   let putChain: Promise<unknown> = Promise.resolve();
 
@@ -132,15 +140,15 @@ export function openClickHouseLedger(
       return rows.map(fromRow);
     },
     ledgerIncoming: (network, tokenId, queries, limit) =>
-      hop(client, db, "in", network, tokenId, queries, limit, perQuery, hotRows),
+      hop(client, db, "in", network, tokenId, queries, limit, perQuery, hotRows, prefetch),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
-      hop(client, db, "out", network, tokenId, queries, limit, perQuery, hotRows),
+      hop(client, db, "out", network, tokenId, queries, limit, perQuery, hotRows, prefetch),
     ...(countCap > 0
       ? {
           ledgerIncomingCounts: (network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) =>
-            countHop(client, db, "in", network, tokenId, queries, countCap, perQuery, hotRows),
+            countHop(client, db, "in", network, tokenId, queries, countCap, perQuery, hotRows, prefetch),
           ledgerOutgoingCounts: (network: string, tokenId: string, queries: ReadonlyArray<OutgoingQuery>) =>
-            countHop(client, db, "out", network, tokenId, queries, countCap, perQuery, hotRows),
+            countHop(client, db, "out", network, tokenId, queries, countCap, perQuery, hotRows, prefetch),
         }
       : {}),
     bulkLedgerWriter: () => openBulkLoad(client, db),
