@@ -141,7 +141,7 @@ try {
       for (const checkout of checkouts) {
         const figures = await benchClickHouseWorkers(url, rows, screened, workers, serverPid, {
           bin: join(checkout.dir, "packages/cli/bin/openkyt.js"),
-          schema: `bench_chhub_${checkout.label}_${process.pid}`,
+          schema: `bench_chhub_${checkout.label.replace(/\W/g, "_")}_${process.pid}`,
         });
         console.log(
           `${checkout.label} workers round ${round}: ${figures.map((f) => `${f.name.trim()} ${JSON.stringify(f)}`).join("; ")}; load ${loadavg()[0]?.toFixed(1)}`,
