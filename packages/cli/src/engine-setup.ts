@@ -29,6 +29,7 @@ import {
 } from "@openkyt/runtime-node";
 import { type ParsedArgs, stringOption } from "./cli-args.js";
 import { UsageError } from "./cli-command.js";
+import { defaultHubCacheMb } from "./hub-cache-default.js";
 import { warmAdvice } from "./warm-advice.js";
 
 /** What this module needs of @openkyt/pdf. */
@@ -127,20 +128,21 @@ export const HUB_CACHE_OPTION = { "hub-cache-mb": { type: "string" } } as const;
 
 /** Usage lines of `--hub-cache-mb`. */
 export const HUB_CACHE_USAGE = `  --hub-cache-mb  without --warm: memory for the rows of the ledger's hubs (addresses with at
-               least 64 rows a trace meets), read once and followed (256 is a good start); default
-               $OPENKYT_HUB_CACHE_MB, then 0: none (every hop read from the database)`;
+               least 64 rows a trace meets), read once and followed; default
+               $OPENKYT_HUB_CACHE_MB, then on Postgres 256 (an eighth of the heap limit if less),
+               on SQLite none; 0: none (every hop read from the database)`;
 
 /**
- * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB, else none): the hub cache's memory bound of a
- * cold process, in MB; 0 or unset: no hub cache (null). Off by default until a fresh worker's own
- * CPU is shown lower with it (docs/benchmarks.md, "Hub cache").
+ * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB): the hub cache's memory bound of a cold process,
+ * in MB; 0: no hub cache (null); unset: undefined, the default of the store
+ * (`hub-cache-default.ts`).
  */
 export function hubCacheOption(
   args: ParsedArgs,
   env: Readonly<Record<string, string | undefined>>,
-): number | null {
+): number | null | undefined {
   const raw = stringOption(args, "hub-cache-mb") ?? (env.OPENKYT_HUB_CACHE_MB || undefined);
-  if (raw === undefined) return null;
+  if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
     throw new UsageError(`--hub-cache-mb must be a whole number of MB (0: no hub cache), got ${raw}`);
   }
@@ -170,22 +172,22 @@ export function screeningThreadsOption(args: ParsedArgs, warm: boolean): number 
  * The sources of a screening process over `store`: warm (`--warm`: the ledger in memory too;
  * with `threads` > 0 held by a screening pool of that many threads, which also runs the traces),
  * else cold (the ledger read from the database with its hubs held, `hubCacheMb` MB at most, null:
- * none; labels and sanctions held whole, tokens and prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to `stderr`
- * (`warm-advice.ts`) first.
+ * none, undefined: the store's default, `hub-cache-default.ts`; labels and sanctions held whole,
+ * tokens and prices cached: docs/deployment.md). Writes the start-up advice about `--warm` to
+ * `stderr` (`warm-advice.ts`) first.
  */
 export async function screeningSources(
   warm: boolean,
   store: Store,
   stderr: (text: string) => void,
   threads = 0,
-  hubCacheMb: number | null = null,
+  hubCacheMb: number | null | undefined = undefined,
 ): Promise<CliWarmSources> {
   const advice = await warmAdvice(store, warm);
   if (advice) stderr(advice);
   if (!warm) {
-    return createColdSources(store, {
-      hubCache: hubCacheMb === null ? false : { maxBytes: hubCacheMb * 2 ** 20 },
-    });
+    const mb = hubCacheMb === undefined ? defaultHubCacheMb(store) : hubCacheMb;
+    return createColdSources(store, { hubCache: mb === null ? false : { maxBytes: mb * 2 ** 20 } });
   }
   return threads > 0 ? createPooledWarmSources(store, { pool: { threads } }) : createWarmSources(store);
 }

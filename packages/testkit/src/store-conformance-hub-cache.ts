@@ -184,6 +184,7 @@ export function hubCacheConformance(ctx: ConformanceContext): void {
       const tight = await createHubCachedLedger(s, s, {
         minRows: 16,
         maxLagMs: 0,
+        minIdleMs: 0,
         maxBytes: 700 * HUB_CACHE_BYTES_PER_ROW,
       });
       let unpresented = 0;

@@ -3,7 +3,11 @@
  * database: per hub (an address with many rows in one direction of one network and token) its
  * rows in a {@link LedgerIndex} of their own, which answers reads, counts and lumped reads of
  * that address as the warm ledger does, bit for bit. Bounded: past `maxRows` held rows the
- * least recently read hubs leave. Pure: the rows come from a caller
+ * least recently read hubs leave, but only hubs not read for `minIdleMs`: a hub that would need a
+ * hub read since then to leave is refused instead ({@link HubCache.canAdmit} tells a caller before
+ * it loads one), so a working set larger than the bound costs the reads it cost without the cache,
+ * not a load and an eviction per visit. Rows appended to held hubs past the bound evict the least
+ * recently read hubs whatever their age (the bound holds). Pure: the rows come from a caller
  * (`engine/sources/hub-cached-ledger.ts` loads them from the store and follows its appends and
  * rewinds).
  *
@@ -42,6 +46,18 @@ interface HubEntry {
   appended: number;
   /** Incoming: whether its senders' siblings are held (lumped reads need them). */
   siblings: boolean;
+  /** When it was last read (or admitted), by the cache's clock. */
+  readAt: number;
+}
+
+/** Options of a {@link HubCache}. */
+export interface HubCacheBounds {
+  /** Held rows (siblings included) past which hubs leave or are refused. */
+  readonly maxRows: number;
+  /** Least time since its last read for a hub to leave for a new one, ms (default 60,000). */
+  readonly minIdleMs?: number;
+  /** The clock of `minIdleMs` (default `Date.now`). */
+  readonly now?: () => number;
 }
 
 /** Appended rows past which an entry is dropped (and loaded again whole when next needed). */
@@ -61,11 +77,15 @@ export interface HubCacheStats {
   /** Hubs loaded and hubs evicted (least recently read, or dropped after many appends) so far. */
   readonly loaded: number;
   readonly evicted: number;
+  /** Hubs refused for want of room (no idle hub to make way), so far. */
+  readonly refused: number;
 }
 
 /** The hubs held, least recently read first, under a bound of held rows. */
 export class HubCache {
   readonly #maxRows: number;
+  readonly #minIdleMs: number;
+  readonly #now: () => number;
   /** Entries by key; the Map's order is the order of use (least recent first). */
   readonly #entries = new Map<string, HubEntry>();
   /** Per (network, token, sender): the incoming entries that follow that sender's rows. */
@@ -73,10 +93,12 @@ export class HubCache {
   #rows = 0;
   #loaded = 0;
   #evicted = 0;
+  #refused = 0;
 
-  /** `maxRows`: held rows (siblings included) past which the least recently read hubs leave. */
-  constructor(options: { readonly maxRows: number }) {
+  constructor(options: HubCacheBounds) {
     this.#maxRows = options.maxRows;
+    this.#minIdleMs = options.minIdleMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
   }
 
   /** The index of a held hub, marked as just read; undefined when it is not held. */
@@ -86,7 +108,32 @@ export class HubCache {
     if (entry === undefined) return undefined;
     this.#entries.delete(key);
     this.#entries.set(key, entry);
+    entry.readAt = this.#now();
     return entry.index;
+  }
+
+  /**
+   * Whether a hub of `rows` rows would be held now: it fits beside the held ones once the hubs
+   * not read for `minIdleMs` leave, least recently read first. An incoming hub needs room for
+   * twice its rows (its senders' siblings come later).
+   */
+  canAdmit(direction: HubDirection, rows: number): boolean {
+    return this.#room(direction === "incoming" ? 2 * rows : rows) !== null;
+  }
+
+  /** The idle hubs to evict for `rows` more rows to fit (least recently read first), or null when they cannot. */
+  #room(rows: number): HubEntry[] | null {
+    if (rows > this.#maxRows) return null;
+    let free = this.#maxRows - this.#rows;
+    const victims: HubEntry[] = [];
+    const idleBefore = this.#now() - this.#minIdleMs;
+    // The Map's order is the order of reads, so the idle hubs come first.
+    for (const entry of this.#entries.values()) {
+      if (free >= rows || entry.readAt > idleBefore) break;
+      victims.push(entry);
+      free += entry.rows;
+    }
+    return free >= rows ? victims : null;
   }
 
   /** Whether a hub is held (without marking it read). */
@@ -96,8 +143,9 @@ export class HubCache {
 
   /**
    * Holds a hub: `rows` are all its rows of that direction (incoming: its senders' siblings
-   * come later, {@link HubCache.addSiblings}). Evicts the least recently read hubs while the bound is
-   * passed; a hub larger than the whole bound is not held. Answers whether it is held.
+   * come later, {@link HubCache.addSiblings}). Evicts idle hubs (least recently read first) to make
+   * room; refuses it, holding nothing, when that is not enough ({@link HubCache.canAdmit}, with room
+   * for the rows given). Answers whether it is held.
    */
   admit(
     direction: HubDirection,
@@ -106,10 +154,18 @@ export class HubCache {
     address: string,
     rows: ReadonlyArray<LedgerTransfer>,
   ): boolean {
-    if (rows.length > this.#maxRows) return false;
     const key = keyOf(direction, network, tokenId, address);
     const old = this.#entries.get(key);
     if (old) this.#remove(old);
+    const victims = this.#room(rows.length);
+    if (victims === null) {
+      this.#refused++;
+      return false;
+    }
+    for (const victim of victims) {
+      this.#remove(victim);
+      this.#evicted++;
+    }
     const index = new LedgerIndex({ compactAt: Number.POSITIVE_INFINITY });
     // In ledger order: the index keeps each address's added rows in order by insertion, which
     // costs a step per row already added when they come latest first (as incoming reads return them).
@@ -134,6 +190,7 @@ export class HubCache {
       rows: held,
       appended: 0,
       siblings: false,
+      readAt: this.#now(),
     };
     this.#entries.set(key, entry);
     for (const s of senders) {
@@ -146,11 +203,10 @@ export class HubCache {
     }
     this.#rows += held;
     this.#loaded++;
-    this.#evictOver();
-    return this.#entries.has(key);
+    return true;
   }
 
-  /** Evicts the least recently read hubs while the bound is passed. */
+  /** Evicts the least recently read hubs while the bound is passed (rows appended or siblings added). */
   #evictOver(): void {
     for (const first of this.#entries.values()) {
       if (this.#rows <= this.#maxRows) break;
@@ -166,7 +222,8 @@ export class HubCache {
 
   /**
    * Adds to a held incoming hub its senders' siblings, read after the hub's load (rows held
-   * already are skipped); evicts as {@link HubCache.admit}. Answers whether the hub is still held.
+   * already are skipped); past the bound the least recently read hubs leave (the hub itself was
+   * just read: it is the last to). Answers whether the hub is still held.
    */
   addSiblings(
     network: string,
@@ -244,7 +301,13 @@ export class HubCache {
 
   /** Hubs and rows held, loads and evictions. */
   stats(): HubCacheStats {
-    return { hubs: this.#entries.size, rows: this.#rows, loaded: this.#loaded, evicted: this.#evicted };
+    return {
+      hubs: this.#entries.size,
+      rows: this.#rows,
+      loaded: this.#loaded,
+      evicted: this.#evicted,
+      refused: this.#refused,
+    };
   }
 
   #remove(entry: HubEntry): void {

@@ -16,6 +16,7 @@ import { traceAddressExposure } from "../../src/exposure/address-exposure.js";
 import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
 import type { LedgerReader } from "../../src/ports/ledger-reader.js";
+import { manualClock } from "../../src/ports/runtime.js";
 import type { Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
 import { attr, listing } from "../exposure/trace-fixtures.js";
@@ -108,6 +109,8 @@ describe("hub-cached ledger", () => {
         const cached = await createHubCachedLedger(store, store, {
           minRows: 8,
           maxLagMs: 0,
+          // Any hub may make way (the least recently read first), so that small bounds evict.
+          minIdleMs: 0,
           maxBytes: w.bound * HUB_CACHE_BYTES_PER_ROW,
         });
         const lumped = cached.ledgerIncomingLumped?.bind(cached);
@@ -162,4 +165,58 @@ describe("hub-cached ledger", () => {
     expect(unpresented).toBeGreaterThan(100);
     expect(evicted).toBeGreaterThan(0);
   }, 300_000);
+
+  it("does not load again, for minIdleMs, a hub it refused for want of room", async () => {
+    const clock = manualClock(0);
+    const store = createMemoryStore();
+    const out = (from: string, n: number, at0: number) =>
+      Array.from(
+        { length: n },
+        (_, i): LedgerTransfer => ({
+          network: "ETH",
+          txHash: `0x${from}${i}`,
+          logIndex: 0,
+          tokenId: "native",
+          from,
+          to: `r${i}`,
+          amount: 1,
+          occurredAt: at0 + i,
+          block: null,
+          valueUsd: null,
+        }),
+      );
+    await store.putLedgerTransfers([...out("a", 40, 0), ...out("b", 40, 0)]);
+    let loads = 0;
+    const inner: LedgerReader = {
+      ...plainReads(store),
+      async ledgerOutgoing(network, tokenId, queries, limit) {
+        if (limit === 2 ** 31 - 1) loads += 1;
+        return store.ledgerOutgoing(network, tokenId, queries, limit);
+      },
+    };
+    const cached = await createHubCachedLedger(inner, store, {
+      minRows: 8,
+      maxBytes: 60 * HUB_CACHE_BYTES_PER_ROW,
+      minIdleMs: 1_000,
+      clock,
+    });
+    const count = (address: string, after: number) =>
+      cached.ledgerOutgoingCounts?.("ETH", "native", [{ address, after }]);
+    // "a" is loaded; "b" counts 10 rows after 29, fits on that count, is loaded (40 rows) and refused.
+    expect(await count("a", -1)).toEqual([40]);
+    expect(await count("b", 29)).toEqual([10]);
+    expect(loads).toBe(2);
+    expect(cached.stats()).toMatchObject({ hubs: 1, refused: 1 });
+    // Met again within minIdleMs: answered from the store, not loaded again; "a" still held.
+    clock.advance(500);
+    expect(await count("b", 29)).toEqual([10]);
+    expect(await count("a", -1)).toEqual([40]);
+    expect(loads).toBe(2);
+    // After minIdleMs both may be tried again; "a", read at 500, is idle at 1,600 and makes way.
+    clock.advance(1_100);
+    expect(await count("b", 29)).toEqual([10]);
+    expect(loads).toBe(3);
+    expect(cached.stats()).toMatchObject({ hubs: 1, evicted: 1, refused: 1 });
+    expect(await cached.ledgerOutgoing("ETH", "native", [{ address: "b", after: -1 }], 100)).toHaveLength(40);
+  });
 });

@@ -286,6 +286,36 @@ describe("reference data held whole", () => {
     expect(await source?.attributions("ETH", ["0xc"])).toEqual([label("0xc")]);
   });
 
+  it("keep their screen across a reload that reads the same rows, and give a new one when a row changed", async () => {
+    const clock = manualClock(T0);
+    const store = createMemoryStore();
+    await store.putAttributions([label("0xa"), label("0xb")]);
+    await store.putSanctions([listing("0x3")]);
+    const attributions = await wholeAttributionSource(store, { refreshMs: 1_000, clock });
+    const sanctions = await wholeSanctionsSource(store, { refreshMs: 1_000, clock });
+    const reload = async () => {
+      clock.advance(1_001);
+      await attributions?.attributions("ETH", ["0xa"]);
+      await sanctions?.listings(["0x3"]);
+      await new Promise((r) => setImmediate(r));
+    };
+    const screenA = attributions?.addressScreen?.();
+    const screenS = sanctions?.addressScreen?.();
+    expect(screenA?.mayResolve("0xb")).toBe(true);
+    await reload();
+    expect(attributions?.state().loadedAt).toBe(T0 + 1_001);
+    expect(attributions?.addressScreen?.()).toBe(screenA);
+    expect(sanctions?.addressScreen?.()).toBe(screenS);
+    // A changed field (same addresses) and a new listing: new snapshots, new screens.
+    await store.putAttributions([label("0xb", "Renamed")]);
+    await store.putSanctions([listing("0x4")]);
+    await reload();
+    expect(attributions?.addressScreen?.()).not.toBe(screenA);
+    expect(await attributions?.attributions("ETH", ["0xb"])).toEqual([label("0xb", "Renamed")]);
+    expect(sanctions?.addressScreen?.()).not.toBe(screenS);
+    expect(sanctions?.addressScreen?.()?.mayResolve("0x4")).toBe(true);
+  });
+
   it("are not held past maxRows: the warm sources then keep a cache in front of the store", async () => {
     const store = createMemoryStore();
     await store.putAttributions([label("0xa"), label("0xb"), label("0xc")]);

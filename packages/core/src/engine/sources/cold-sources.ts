@@ -11,9 +11,9 @@
  * On request (`hubCache`) the ledger's hubs are held too (`hub-cached-ledger.ts`): the rows of
  * every address a trace finds with at least 64 rows, up to a bound, followed as the store
  * changes, so that a trace reads them and lumps their light rows in memory instead of reading
- * thousands of rows a visit. It is off by default: it takes Postgres's work per transfer to a
- * fifth, but a fresh worker's own CPU over its first few hundred transfers was not yet lower,
- * and the memory a held row costs is not yet measured (docs/benchmarks.md, "Hub cache").
+ * thousands of rows a visit. Here it is off unless asked (`hubCache`); `openkyt serve` and
+ * `worker` ask for it on a store that counts its hops (Postgres), where a fresh worker's own CPU
+ * and the database's were both lower with it (docs/benchmarks.md, "Hub cache, fourth pass").
  *
  *   const engine = createEngine({ store, ...(await createColdSources(store)) });
  */

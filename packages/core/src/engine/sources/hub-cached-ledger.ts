@@ -7,8 +7,12 @@
  * at a few hundred hubs (docs/benchmarks.md, "Hub cache").
  *
  * Admission: an address whose count (`ledgerIncomingCounts`, `ledgerOutgoingCounts`) or read
- * reaches `minRows` is loaded whole before the answer: its rows, and for an incoming hub its
- * senders' other rows at the times they sent to it (what a lumped read needs, see hub-cache.ts).
+ * reaches `minRows` is loaded whole before the answer: its rows, and for an incoming hub, on its
+ * first lumped read, its senders' other rows at the times they sent to it (what a lumped read
+ * needs, see hub-cache.ts). Not when the cache is full of hubs read in the last `minIdleMs`
+ * (`HubCache.canAdmit`): such an address is read from the store as without the cache, and one
+ * refused after its load is not loaded again for `minIdleMs`, so a working set larger than the
+ * bound never costs a load per visit.
  *
  * Freshness, as the warm ledger's (`warm-catch-up.ts`): the reader follows `Store.scanLedger`
  * from the ledger's end as it was when the reader was made, and `Store.scanRewinds`; a read
@@ -41,6 +45,8 @@ export interface HubCacheOptions {
   readonly minRows?: number;
   /** Memory the held rows may take, bytes (counted as {@link HUB_CACHE_BYTES_PER_ROW} each). */
   readonly maxBytes?: number;
+  /** Least time since its last read for a held hub to make way for a new one, ms (default 60,000). */
+  readonly minIdleMs?: number;
   /**
    * How old the held hubs may be when read, ms: a read that touches one catches up first when the
    * last catch-up began longer ago (0: before every such read). Default 1,000, the warm ledger's
@@ -54,15 +60,20 @@ export interface HubCacheOptions {
 }
 
 /**
- * Memory per held row, bytes: a hub is held in a `LedgerIndex`, as the warm ledger holds every row,
- * whose measured cost is 500 bytes per row (RSS, 1M-transfer benchmark ledger; cli warm-advice.ts).
+ * Memory per held row, bytes, as the bound counts it: measured 320 (a fresh cold worker's heap
+ * after a full collection with the cache filled, less the same without it, over the rows held,
+ * siblings included: 392,760 rows of 559 hubs of the real-shaped 1M ledger, 126 MB, twice;
+ * docs/benchmarks.md, "Hub cache, fourth pass"), plus a tenth. A hub's `LedgerIndex` holds, per
+ * row, its columns and both directions' compacted copies, its transaction hash string and
+ * entry, and its peer's address string (most peers of a hub are its own).
  */
-export const HUB_CACHE_BYTES_PER_ROW = 500;
+export const HUB_CACHE_BYTES_PER_ROW = 350;
 
 /** Defaults of {@link HubCacheOptions}. */
 export const HUB_CACHE_DEFAULTS = Object.freeze({
   minRows: 64,
   maxBytes: 256 * 2 ** 20,
+  minIdleMs: 60_000,
   maxLagMs: 1_000,
   pageSize: 5_000,
 });
@@ -75,6 +86,8 @@ export interface HubCachedLedger extends LedgerReader {
   stats(): HubCacheStats;
 }
 
+/** Refusals remembered at most (past it they are forgotten together). */
+const REFUSALS_HELD = 4096;
 /** Frontier addresses per statement while loading a hub's senders' rows. */
 const SIBLING_CHUNK = 512;
 /** Rows asked per sender and time at first; a sender with more at one time is asked again. */
@@ -94,15 +107,35 @@ export async function createHubCachedLedger(
   options: HubCacheOptions = {},
 ): Promise<HubCachedLedger> {
   const settings = { ...HUB_CACHE_DEFAULTS, ...options };
-  if (!(settings.minRows >= 1 && settings.maxBytes >= 0 && settings.maxLagMs >= 0)) {
-    throw new KytError("VALIDATION_ERROR", "hub cache: minRows must be >= 1, maxBytes and maxLagMs >= 0");
+  if (
+    !(settings.minRows >= 1 && settings.maxBytes >= 0 && settings.maxLagMs >= 0 && settings.minIdleMs >= 0)
+  ) {
+    throw new KytError(
+      "VALIDATION_ERROR",
+      "hub cache: minRows must be >= 1, maxBytes, maxLagMs and minIdleMs >= 0",
+    );
   }
   const start = await ledgerTail(store, settings.pageSize);
   if (!store.scanLedger || start === null) {
     throw new KytError("NOT_CONFIGURED", "the store cannot list its ledger in stored order: no hub cache");
   }
   const clock = options.clock ?? systemClock;
-  const cache = new HubCache({ maxRows: Math.floor(settings.maxBytes / HUB_CACHE_BYTES_PER_ROW) });
+  const cache = new HubCache({
+    maxRows: Math.floor(settings.maxBytes / HUB_CACHE_BYTES_PER_ROW),
+    minIdleMs: settings.minIdleMs,
+    now: () => clock.now(),
+  });
+  /** Hubs refused after their load, by key, and when: not loaded again for `minIdleMs`. */
+  const refusedAt = new Map<string, number>();
+  const refusalKey = (direction: HubDirection, network: string, tokenId: string, address: string) =>
+    `${direction}\u0000${network}\u0000${tokenId}\u0000${address}`;
+  const refusedLately = (key: string): boolean => {
+    const at = refusedAt.get(key);
+    if (at === undefined) return false;
+    if (clock.now() - at < settings.minIdleMs) return true;
+    refusedAt.delete(key);
+    return false;
+  };
   const scan = store.scanLedger.bind(store);
   const upkeep = warmCatchUp(
     "hub cache",
@@ -153,7 +186,11 @@ export async function createHubCachedLedger(
         direction === "incoming"
           ? await inner.ledgerIncoming(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS)
           : await inner.ledgerOutgoing(network, tokenId, [{ address, after: ALL_AFTER }], ALL_ROWS);
-      cache.admit(direction, network, tokenId, address, rows);
+      if (!cache.admit(direction, network, tokenId, address, rows)) {
+        // Bounded: past REFUSALS_HELD refusals they are all forgotten (and may be loaded once more).
+        if (refusedAt.size >= REFUSALS_HELD) refusedAt.clear();
+        refusedAt.set(refusalKey(direction, network, tokenId, address), clock.now());
+      }
     });
 
   /** Reads the senders' siblings of held incoming hubs (for their first lumped read), between catch-ups. */
@@ -183,7 +220,13 @@ export async function createHubCachedLedger(
   ): Promise<void> => {
     const wanted = new Set<string>();
     for (const [i, address] of addresses.entries()) {
-      if ((sizes[i] as number) >= settings.minRows && !cache.has(direction, network, tokenId, address))
+      const size = sizes[i] as number;
+      if (
+        size >= settings.minRows &&
+        !cache.has(direction, network, tokenId, address) &&
+        cache.canAdmit(direction, size) &&
+        !refusedLately(refusalKey(direction, network, tokenId, address))
+      )
         wanted.add(address);
     }
     for (const address of wanted) await load(direction, network, tokenId, address);

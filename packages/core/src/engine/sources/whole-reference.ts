@@ -8,6 +8,12 @@
  * seen at most about `refreshMs` later. `clear()` makes the next lookup wait for a reload (call
  * it after importing reference data in this process). A table larger than `maxRows` is not held
  * (the factory answers null and the caller keeps a cache instead).
+ *
+ * A reload that reads the same rows as the snapshot's, field for field and in the same order,
+ * keeps the snapshot (only its time moves): its {@link AddressScreen} stays the same object, so
+ * a ledger that keeps work per screen (the lumps of a hub, `ledger-index.ts`) keeps it. Before,
+ * every reload gave a new screen, and a cold worker with the hub cache rebuilt every held hub's
+ * lumps every 30 s (docs/benchmarks.md, "Hub cache, fourth pass").
  */
 import type { Attribution, SanctionsListing } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
@@ -42,11 +48,24 @@ export interface WholeSourceState {
   readonly loadedAt: number;
 }
 
-/** A loaded snapshot and when it was read. */
+/** A loaded snapshot, the rows it was built from (in scan order) and when it was read. */
 interface Snapshot<T> {
   readonly value: T;
-  readonly rows: number;
+  readonly rows: ReadonlyArray<object>;
   readonly at: number;
+}
+
+/** Whether two scans read the same rows: same length, and per position the same fields and values. */
+function sameRows(a: ReadonlyArray<object>, b: ReadonlyArray<object>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) if (!Object.is(x[k], y[k]) || !(k in y)) return false;
+  }
+  return true;
 }
 
 interface Settings {
@@ -96,7 +115,8 @@ function refreshing<T>(settings: Settings, read: () => Promise<Snapshot<T> | nul
       .then((next) => {
         // A table that outgrew maxRows keeps its last snapshot (and stays stale: it is read again).
         if (next) {
-          current = next;
+          // The same rows: keep the snapshot's value (and so its screen), only its time is new.
+          current = sameRows(current.rows, next.rows) ? { ...current, at: next.at } : next;
           stale = false;
         }
       })
@@ -121,7 +141,7 @@ function refreshing<T>(settings: Settings, read: () => Promise<Snapshot<T> | nul
     clear(): void {
       stale = true;
     },
-    state: (): WholeSourceState => ({ rows: current.rows, loadedAt: current.at }),
+    state: (): WholeSourceState => ({ rows: current.rows.length, loadedAt: current.at }),
   };
 }
 
@@ -167,7 +187,7 @@ export async function wholeAttributionSource(
       }
       map.set(row.address, row);
     }
-    return { value: byNetwork, rows: rows.length, at };
+    return { value: byNetwork, rows, at };
   };
   const first = await read();
   if (!first) return null;
@@ -215,7 +235,7 @@ export async function wholeSanctionsSource(
       if (list) list.push(row);
       else byAddress.set(row.address, [row]);
     }
-    return { value: byAddress, rows: rows.length, at };
+    return { value: byAddress, rows, at };
   };
   const first = await read();
   if (!first) return null;
