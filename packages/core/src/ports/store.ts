@@ -331,8 +331,12 @@ export interface JobStore {
   postponeJobs(postponed: ReadonlyArray<PostponedJob>, owner: string): Promise<number>;
   /** The jobs of a subject (for tests and diagnostics). */
   listJobs(subjectId?: string): Promise<ReadonlyArray<JobRecord>>;
-  /** The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none. */
-  nextJobAt(): Promise<Millis | null>;
+  /**
+   * The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none.
+   * With `kinds`, only jobs of those kinds count (a runner's lane: the jobs it may claim), so a
+   * lane is not woken by jobs only another lane claims; an empty list answers null.
+   */
+  nextJobAt(kinds?: ReadonlyArray<JobKind>): Promise<Millis | null>;
 }
 
 /** Versioned risk models of an account. */
