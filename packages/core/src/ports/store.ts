@@ -288,6 +288,13 @@ export interface AlertStore {
   listAlertsOfTransfer(transferId: string): Promise<ReadonlyArray<AlertRecord>>;
   /** Appends an entry to an alert's history; concurrent appends all land, in distinct positions. */
   appendAlertHistory(entry: AlertHistoryRecord): Promise<void>;
+  /**
+   * Writes the first history entry of each alert of `entries` (alerts without history: those
+   * `insertAlert` just inserted), with a statement per chunk instead of `appendAlertHistory`'s
+   * read of the last position, and lock, per entry. An alert that has history already, or named
+   * twice: CONFLICT, nothing written (in a transaction: the transaction fails).
+   */
+  appendFirstAlertHistory(entries: ReadonlyArray<AlertHistoryRecord>): Promise<void>;
   /** An alert's history, oldest first. */
   listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
 }
