@@ -16,6 +16,7 @@ import {
   type RegisterTransferRequest,
   type WarmSources,
 } from "@openkyt/core";
+import { createPooledWarmSources } from "@openkyt/runtime-node";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import type { LedgerShapeName } from "@openkyt/testkit";
 import { DEFAULT_BENCH_SHAPE, ledgerCopy, ledgerLabel, removeCopy } from "./bench-ledger-db.js";
@@ -51,6 +52,20 @@ function lumpingAsAsked(sources: WarmSources): WarmSources {
   };
 }
 
+/**
+ * Screening threads asked for by `OPENKYT_BENCH_THREADS` (a whole number; 0 or unset: the
+ * README's API as written, every trace on the main thread). With N > 0 the warm sources are
+ * `createPooledWarmSources` with N threads, so the main thread's own work can be profiled apart
+ * from the traces.
+ */
+function benchThreads(): number {
+  const raw = process.env.OPENKYT_BENCH_THREADS ?? "0";
+  const threads = Number(raw);
+  if (!Number.isInteger(threads) || threads < 0)
+    throw new Error(`OPENKYT_BENCH_THREADS must be a whole number, not ${raw}`);
+  return threads;
+}
+
 async function withEngine<T>(
   ledgerSize: number,
   warm: boolean,
@@ -60,14 +75,17 @@ async function withEngine<T>(
 ) {
   const file = await ledgerCopy(ledgerSize, "screening", shape);
   const store = await createSqliteStore({ filename: file });
+  const threads = warm ? benchThreads() : 0;
+  const pooled = threads > 0 ? await createPooledWarmSources(store, { pool: { threads } }) : null;
   try {
     const sample = await sampleTransfers(store, ledgerSize, count);
-    const sources = warm ? lumpingAsAsked(await createWarmSources(store)) : {};
+    const sources = pooled ?? (warm ? lumpingAsAsked(await createWarmSources(store)) : {});
     // The engine's defaults (a batch of jobs.concurrency = 64), as the README's API has them; a
     // shorter poll only matters to the cold start of a run.
     const engine = createEngine({ store, jobs: { pollIntervalMs: 20 }, ...sources });
     return await run(engine, sample);
   } finally {
+    await pooled?.traceExecutor.close();
     await store.close();
     removeCopy(file);
   }

@@ -5,6 +5,11 @@
  *
  *   node --conditions=source --import tsx --max-semi-space-size=64 [--cpu-prof] \
  *     bench/src/screening-profile.ts [ledgerSize=100000] [transfers=4000] [runs=1] [shape=real|classic]
+ *
+ * The README's API runs every trace on the main thread; `OPENKYT_BENCH_THREADS=N` runs them on
+ * a screening pool of N threads instead (`createPooledWarmSources`), so that the profile, which
+ * is the main thread's, shows the main thread's own work (`OPENKYT_BENCH_CPU_PROF=file` writes
+ * the last run's).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";

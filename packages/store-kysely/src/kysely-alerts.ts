@@ -16,10 +16,18 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
-import { changedRows, type KyselyContext, lockedRead, lockRow, orderText } from "./kysely-context.js";
+import {
+  changedRows,
+  conflictAware,
+  type KyselyContext,
+  lockedRead,
+  lockRow,
+  orderText,
+} from "./kysely-context.js";
 import { type ListOrder, listPage } from "./kysely-list-page.js";
+import { runPrecompiled } from "./kysely-precompiled.js";
 import type { AlertHistoryTable, AlertsTable, Database } from "./kysely-schema.js";
-import { fromJson, num, numOrNull, toJson } from "./kysely-values.js";
+import { chunksOf, fromJson, INSERT_CHUNK, num, numOrNull, toJson } from "./kysely-values.js";
 
 /** The alert members of the store port. */
 export type AlertOps = AlertStore;
@@ -163,6 +171,21 @@ function alertListOrder(order: AlertOrder = "newest"): ListOrder<"alerts"> {
   return { key: "created_at", tie: "id", direction: "desc" };
 }
 
+/** A history entry as a row at `position`, its columns in one order (a precompiled insert takes them so). */
+function historyRow(entry: AlertHistoryRecord, position: number) {
+  return {
+    id: entry.id,
+    alert_id: entry.alertId,
+    position,
+    at: entry.at,
+    actor: entry.actor,
+    from_status: entry.from,
+    to_status: entry.to,
+    comment: entry.comment,
+    assignee: entry.assignee,
+  };
+}
+
 /** Creates the alert members over `ctx`. */
 export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
   const { db } = ctx;
@@ -215,18 +238,25 @@ export function kyselyAlertOps(ctx: KyselyContext): AlertOps {
           .executeTakeFirstOrThrow();
         await tx
           .insertInto("alert_history")
-          .values({
-            id: entry.id,
-            alert_id: entry.alertId,
-            position: (numOrNull(last) ?? 0) + 1,
-            at: entry.at,
-            actor: entry.actor,
-            from_status: entry.from,
-            to_status: entry.to,
-            comment: entry.comment,
-            assignee: entry.assignee,
-          })
+          .values(historyRow(entry, (numOrNull(last) ?? 0) + 1))
           .execute();
+      });
+    },
+    async appendFirstAlertHistory(entries) {
+      if (entries.length === 0) return;
+      await ctx.atomic(async (tx) => {
+        for (const chunk of chunksOf(entries, INSERT_CHUNK)) {
+          // Position 1 for each: the unique (alert_id, position) refuses an alert with history.
+          const rows = chunk.map((entry) => historyRow(entry, 1));
+          await conflictAware(ctx, "an alert's first history entry", () =>
+            runPrecompiled(
+              tx,
+              `alertHistory.insertFirst:${rows.length}`,
+              () => tx.insertInto("alert_history").values(rows),
+              rows.flatMap((row) => Object.values(row)),
+            ),
+          );
+        }
       });
     },
     async listAlertHistory(alertId) {

@@ -3,7 +3,14 @@
  * statement; with `skipLocked` the select locks its rows `FOR UPDATE SKIP LOCKED`, so
  * concurrent claimers in other processes skip each other's jobs instead of waiting.
  */
-import { type JobRecord, type JobStore, KytError, type PostponedJob, type StoreOps } from "@openkyt/core";
+import {
+  type JobKind,
+  type JobRecord,
+  type JobStore,
+  KytError,
+  type PostponedJob,
+  type StoreOps,
+} from "@openkyt/core";
 import {
   type Expression,
   type ExpressionBuilder,
@@ -90,6 +97,55 @@ async function claimDue(
     .execute();
   // RETURNING gives no order; callers get the jobs in the order they were due.
   return rows.map(fromRow).sort(byDueTime);
+}
+
+/** The earlier of two times, either of which may be missing. */
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
+
+/**
+ * `nextJobAt` for a lane's kinds: per kind, the first due job no live lease holds, in
+ * `jobs_kind_run_at` order (one index read each; a single query over several kinds would have
+ * to sort every waiting job of them), and the first lease of those kinds to run out, from the
+ * partial `jobs_leased` (only jobs in flight are in it).
+ */
+async function nextJobOfKindsAt(db: Kysely<Database>, kinds: ReadonlyArray<JobKind>): Promise<number | null> {
+  const distinct = [...new Set(kinds)];
+  if (distinct.length === 0) return null;
+  let next: number | null = null;
+  for (const kind of distinct) {
+    const free = await runPrecompiled(
+      db,
+      "jobs.nextFreeOfKind",
+      () =>
+        db
+          .selectFrom("jobs")
+          .select("run_at")
+          .where("kind", "=", kind)
+          .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", eb.ref("run_at"))]))
+          .orderBy("run_at", "asc")
+          .limit(1),
+      [kind, 1],
+    );
+    next = earliest(next, numOrNull(free.rows[0]?.run_at ?? null));
+  }
+  const leased = await runPrecompiled(
+    db,
+    `jobs.nextLeaseEndOfKinds:${distinct.length}`,
+    () =>
+      db
+        .selectFrom("jobs")
+        .select("lease_until")
+        .where("lease_until", "is not", null)
+        .whereRef("lease_until", ">", "run_at")
+        .where("kind", "in", distinct)
+        .orderBy("lease_until", "asc")
+        .limit(1),
+    [...distinct, 1],
+  );
+  return earliest(next, numOrNull(leased.rows[0]?.lease_until ?? null));
 }
 
 /** A job as a row. */
@@ -234,7 +290,8 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
       if (subjectId !== undefined) query = query.where("subject_id", "=", subjectId);
       return (await query.execute()).map(fromRow);
     },
-    async nextJobAt() {
+    async nextJobAt(kinds) {
+      if (kinds !== undefined) return nextJobOfKindsAt(db, kinds);
       // Two index reads, not a scan of every job (thousands wait for their transaction to be
       // mined): the first due job no live lease holds, in `jobs_run_at` order (only jobs in
       // flight are skipped), and the first lease to run out, from the partial `jobs_leased`.
@@ -263,10 +320,10 @@ export function kyselyJobOps(ctx: KyselyContext): JobOps {
             .limit(1),
         [1],
       );
-      const runAt = numOrNull(free.rows[0]?.run_at ?? null);
-      const leaseEnd = numOrNull(leased.rows[0]?.lease_until ?? null);
-      if (runAt === null) return leaseEnd;
-      return leaseEnd === null ? runAt : Math.min(runAt, leaseEnd);
+      return earliest(
+        numOrNull(free.rows[0]?.run_at ?? null),
+        numOrNull(leased.rows[0]?.lease_until ?? null),
+      );
     },
   };
 }

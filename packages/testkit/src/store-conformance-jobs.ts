@@ -100,5 +100,28 @@ export function jobConformance(ctx: ConformanceContext): void {
       await ctx.store().claimJobs({ now: T0 + 100, limit: 1, leaseMs: LEASE, owner: "w1" });
       expect(await ctx.store().nextJobAt()).toBe(T0 + 60 + LEASE);
     });
+
+    it("tells when the next job of some kinds becomes claimable, leaving the other kinds out", async () => {
+      const store = ctx.store();
+      await store.enqueueJob(makeJob({ id: "b-1", kind: "transfer.bind", runAt: T0 }));
+      await store.enqueueJob(makeJob({ id: "c-1", kind: "transfer.check", runAt: T0 + 20 }));
+      await store.enqueueJob(makeJob({ id: "w-1", kind: "webhook.deliver", runAt: T0 + 100 }));
+      expect(await store.nextJobAt()).toBe(T0);
+      expect(await store.nextJobAt(["webhook.deliver"])).toBe(T0 + 100);
+      expect(await store.nextJobAt(["transfer.check", "webhook.deliver"])).toBe(T0 + 20);
+      expect(await store.nextJobAt(["backtest.run"])).toBeNull();
+      expect(await store.nextJobAt([])).toBeNull();
+      // A leased job counts from the end of its lease, for its own kind only.
+      await store.claimJobs({
+        now: T0 + 100,
+        limit: 1,
+        leaseMs: LEASE,
+        owner: "w1",
+        kinds: ["webhook.deliver"],
+      });
+      expect(await store.nextJobAt(["webhook.deliver"])).toBe(T0 + 100 + LEASE);
+      expect(await store.nextJobAt(["transfer.bind", "transfer.bind"])).toBe(T0);
+      expect(await store.nextJobAt(["backtest.run"])).toBeNull();
+    });
   });
 }

@@ -244,5 +244,44 @@ export function riskAlertConformance(ctx: ConformanceContext): void {
       ]);
       expect(await ctx.store().listAlertHistory("unknown")).toEqual([]);
     });
+
+    it("writes new alerts' first history entries together, refusing an alert that has history", async () => {
+      const store = ctx.store();
+      const opened = (id: string, alertId: string) => ({
+        id,
+        alertId,
+        at: T0,
+        actor: null,
+        from: null,
+        to: "open" as const,
+        comment: null,
+        assignee: null,
+      });
+      for (const id of ["a-1", "a-2", "a-3"])
+        await store.insertAlert(makeAlert({ id, transferId: "t", dedupeKey: id }));
+      await store.appendFirstAlertHistory([opened("h-1", "a-1"), opened("h-2", "a-2")]);
+      await store.appendFirstAlertHistory([]);
+      expect(await store.listAlertHistory("a-1")).toEqual([opened("h-1", "a-1")]);
+      expect(await store.listAlertHistory("a-2")).toEqual([opened("h-2", "a-2")]);
+      // Later entries append after the first one.
+      const later = {
+        ...opened("h-5", "a-1"),
+        at: T0 + 1,
+        from: "open" as const,
+        to: "in_progress" as const,
+      };
+      await store.appendAlertHistory(later);
+      expect(await store.listAlertHistory("a-1")).toEqual([opened("h-1", "a-1"), later]);
+      // An alert with history, or one named twice: nothing of the call is written.
+      await expectKytError(
+        store.appendFirstAlertHistory([opened("h-3", "a-3"), opened("h-4", "a-1")]),
+        "CONFLICT",
+      );
+      await expectKytError(
+        store.appendFirstAlertHistory([opened("h-6", "a-3"), opened("h-7", "a-3")]),
+        "CONFLICT",
+      );
+      expect(await store.listAlertHistory("a-3")).toEqual([]);
+    });
   });
 }

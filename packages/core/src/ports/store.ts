@@ -288,6 +288,13 @@ export interface AlertStore {
   listAlertsOfTransfer(transferId: string): Promise<ReadonlyArray<AlertRecord>>;
   /** Appends an entry to an alert's history; concurrent appends all land, in distinct positions. */
   appendAlertHistory(entry: AlertHistoryRecord): Promise<void>;
+  /**
+   * Writes the first history entry of each alert of `entries` (alerts without history: those
+   * `insertAlert` just inserted), with a statement per chunk instead of `appendAlertHistory`'s
+   * read of the last position, and lock, per entry. An alert that has history already, or named
+   * twice: CONFLICT, nothing written (in a transaction: the transaction fails).
+   */
+  appendFirstAlertHistory(entries: ReadonlyArray<AlertHistoryRecord>): Promise<void>;
   /** An alert's history, oldest first. */
   listAlertHistory(alertId: string): Promise<ReadonlyArray<AlertHistoryRecord>>;
 }
@@ -331,8 +338,12 @@ export interface JobStore {
   postponeJobs(postponed: ReadonlyArray<PostponedJob>, owner: string): Promise<number>;
   /** The jobs of a subject (for tests and diagnostics). */
   listJobs(subjectId?: string): Promise<ReadonlyArray<JobRecord>>;
-  /** The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none. */
-  nextJobAt(): Promise<Millis | null>;
+  /**
+   * The earliest time any job becomes claimable (runAt, or leaseUntil when leased); null if none.
+   * With `kinds`, only jobs of those kinds count (a runner's lane: the jobs it may claim), so a
+   * lane is not woken by jobs only another lane claims; an empty list answers null.
+   */
+  nextJobAt(kinds?: ReadonlyArray<JobKind>): Promise<Millis | null>;
 }
 
 /** Versioned risk models of an account. */

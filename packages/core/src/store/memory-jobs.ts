@@ -96,9 +96,10 @@ export function memoryJobOps(tables: MemoryTables, journal: Journal): JobOps {
       const matching = [...jobs.values()].filter((j) => subjectId === undefined || j.subjectId === subjectId);
       return matching.sort(byRunAt).map(copy);
     },
-    async nextJobAt() {
+    async nextJobAt(kinds) {
       let next: Millis | null = null;
       for (const job of jobs.values()) {
+        if (kinds !== undefined && !kinds.includes(job.kind)) continue;
         const at = claimableAt(job);
         if (next === null || at < next) next = at;
       }

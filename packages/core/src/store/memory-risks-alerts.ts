@@ -2,7 +2,7 @@
 import type { AlertOrder } from "../domain/casework.js";
 import { riskRank } from "../domain/enums.js";
 import type { AlertRecord, RiskRecord, TransferRecord } from "../domain/records.js";
-import { notFound } from "../errors.js";
+import { KytError, notFound } from "../errors.js";
 import type { AlertFilter, AlertStore, RiskStore } from "../ports/store.js";
 import { assertReplacements } from "../ports/store-contract.js";
 import { type Journal, setEntry } from "./memory-journal.js";
@@ -131,6 +131,12 @@ export function memoryRiskAlertOps(tables: MemoryTables, journal: Journal): Risk
         ...(alertHistory.get(entry.alertId) ?? []),
         copy(entry),
       ]);
+    },
+    async appendFirstAlertHistory(entries) {
+      const ids = entries.map((entry) => entry.alertId);
+      const taken = ids.find((id, i) => ids.indexOf(id) !== i || (alertHistory.get(id)?.length ?? 0) > 0);
+      if (taken !== undefined) throw new KytError("CONFLICT", `alert ${taken} has a first history entry`);
+      for (const entry of entries) setEntry(journal, alertHistory, entry.alertId, [copy(entry)]);
     },
     async listAlertHistory(alertId) {
       const entries = alertHistory.get(alertId) ?? [];

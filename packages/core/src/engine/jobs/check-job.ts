@@ -143,7 +143,7 @@ export async function writeResults(
     const alert = alertForRisk(ctx, risk);
     if (!(await tx.insertAlert(alert))) continue;
     alerts.push(alert);
-    await tx.appendAlertHistory({
+    await writes.alertOpened({
       id: ctx.ids.next(),
       alertId: alert.id,
       at: alert.createdAt,

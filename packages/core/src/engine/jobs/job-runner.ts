@@ -351,8 +351,10 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         await new Promise<void>((resolve) => setImmediate(resolve));
         continue;
       }
-      const next = await store.nextJobAt().catch(() => null);
-      // A job due now that this runner could not claim (leased, or another lane's) is no reason to spin.
+      // Only this lane's jobs: the checks lane's backlog (registrations waiting for a batch) is
+      // due now, and would wake the webhooks lane every MIN_IDLE_MS for a claim that finds nothing.
+      const next = await store.nextJobAt(deps.kinds).catch(() => null);
+      // A job due now that this runner could not claim (leased by another process) is no reason to spin.
       const wait =
         next === null
           ? config.pollIntervalMs

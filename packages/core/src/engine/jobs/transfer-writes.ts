@@ -2,11 +2,12 @@
  * The transfer-row and risk writes of one transaction. A single job writes at once
  * ({@link directWrites}); a batch gathers them ({@link batchWrites}) and sends each kind as one
  * multi-row statement when its transaction ends: the batch's transfers are read with one
- * statement at its start, each transfer row is written once per pass, and the risks of every
- * subject are replaced together. Reads through the same object see what it has written.
+ * statement at its start, each transfer row is written once per pass, the risks of every
+ * subject are replaced together, and the new alerts' first history entries are written
+ * together. Reads through the same object see what it has written.
  */
 import type { CheckKind } from "../../domain/enums.js";
-import type { RiskRecord, TransferRecord } from "../../domain/records.js";
+import type { AlertHistoryRecord, RiskRecord, TransferRecord } from "../../domain/records.js";
 import type { StoreOps } from "../../ports/store.js";
 
 /** Where a check pass reads its transfer and writes the transfer row and its risks. */
@@ -19,6 +20,8 @@ export interface TransferWrites {
   replaceRisks(id: string, kinds: ReadonlyArray<CheckKind>, risks: ReadonlyArray<RiskRecord>): Promise<void>;
   /** Every risk of the transfer, as this transaction left them (in no particular order). */
   risks(id: string): Promise<ReadonlyArray<RiskRecord>>;
+  /** Writes the first history entry of an alert this transaction inserted (see `Store.appendFirstAlertHistory`). */
+  alertOpened(entry: AlertHistoryRecord): Promise<void>;
 }
 
 /** Writes that go to `tx` at once. */
@@ -28,12 +31,16 @@ export function directWrites(tx: StoreOps): TransferWrites {
     updateTransfer: (record) => tx.updateTransfer(record),
     replaceRisks: (id, kinds, risks) => tx.replaceRisks("transfer", id, kinds, risks),
     risks: (id) => tx.listRisks("transfer", id),
+    alertOpened: (entry) => tx.appendFirstAlertHistory([entry]),
   };
 }
 
 /** Gathered writes, sent by `flush()`. */
 export interface BatchWrites extends TransferWrites {
-  /** Sends the gathered transfer rows and risk replacements, a multi-row statement per kind. */
+  /**
+   * Sends the gathered transfer rows, risk replacements and new alerts' first history entries,
+   * a multi-row statement per kind.
+   */
   flush(): Promise<void>;
 }
 
@@ -49,6 +56,7 @@ export async function batchWrites(tx: StoreOps, ids: ReadonlyArray<string>): Pro
   for (const t of await tx.getTransfers(ids)) current.set(t.id, t);
   const rows = new Map<string, TransferRecord>();
   const replaced = new Map<string, PendingRisks>();
+  const opened: AlertHistoryRecord[] = [];
   return {
     async transfer(id) {
       if (!current.has(id)) current.set(id, await tx.getTransfer(id));
@@ -77,6 +85,9 @@ export async function batchWrites(tx: StoreOps, ids: ReadonlyArray<string>): Pro
       if (!pending) return stored;
       return [...stored.filter((r) => !pending.kinds.includes(r.checkKind)), ...pending.risks];
     },
+    async alertOpened(entry) {
+      opened.push(entry);
+    },
     async flush() {
       if (replaced.size > 0) {
         await tx.replaceRisksOfSubjects(
@@ -85,8 +96,11 @@ export async function batchWrites(tx: StoreOps, ids: ReadonlyArray<string>): Pro
         );
       }
       if (rows.size > 0) await tx.updateTransfers([...rows.values()]);
+      // The alerts themselves were inserted one by one (each insert answers whether it was new).
+      if (opened.length > 0) await tx.appendFirstAlertHistory(opened);
       replaced.clear();
       rows.clear();
+      opened.length = 0;
     },
   };
 }
