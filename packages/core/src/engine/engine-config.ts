@@ -56,8 +56,9 @@ export interface JobsConfig {
   /** Lease of a claimed job; a job whose worker died is claimed again after it. Default 60 s. */
   readonly leaseMs: number;
   /**
-   * Jobs claimed and run at once, as one batch (one transaction for its writes); default 64. A
-   * larger batch costs fewer statements per job; its last job waits for the others' checks.
+   * Most jobs a runner has in hand at once; default 64. Each claim takes everything due up to
+   * the room left, as one batch (one transaction for its writes), and the runner claims again
+   * while batches run, so a job never waits for a batch it is not part of.
    */
   readonly concurrency: number;
   /** Longest sleep between polls of the store for due jobs; default 250 ms. */

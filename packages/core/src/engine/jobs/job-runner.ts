@@ -1,8 +1,10 @@
 /**
  * The durable job runner: claims due jobs from the store with a lease, runs their handlers,
  * and retries failures with exponential backoff until a handler gives up. A job whose worker
- * died is claimed again when its lease runs out, so handlers must be idempotent. A job that
- * came from a request (job-origin.ts) has its request id on every line logged about it, and,
+ * died is claimed again when its lease runs out, so handlers must be idempotent. A runner keeps
+ * up to `concurrency` jobs in hand and claims more whenever there is room (a pipeline: a job that
+ * becomes due while a batch runs does not wait for that batch to settle). A job that came from
+ * a request (job-origin.ts) has its request id on every line logged about it, and,
  * when that request was traced, a span of its own in the request's trace.
  */
 import type { JobKind, JobRecord } from "../../domain/records.js";
@@ -73,7 +75,10 @@ export interface JobRunner {
    * Works the same whether or not `start()` is running. Rejects if claiming from the store fails.
    */
   drain(): Promise<void>;
-  /** Tells a started runner that a job may be due (after an enqueue in this process). */
+  /**
+   * Tells a started runner that a job may be due (after an enqueue in this process, or when the
+   * store's job watch reports one from any process): it claims at once if it has room.
+   */
   wake(): void;
 }
 
@@ -125,6 +130,14 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let nap: Sleep | null = null;
   /** Every batch being claimed or run, by the loop or by `drain()`: what `drain` and `stop` wait for. */
   const inFlight = new Set<Promise<number>>();
+  /** Ids of the jobs in hand: claimed, not yet settled. */
+  const inHand = new Set<string>();
+  /** Room asked by claims under way. With `inHand`, at most `concurrency` (see `room`). */
+  let reserved = 0;
+  /** `wake()` was called since the loop's last claim began: it claims again before it sleeps. */
+  let woken = false;
+  /** The loop waits for room (or its last claim filled it): a settling batch wakes it. */
+  let wantsRoom = false;
 
   /** What every line logged about a job names: the job, its kind, and its request's id. */
   function jobFields(job: JobRecord): { jobId: string; kind: JobKind; requestId?: string } {
@@ -161,6 +174,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     try {
       if (!(postponed && outcome.kind === "later")) await record(job, handler, outcome);
     } finally {
+      leaveHand(job);
       events?.emit("job.settled", { lane, job, outcome: settled });
       logger.debug({ ...jobFields(job), lane, outcome: settled }, "job settled");
     }
@@ -205,6 +219,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
           `no handler for ${job.kind}`,
         );
       } finally {
+        leaveHand(job);
         events?.emit("job.settled", { lane, job, outcome: "retried" });
       }
       return;
@@ -271,22 +286,25 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     }
   }
 
-  /** Claims and runs one batch; resolves to how many jobs it ran. */
-  async function runBatch(): Promise<number> {
-    const jobs = await store.claimJobs({
+  /** Claims up to `limit` due jobs of this runner's kinds. */
+  function claim(limit: number): Promise<ReadonlyArray<JobRecord>> {
+    return store.claimJobs({
       now: clock.now(),
-      limit: config.concurrency,
+      limit,
       leaseMs: config.leaseMs,
       owner: config.workerId,
       ...(deps.kinds ? { kinds: deps.kinds } : {}),
     });
+  }
+
+  /** Runs a claimed batch, grouped by kind, in a span linked to the requests its jobs came from. */
+  async function runJobs(jobs: ReadonlyArray<JobRecord>): Promise<void> {
     const byKind = new Map<JobKind, JobRecord[]>();
     for (const job of jobs) {
       const group = byKind.get(job.kind);
       if (group) group.push(job);
       else byKind.set(job.kind, [job]);
     }
-    if (jobs.length === 0) return 0;
     const attributes = {
       "openkyt.lane": lane,
       "openkyt.jobs": jobs.length,
@@ -301,9 +319,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       () => runGroups(byKind, jobs),
       links.length > 0 ? { links } : undefined,
     );
-    return jobs.length;
   }
-
   /** Runs the groups of a claimed batch, reporting the batch when there are events. */
   async function runGroups(byKind: Map<JobKind, JobRecord[]>, jobs: ReadonlyArray<JobRecord>): Promise<void> {
     if (!events) {
@@ -320,15 +336,61 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   }
 
   /**
-   * Claims and runs one batch, known to `inFlight` from before its claim until it is settled,
-   * so a job is always either claimable or part of a batch someone can wait for.
+   * Claims up to `limit` due jobs and starts running them: resolves to how many it claimed as
+   * soon as the claim returns, while they run on (rejects when the claim fails). The batch is in
+   * `inFlight` from before its claim until each of its jobs is settled, so a job is always either
+   * claimable or part of a batch someone can wait for. `limit` is reserved from before the claim
+   * (so that a loop's and a drain's claims at once never hold more than `concurrency`), then each
+   * job claimed is in hand until it is settled.
    */
-  function trackedBatch(): Promise<number> {
-    const batch = runBatch();
+  function startBatch(limit: number): Promise<number> {
+    reserved += limit;
+    let claimed: (count: number) => void = () => undefined;
+    const count = new Promise<number>((resolve) => {
+      claimed = resolve;
+    });
+    const batch = (async () => {
+      let jobs: ReadonlyArray<JobRecord>;
+      try {
+        jobs = await claim(limit);
+      } finally {
+        reserved -= limit;
+      }
+      if (jobs.length === 0) return 0;
+      for (const job of jobs) inHand.add(job.id);
+      claimed(jobs.length);
+      try {
+        await runJobs(jobs);
+      } catch (error) {
+        // A settlement's write failed (the store went away): the jobs run again when their leases end.
+        logger.error(
+          { lane, jobs: jobs.length, reason: describeError(error) },
+          "settling a job batch failed",
+        );
+      } finally {
+        for (const job of jobs) leaveHand(job);
+      }
+      return jobs.length;
+    })();
     inFlight.add(batch);
     const forget = () => inFlight.delete(batch);
     batch.then(forget, forget);
-    return batch;
+    return Promise.race([count, batch]);
+  }
+
+  /** Room left for claims. */
+  function roomLeft(): number {
+    return config.concurrency - inHand.size - reserved;
+  }
+
+  /**
+   * A job is settled (or its batch ended): it leaves the jobs in hand, and a loop waiting for
+   * room, or whose last claim the room cut short, claims again at once.
+   */
+  function leaveHand(job: JobRecord): void {
+    if (!inHand.delete(job.id) || !wantsRoom) return;
+    wantsRoom = false;
+    nap?.wake();
   }
 
   async function sleep(ms: number): Promise<void> {
@@ -337,23 +399,46 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     nap = null;
   }
 
+  /**
+   * Claims whenever there is room and something may be due: at start, when woken (an enqueue in
+   * this process, or the store's job watch), when a batch settles after a claim that the room cut
+   * short, and at least every poll interval. The jobs claimed run while the loop goes on (a
+   * pipeline, not a barrier), so a job that becomes due while others run starts at once as long
+   * as fewer than `concurrency` are in hand. A claim takes everything due up to the room left,
+   * so jobs that arrive together are still claimed, and handed to `runBatch`, together.
+   */
   async function pollLoop(): Promise<void> {
     while (running) {
-      let ran = 0;
+      const room = roomLeft();
+      if (room <= 0) {
+        wantsRoom = true;
+        await sleep(config.pollIntervalMs);
+        continue;
+      }
+      woken = false;
+      let claimed = 0;
       try {
-        ran = await trackedBatch();
+        claimed = await startBatch(room);
       } catch (error) {
         logger.error({ reason: describeError(error) }, "job claiming failed");
       }
       if (!running) continue;
-      if (ran > 0) {
-        // Let timers and I/O run between batches: a store that answers in microtasks must not starve them.
+      if (claimed >= room) wantsRoom = true;
+      if (woken || claimed >= room) {
+        // Let timers and I/O run between claims: a store that answers in microtasks must not starve them.
         await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
+      if (claimed > 0) {
+        // Everything due was claimed: what comes next is an enqueue (which wakes this loop) or a
+        // job whose time comes (a retry, a hash not mined yet), found by the next poll.
+        await sleep(config.pollIntervalMs);
         continue;
       }
       // Only this lane's jobs: the checks lane's backlog (registrations waiting for a batch) is
       // due now, and would wake the webhooks lane every MIN_IDLE_MS for a claim that finds nothing.
       const next = await store.nextJobAt(deps.kinds).catch(() => null);
+      if (woken) continue;
       // A job due now that this runner could not claim (leased by another process) is no reason to spin.
       const wait =
         next === null
@@ -377,13 +462,15 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     },
     async drain() {
       for (;;) {
-        if ((await trackedBatch()) > 0) continue;
-        // Nothing claimable: done unless batches in hand (the loop's) may still enqueue more.
+        const room = roomLeft();
+        if (room > 0 && (await startBatch(room)) > 0) continue;
+        // Nothing claimable, or no room: done unless batches in hand may still enqueue more or free room.
         if (inFlight.size === 0) return;
-        await Promise.allSettled([...inFlight]);
+        await Promise.race([...inFlight]).catch(() => undefined);
       }
     },
     wake() {
+      woken = true;
       nap?.wake();
     },
   };
