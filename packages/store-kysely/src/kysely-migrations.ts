@@ -29,6 +29,7 @@ import { modelChangeReasonMigration } from "./kysely-migration-0060-model-change
 import { ledgerRewindsMigration } from "./kysely-migration-0070-ledger-rewinds.js";
 import { teamApprovalMigration } from "./kysely-migration-0080-team-approval.js";
 import { clusterLabelsMigration } from "./kysely-migration-0090-cluster-labels.js";
+import { jobNotifyMigration } from "./kysely-migration-0100-job-notify.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -57,6 +58,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0070_ledger_rewinds": ledgerRewindsMigration,
   "0080_team_approval": teamApprovalMigration,
   "0090_cluster_labels": clusterLabelsMigration,
+  "0100_job_notify": jobNotifyMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

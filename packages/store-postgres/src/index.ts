@@ -8,6 +8,13 @@ export {
   type PostgresPoolOptions,
   type PostgresQueryEvent,
 } from "./postgres-database.js";
+export {
+  DEFAULT_WATCH_BACKOFF,
+  jobsChannel,
+  type PostgresJobWatchOptions,
+  type WatchBackoff,
+  watchPostgresJobs,
+} from "./postgres-job-watch.js";
 export { migratePostgres } from "./postgres-migrate.js";
 export {
   checkSchemaName,

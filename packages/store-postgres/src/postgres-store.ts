@@ -2,13 +2,14 @@
  * The store for many processes: Postgres through a pg pool and the shared kysely store. Jobs
  * are claimed `FOR UPDATE SKIP LOCKED`; reads by id inside a transaction lock their row.
  */
-import type { Store, StoreCapabilities } from "@openkyt/core";
+import type { JobWatch, Store, StoreCapabilities } from "@openkyt/core";
 import { createKyselyStore, defineStoreDialect } from "@openkyt/store-kysely";
 import {
   openPostgresDatabase,
   type PostgresPoolOptions,
   type PostgresQueryEvent,
 } from "./postgres-database.js";
+import { watchPostgresJobs } from "./postgres-job-watch.js";
 import { assertMigrated, migrateSchema } from "./postgres-migrate.js";
 import { storeSchema } from "./postgres-schema.js";
 
@@ -44,6 +45,7 @@ export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
  * write lock their rows, jobs are claimed `FOR UPDATE SKIP LOCKED`, ties order in byte order
  * (collation "C", as on SQLite), the ledger is numbered in commit order (`seq`), a ledger hop
  * is one lateral join over the frontier as arrays, and a unique violation is SQLSTATE 23505.
+ * (Its job watch is not a dialect matter: `createPostgresStore` adds it.)
  */
 export const POSTGRES_STORE_DIALECT = defineStoreDialect({
   name: "postgres",
@@ -59,7 +61,9 @@ export const POSTGRES_STORE_DIALECT = defineStoreDialect({
 /**
  * Opens a Postgres store over `options.schema`: migrates it first when `migrate` is true,
  * otherwise checks it is migrated (STORE_ERROR naming the pending migrations if not). Text
- * orders in byte order (collation "C"), as on SQLite. `close()` ends the pool; idempotent.
+ * orders in byte order (collation "C"), as on SQLite. It offers `watchJobs`: each watch is a
+ * connection of its own, outside the pool, listening on the schema's channel
+ * (postgres-job-watch.ts). `close()` closes the watches and ends the pool; idempotent.
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const schema = storeSchema(options.connectionString, options.schema);
@@ -76,5 +80,29 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await db.destroy();
     throw error;
   }
-  return createKyselyStore(db, POSTGRES_STORE_DIALECT);
+  const store = createKyselyStore(db, POSTGRES_STORE_DIALECT);
+  const watches = new Set<JobWatch>();
+  let closing: Promise<void> | null = null;
+  return {
+    ...store,
+    async watchJobs(listener) {
+      const watch = await watchPostgresJobs({ connectionString: options.connectionString, schema, listener });
+      if (closing !== null) {
+        await watch.close();
+        return watch;
+      }
+      const tracked: JobWatch = {
+        close: () => {
+          watches.delete(tracked);
+          return watch.close();
+        },
+      };
+      watches.add(tracked);
+      return tracked;
+    },
+    close() {
+      closing ??= Promise.all([...watches].map((watch) => watch.close())).then(() => store.close());
+      return closing;
+    },
+  };
 }

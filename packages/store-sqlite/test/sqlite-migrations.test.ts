@@ -39,7 +39,11 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
       // Migrations applied up to and including `name`.
       const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
-      // The last migration (0090) keeps the clusters' labelled members: one table, nothing else.
+      // The last migration (0100) notifies job enqueues on Postgres: nothing on SQLite.
+      expect(await appliedMigrations(db)).toEqual(upTo("0090_cluster_labels"));
+      expect(await schema()).toEqual(latest);
+      await migrateDown(db);
+      // The one before (0090) keeps the clusters' labelled members: one table, nothing else.
       expect(await appliedMigrations(db)).toEqual(upTo("0080_team_approval"));
       const clusterLabels = (entry: string) => entry.startsWith("table utxo_cluster_labels:");
       expect(latest.filter(clusterLabels)).toHaveLength(1);
@@ -229,6 +233,7 @@ describe("sqlite migrations", () => {
     const db = openSqliteDatabase(":memory:");
     try {
       await migrateToLatest(db);
+      await migrateDown(db);
       await migrateDown(db);
       expect((await appliedMigrations(db)).at(-1)).toBe("0080_team_approval");
       const member = (address: string, network: string, cluster: string) =>

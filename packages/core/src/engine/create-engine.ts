@@ -33,6 +33,7 @@ import { backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
+import { jobWakeups } from "./jobs/job-wakeups.js";
 import { manualCheckJobHandler } from "./jobs/manual-check-job.js";
 import { webhookDeliveryHandler } from "./jobs/webhook-delivery.js";
 import { createSecretVault } from "./secrets/secret-vault.js";
@@ -133,7 +134,9 @@ export interface Engine {
   /**
    * Starts the job runners in the background (binding, checks and manual checks in one lane,
    * webhook deliveries in another): they poll the store and are woken at once by work this
-   * process enqueues. Idempotent. While started, the process stays alive until `stop()`.
+   * process enqueues, and by work other processes enqueue when the store has a job watch
+   * (`Store.watchJobs`, Postgres; `jobs.watch`). Idempotent. While started, the process stays
+   * alive until `stop()`, which closes the watch.
    */
   start(): void;
   /**
@@ -269,6 +272,8 @@ export function createEngine(config: EngineConfig): Engine {
   // Backtests run one at a time in a runner of their own, with a long lease (backtest-job.ts).
   const backtests = backtestRunner(ctx, onFailure);
   runners = [checks, deliveries, backtests];
+  // Enqueues by other processes wake the runners too, when the store can tell (Postgres).
+  const wakeups = ctx.jobs.watch === false ? null : jobWakeups(store, ctx.logger, ctx.wake);
   return Object.freeze({
     events,
     store,
@@ -278,13 +283,14 @@ export function createEngine(config: EngineConfig): Engine {
       accountApi(callContext(ctx, options), accountId),
     start: () => {
       started = true;
+      wakeups?.start();
       checks.start();
       deliveries.start();
       backtests.start();
     },
     stop: async () => {
       started = false;
-      await Promise.all([checks.stop(), deliveries.stop(), backtests.stop()]);
+      await Promise.all([checks.stop(), deliveries.stop(), backtests.stop(), wakeups?.stop()]);
     },
     drain: async () => {
       // Checks enqueue deliveries and never the other way round: one pass of each suffices.

@@ -61,8 +61,18 @@ export interface JobsConfig {
    * while batches run, so a job never waits for a batch it is not part of.
    */
   readonly concurrency: number;
-  /** Longest sleep between polls of the store for due jobs; default 250 ms. */
+  /**
+   * Longest sleep between polls of the store for due jobs; default 250 ms. Enqueues in this
+   * process, and in others when the store's job watch runs (see `watch`), wake runners at once.
+   */
   readonly pollIntervalMs: number;
+  /**
+   * Wake the runners of a started engine from the store's job watch when the store offers one
+   * (`Store.watchJobs`: Postgres's LISTEN/NOTIFY, one connection per engine), so a job enqueued
+   * by another process does not wait for a poll. Default true; false: poll only (for a
+   * connection through a pooler that does not carry LISTEN, see docs/deployment.md).
+   */
+  readonly watch?: boolean;
   /** Failed runs before a job gives up (its check ends in error); default 5. */
   readonly maxAttempts: number;
   /** First retry delay, doubled per failure; default 1 s. */

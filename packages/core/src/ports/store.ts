@@ -556,6 +556,25 @@ export interface LedgerBulkWriter {
   abort(): Promise<void>;
 }
 
+/** What a job watch reports (see {@link Store.watchJobs}); each member is called synchronously, and must be cheap. */
+export interface JobWatchListener {
+  /** Jobs were enqueued, by this process or another, and committed: some may be due now. */
+  due(): void;
+  /**
+   * The watch cannot report (its connection was lost, or could not be opened): until
+   * `restored`, nothing is reported and runners find jobs by polling alone. Called once per loss.
+   */
+  lost(reason: string): void;
+  /** The watch reports again after `lost`; jobs enqueued in between may be due. */
+  restored(): void;
+}
+
+/** An open job watch. */
+export interface JobWatch {
+  /** Stops reporting and lets go of the watch's connection. Idempotent. */
+  close(): Promise<void>;
+}
+
 /** A store: its operations, transactions and lifecycle. */
 export interface Store extends StoreOps {
   readonly capabilities: StoreCapabilities;
@@ -599,6 +618,18 @@ export interface Store extends StoreOps {
    * store without it cannot tell a warm copy of its deletes (restart such a copy after a reorg).
    */
   scanRewinds?(after: number, limit: number): Promise<ReadonlyArray<LedgerRewind>>;
+  /**
+   * Optional: reports to `listener` every commit that enqueued jobs, from any process on this
+   * store, so that an idle runner claims at once rather than at its next poll (a runner's
+   * `wake()` reaches only its own process). Resolves once the watch is set up, whether or not it
+   * could connect (when not, `lost` was called and it keeps trying, with backoff); a lost
+   * connection is reported through `lost` and `restored`. Reports may be spurious (jobs due
+   * later, or claimed by another process first) and are not counted (several enqueues may make
+   * one report): polling stays the safety net. `close()` of the store closes its watches.
+   * Offered by the Postgres store (`LISTEN`/`NOTIFY`, on a connection of its own); the memory
+   * store serves one process, where `wake()` suffices, and SQLite's writers share no channel.
+   */
+  watchJobs?(listener: JobWatchListener): Promise<JobWatch>;
   /**
    * Runs `fn` in one atomic transaction. Transactions of one store never interleave their
    * writes; if `fn` throws, nothing it wrote lands and the error is rethrown.
