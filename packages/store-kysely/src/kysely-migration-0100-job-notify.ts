@@ -4,8 +4,9 @@
  * names), delivered when its transaction commits. Runners in other processes listen on it
  * (`Store.watchJobs`, `postgres-job-watch.ts`) and claim at once instead of at their next poll.
  * A statement-level trigger, so that every writer notifies (the engine, `openkyt import`, SQL by
- * hand), once per statement whatever its number of rows; Postgres folds the identical
- * notifications of one transaction into one. SQLite needs nothing: its writers share no channel.
+ * hand), once per statement that inserted rows, whatever their number; its payload is the kinds
+ * of the jobs inserted (`transfer.bind,transfer.check`), so only the runners of those kinds
+ * wake. Postgres folds the identical notifications of one transaction into one. SQLite needs nothing: its writers share no channel.
  */
 import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
 
@@ -18,12 +19,17 @@ function onPostgres(db: Kysely<unknown>): boolean {
 async function up(db: Kysely<unknown>): Promise<void> {
   if (!onPostgres(db)) return;
   await sql`create function notify_jobs_enqueued() returns trigger language plpgsql as $$
+    declare
+      kinds text;
     begin
-      perform pg_notify(left('openkyt_jobs_' || tg_table_schema, 63), '');
+      select string_agg(distinct kind, ',' order by kind) into kinds from enqueued;
+      if kinds is not null then
+        perform pg_notify(left('openkyt_jobs_' || tg_table_schema, 63), kinds);
+      end if;
       return null;
     end
   $$`.execute(db);
-  await sql`create trigger jobs_enqueued after insert on jobs
+  await sql`create trigger jobs_enqueued after insert on jobs referencing new table as enqueued
     for each statement execute function notify_jobs_enqueued()`.execute(db);
 }
 

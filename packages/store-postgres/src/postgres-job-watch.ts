@@ -99,7 +99,7 @@ export async function watchPostgresJobs(options: PostgresJobWatchOptions): Promi
     next.on("error", (error) => drop(reasonOf(error)));
     next.on("end", () => drop("the watch's connection ended"));
     next.on("notification", (message) => {
-      if (message.channel === channel) listener.due();
+      if (message.channel === channel) listener.due(message.payload ? message.payload.split(",") : []);
     });
     try {
       await next.connect();

@@ -65,9 +65,11 @@ await withTestPostgres("job wake-ups across processes on Postgres", ({ url, stor
 
     it("reports jobs enqueued through another store instance, and nothing after close()", async () => {
       let due = 0;
+      const kinds: string[] = [];
       const watch = await storeA.watchJobs?.({
-        due: () => {
+        due: (reported) => {
           due += 1;
+          kinds.push(reported.join("+"));
         },
         lost: () => undefined,
         restored: () => undefined,
@@ -75,6 +77,16 @@ await withTestPostgres("job wake-ups across processes on Postgres", ({ url, stor
       expect(watch).toBeDefined();
       await storeB.enqueueJob(makeJob({ id: "from-b" }));
       await until(() => due > 0, "the enqueue is reported");
+      // One report per statement, with the kinds it inserted.
+      await storeB.enqueueJobs([
+        makeJob({ id: "check", kind: "transfer.check" }),
+        makeJob({ id: "bind", kind: "transfer.bind" }),
+        makeJob({ id: "check-2", kind: "transfer.check" }),
+      ]);
+      await until(() => due > 1, "the batch is reported");
+      expect(kinds).toEqual(["transfer.bind", "transfer.bind+transfer.check"]);
+      // A statement that inserts nothing (the id exists) reports nothing.
+      await storeB.enqueueJob(makeJob({ id: "check" })).catch(() => undefined);
       // A rolled-back enqueue is never reported: NOTIFY is delivered at commit.
       const before = due;
       await storeB

@@ -29,7 +29,7 @@ import type {
 import type { EngineContext } from "./engine-context.js";
 import { createEngineEmitter } from "./engine-emitter.js";
 import type { EngineEventEmitter, JobLane } from "./engine-events.js";
-import { backtestRunner } from "./jobs/backtest-job.js";
+import { BACKTEST_KINDS, backtestRunner } from "./jobs/backtest-job.js";
 import { bindJobHandler } from "./jobs/bind-job.js";
 import { checkJobHandler } from "./jobs/check-job.js";
 import { createJobRunner, type JobRunner } from "./jobs/job-runner.js";
@@ -272,8 +272,19 @@ export function createEngine(config: EngineConfig): Engine {
   // Backtests run one at a time in a runner of their own, with a long lease (backtest-job.ts).
   const backtests = backtestRunner(ctx, onFailure);
   runners = [checks, deliveries, backtests];
-  // Enqueues by other processes wake the runners too, when the store can tell (Postgres).
-  const wakeups = ctx.jobs.watch === false ? null : jobWakeups(store, ctx.logger, ctx.wake);
+  const lanes: ReadonlyArray<readonly [JobRunner, ReadonlyArray<string>]> = [
+    [checks, JOB_LANES.checks],
+    [deliveries, JOB_LANES.webhooks],
+    [backtests, BACKTEST_KINDS],
+  ];
+  // Enqueues by other processes wake the runners of their kinds too, when the store can tell (Postgres).
+  const wakeups =
+    ctx.jobs.watch === false
+      ? null
+      : jobWakeups(store, ctx.logger, (kinds) => {
+          for (const [runner, lane] of lanes)
+            if (kinds.length === 0 || kinds.some((kind) => lane.includes(kind))) runner.wake();
+        });
   return Object.freeze({
     events,
     store,

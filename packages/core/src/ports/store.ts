@@ -558,8 +558,11 @@ export interface LedgerBulkWriter {
 
 /** What a job watch reports (see {@link Store.watchJobs}); each member is called synchronously, and must be cheap. */
 export interface JobWatchListener {
-  /** Jobs were enqueued, by this process or another, and committed: some may be due now. */
-  due(): void;
+  /**
+   * Jobs were enqueued, by this process or another, and committed: some may be due now. `kinds`
+   * are the kinds of those jobs as the store reports them (empty when it cannot tell: any kind).
+   */
+  due(kinds: ReadonlyArray<string>): void;
   /**
    * The watch cannot report (its connection was lost, or could not be opened): until
    * `restored`, nothing is reported and runners find jobs by polling alone. Called once per loss.

@@ -5,7 +5,7 @@
  * over and writes the same report; a backtest already done or failed is left as it is.
  */
 import type { BacktestRecord } from "../../domain/backtests.js";
-import type { JobRecord } from "../../domain/records.js";
+import type { JobKind, JobRecord } from "../../domain/records.js";
 import { describeError, KytError } from "../../errors.js";
 import type { EngineContext } from "../engine-context.js";
 import { runBacktest } from "../use-cases/backtest.js";
@@ -66,6 +66,9 @@ export function backtestJobHandler(ctx: EngineContext): JobHandler {
  */
 export const BACKTEST_JOBS = Object.freeze({ concurrency: 1, leaseMs: 30 * 60_000, maxAttempts: 3 });
 
+/** The kinds the backtest runner claims. */
+export const BACKTEST_KINDS: ReadonlyArray<JobKind> = Object.freeze(["backtest.run"]);
+
 /** The runner of `backtest.run` jobs. */
 export function backtestRunner(ctx: EngineContext, onFailure: JobFailureListener): JobRunner {
   return createJobRunner({
@@ -74,7 +77,7 @@ export function backtestRunner(ctx: EngineContext, onFailure: JobFailureListener
     timer: ctx.timer,
     logger: ctx.logger,
     config: Object.freeze({ ...ctx.jobs, ...BACKTEST_JOBS }),
-    kinds: ["backtest.run"],
+    kinds: BACKTEST_KINDS,
     handlers: { "backtest.run": backtestJobHandler(ctx) },
     onFailure,
   });

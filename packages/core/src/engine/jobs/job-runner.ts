@@ -138,6 +138,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   let woken = false;
   /** The loop waits for room (or its last claim filled it): a settling batch wakes it. */
   let wantsRoom = false;
+  /** When the loop's current idle wait (after a claim found nothing) ends, on `timer.elapsed()`; null: none. */
+  let idleUntil: number | null = null;
 
   /** What every line logged about a job names: the job, its kind, and its request's id. */
   function jobFields(job: JobRecord): { jobId: string; kind: JobKind; requestId?: string } {
@@ -411,6 +413,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     while (running) {
       const room = roomLeft();
       if (room <= 0) {
+        idleUntil = null;
         wantsRoom = true;
         await sleep(config.pollIntervalMs);
         continue;
@@ -432,7 +435,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       if (claimed > 0) {
         // Everything due was claimed: what comes next is an enqueue (which wakes this loop) or a
         // job whose time comes (a retry, a hash not mined yet), found by the next poll.
+        idleUntil = null;
         await sleep(config.pollIntervalMs);
+        continue;
+      }
+      // Woken in an idle wait and nothing to claim (another process claimed it first): sleep out
+      // that wait (never longer than a poll interval) rather than ask the store for the next due
+      // time again; wake-ups from other processes' enqueues make this the common case.
+      const left = idleUntil === null ? 0 : idleUntil - deps.timer.elapsed();
+      if (left >= MIN_IDLE_MS) {
+        await sleep(left);
         continue;
       }
       // Only this lane's jobs: the checks lane's backlog (registrations waiting for a batch) is
@@ -444,6 +456,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         next === null
           ? config.pollIntervalMs
           : Math.max(MIN_IDLE_MS, Math.min(config.pollIntervalMs, next - clock.now()));
+      idleUntil = deps.timer.elapsed() + wait;
       await sleep(wait);
     }
   }

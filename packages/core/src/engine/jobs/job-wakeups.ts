@@ -16,8 +16,15 @@ export interface JobWakeups {
   stop(): Promise<void>;
 }
 
-/** Wake-ups of `wake` from `store`'s job watch, reported to `logger`. */
-export function jobWakeups(store: Store, logger: Logger, wake: () => void): JobWakeups {
+/**
+ * Wake-ups from `store`'s job watch, reported to `logger`: `wake(kinds)` with the kinds of the
+ * jobs enqueued (empty: any kind, as after the watch was restored).
+ */
+export function jobWakeups(
+  store: Store,
+  logger: Logger,
+  wake: (kinds: ReadonlyArray<string>) => void,
+): JobWakeups {
   let opening: Promise<JobWatch | null> | null = null;
   return {
     start() {
@@ -30,7 +37,7 @@ export function jobWakeups(store: Store, logger: Logger, wake: () => void): JobW
           },
           restored() {
             logger.info({}, "job watch restored");
-            wake();
+            wake([]);
           },
         })
         .catch((error: unknown) => {
