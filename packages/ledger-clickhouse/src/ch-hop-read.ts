@@ -98,9 +98,11 @@ export async function hop(
     const chunk = addresses.slice(i, i + perQuery);
     // What the hop's counts learnt (ch-hop-prefetch.ts): a small address's rows, whether it is hot.
     const known = new Map<string, PrefetchEntry>();
-    for (const address of prefetch === null ? [] : chunk) {
-      const entry = prefetch?.take(direction, network, tokenId, address, bounds.get(address) ?? 0);
-      if (entry) known.set(address, entry);
+    if (prefetch !== null) {
+      for (const address of chunk) {
+        const entry = prefetch.take(direction, network, tokenId, address, bounds.get(address) ?? 0);
+        if (entry) known.set(address, entry);
+      }
     }
     // The hot addresses and their days first; the others in one `LIMIT n BY` over their keys.
     const days = await hotDays(
@@ -113,7 +115,7 @@ export async function hop(
       hotRows,
     );
     for (const [address, entry] of known) {
-      if (entry.days !== null) days.set(address, [...entry.days]);
+      if (entry.days !== null) days.set(address, entry.days);
       else if (entry.rows !== null) answers.set(address, entry.rows.slice(0, limit));
     }
     const cold = chunk.filter((a) => !days.has(a) && !answers.has(a));

@@ -80,8 +80,8 @@ export async function hotDays(
   tokenId: string,
   addresses: ReadonlyArray<string>,
   hotRows: number,
-): Promise<Map<string, DayRows[]>> {
-  const out = new Map<string, DayRows[]>();
+): Promise<Map<string, ReadonlyArray<DayRows>>> {
+  const out = new Map<string, ReadonlyArray<DayRows>>();
   if (addresses.length === 0) return out;
   const list = sqlStringList(addresses);
   const keys = addresses

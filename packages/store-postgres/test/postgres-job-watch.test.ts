@@ -15,9 +15,9 @@ import { withTestPostgres } from "./pg-test-suite.js";
 /** A poll interval no test waits for: only wake-ups make the runner claim. */
 const HOUR = 3_600_000;
 
-/** Resolves once `ready()` holds, checking every 20 ms (at most 15 s). */
+/** Resolves once `ready()` holds, checking every 20 ms (at most 30 s: room for a busy machine). */
 async function until(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -103,7 +103,7 @@ await withTestPostgres("job wake-ups across processes on Postgres", ({ url, stor
       await storeB.enqueueJob(makeJob({ id: "after-close" }));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(due).toBe(before + 1);
-    });
+    }, 90_000);
 
     it("runs at once a transfer registered by another process, before and after its watch's backend is killed", async () => {
       const logger = keptLogger();
@@ -137,7 +137,7 @@ await withTestPostgres("job wake-ups across processes on Postgres", ({ url, stor
       const two = await deposit(TX.mixerDeposit);
       await until(checked(two.transfer.id), "the second transfer is checked");
       expect(await storeA.listJobs()).toEqual([]);
-    });
+    }, 90_000);
 
     it("a store's close() closes its watches", async () => {
       const other = await stores.openAgain(storeA);
@@ -145,6 +145,6 @@ await withTestPostgres("job wake-ups across processes on Postgres", ({ url, stor
       await until(async () => (await listeners()).length === 1, "the watch listens");
       await other.close();
       await until(async () => (await listeners()).length === 0, "the watch is closed");
-    });
+    }, 90_000);
   });
 });

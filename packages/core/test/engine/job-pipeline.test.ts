@@ -16,9 +16,9 @@ const HOUR = 3_600_000;
 /** A due check job. */
 const due = (id: string): JobRecord => makeJob({ id, kind: "transfer.check", runAt: Date.now() - 1_000 });
 
-/** Resolves once `ready()` holds, checking on every turn of the event loop (at most 5 s). */
+/** Resolves once `ready()` holds, checking on every turn of the event loop (at most 20 s: room for a busy machine). */
 async function until(ready: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 20_000;
   while (!(await ready())) {
     if (Date.now() > deadline) throw new Error("timed out waiting for the runner");
     await new Promise((resolve) => setTimeout(resolve, 2));
