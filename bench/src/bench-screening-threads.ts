@@ -51,7 +51,7 @@ async function run(ledgerSize: number, count: number, threads: number) {
     const sources = pooled ?? (await createWarmSources(store));
     const loadSeconds = (performance.now() - loaded0) / 1000;
     const rssMb = process.memoryUsage().rss / 2 ** 20;
-    const imageMb = pooled ? pooled.traceExecutor.imageBytes() / 2 ** 20 : Number.NaN;
+    const imageMb = pooled ? (pooled.traceExecutor?.imageBytes() ?? Number.NaN) / 2 ** 20 : Number.NaN;
     const engine = createEngine({ store, jobs: { pollIntervalMs: 20 }, ...sources });
     const levels = new Map<string, string>();
     let checked = 0;
@@ -77,7 +77,7 @@ async function run(ledgerSize: number, count: number, threads: number) {
     const cpu = process.cpuUsage(cpu0);
     const mainMs = mainThreadCpuMs() - main0;
     await engine.stop();
-    await pooled?.traceExecutor.close();
+    await pooled?.close();
     return {
       rate: sample.length / seconds,
       cpuMs: (cpu.user + cpu.system) / 1000 / sample.length,

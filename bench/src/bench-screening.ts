@@ -85,7 +85,7 @@ async function withEngine<T>(
     const engine = createEngine({ store, jobs: { pollIntervalMs: 20 }, ...sources });
     return await run(engine, sample);
   } finally {
-    await pooled?.traceExecutor.close();
+    await pooled?.close();
     await store.close();
     removeCopy(file);
   }

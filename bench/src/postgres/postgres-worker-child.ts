@@ -42,7 +42,7 @@ const report = setInterval(() => process.stdout.write(`checked ${checked} ${cpuM
 process.once("SIGTERM", async () => {
   clearInterval(report);
   await engine.stop();
-  await pooled?.traceExecutor.close();
+  await pooled?.close();
   await store.close();
   process.stdout.write(`checked ${checked} ${cpuMs()}\nstopped\n`);
   process.exit(0);

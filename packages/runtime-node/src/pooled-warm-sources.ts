@@ -8,7 +8,11 @@
  *
  *   const sources = await createPooledWarmSources(store);
  *   const engine = createEngine({ store, ...sources });
- *   // ... engine.stop(), then: await sources.traceExecutor.close();
+ *   // ... engine.stop(), then: await sources.close();
+ *
+ * Sized to the machine by default: one fewer thread than the cores this process may use
+ * (`screeningThreadCount`), so on one core, or with `pool: { threads: 0 }`, there is no pool and
+ * the engine traces inline over a warm ledger of its own, exactly as with `createWarmSources`.
  */
 import {
   createWarmSources,
@@ -20,16 +24,24 @@ import {
   type WarmSources,
   type WarmSourcesOptions,
 } from "@openkyt/core";
-import { createScreeningPool, type ScreeningPool, type ScreeningPoolOptions } from "./screening-pool.js";
+import {
+  createScreeningPool,
+  type ScreeningPool,
+  type ScreeningPoolOptions,
+  screeningThreadCount,
+} from "./screening-pool.js";
 
 /** Options of {@link createPooledWarmSources}. */
 export interface PooledWarmSourcesOptions extends Omit<WarmSourcesOptions, "ledger" | "warmLedger"> {
   readonly pool?: ScreeningPoolOptions;
 }
 
-/** Warm sources with the pool as the engine's trace executor. */
+/** Warm sources with the pool as the engine's trace executor (none when sized to 0 threads). */
 export interface PooledWarmSources extends WarmSources {
-  readonly traceExecutor: ScreeningPool;
+  /** The pool that runs the traces; absent when there are 0 threads (the engine traces inline). */
+  readonly traceExecutor?: ScreeningPool;
+  /** Stops the pool's threads, if any; call it after `engine.stop()`. */
+  close(): Promise<void>;
 }
 
 /** The pool's copy as a `WarmLedger`: reads older than the pool's lag catch up first. */
@@ -68,21 +80,33 @@ export function poolWarmLedger(
   };
 }
 
-/** Starts a screening pool over `store` and the warm sources around it. */
+/**
+ * Starts a screening pool over `store` and the warm sources around it; with 0 threads (asked, or
+ * the default on one core) the warm sources of `createWarmSources`, which trace inline.
+ * VALIDATION_ERROR for a thread count that is not an integer >= 0.
+ */
 export async function createPooledWarmSources(
   store: Store,
   options: PooledWarmSourcesOptions = {},
 ): Promise<PooledWarmSources> {
-  const pool = await createScreeningPool(store, options.pool);
+  const { pool: poolOptions, ...rest } = options;
+  const threads = screeningThreadCount(poolOptions?.threads);
+  if (threads === 0) {
+    const inline = await createWarmSources(store, {
+      ...rest,
+      ...(poolOptions?.maxLagMs !== undefined ? { ledger: { maxLagMs: poolOptions.maxLagMs } } : {}),
+    });
+    return { ...inline, close: async () => {} };
+  }
+  const pool = await createScreeningPool(store, { ...poolOptions, threads });
   try {
-    const now = options.pool?.now ?? Date.now;
-    const maxLagMs = options.pool?.maxLagMs ?? WARM_LEDGER_DEFAULTS.maxLagMs;
-    const { pool: _pool, ...rest } = options;
+    const now = poolOptions?.now ?? Date.now;
+    const maxLagMs = poolOptions?.maxLagMs ?? WARM_LEDGER_DEFAULTS.maxLagMs;
     const sources = await createWarmSources(store, {
       ...rest,
       warmLedger: poolWarmLedger(pool, store, maxLagMs, now),
     });
-    return { ...sources, traceExecutor: pool };
+    return { ...sources, traceExecutor: pool, close: () => pool.close() };
   } catch (error) {
     await pool.close();
     throw error;

@@ -4,7 +4,7 @@
  * the in-memory store and on SQLite.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createEngine,
@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generateLedger } from "../../ledger-generator/src/index.js";
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
 import { createPooledWarmSources } from "../src/pooled-warm-sources.js";
+import { screeningThreadCount } from "../src/screening-pool.js";
 
 const LEDGER = generateLedger({ transfers: 3_000, addresses: 500, hubs: 10, seed: 5 });
 const SAMPLE = LEDGER.transfers.filter((_, i) => i >= 1_000 && i % 80 === 0);
@@ -85,9 +86,44 @@ describe.each(STORES)("the README's API over the %s store", (_name, open) => {
       expect([...inline.values()].filter((r) => (r.exposure?.edgesRead ?? 0) > 0).length).toBeGreaterThan(5);
       expect(onPool).toEqual(inline);
     } finally {
-      await pooled.traceExecutor.close();
+      await pooled.close();
       await inlineStore.close();
       await poolStore.close();
     }
   }, 180_000);
+
+  it("traces inline with 0 threads: no pool, the same results, close() is harmless", async () => {
+    const inlineStore = await loaded(await open());
+    const zeroStore = await loaded(await open());
+    const zero = await createPooledWarmSources(zeroStore, { pool: { threads: 0 } });
+    try {
+      expect(zero.traceExecutor).toBeUndefined();
+      const inline = await screen(
+        createEngine({ store: inlineStore, ...(await createWarmSources(inlineStore)) }),
+      );
+      expect(await screen(createEngine({ store: zeroStore, ...zero }))).toEqual(inline);
+    } finally {
+      await zero.close();
+      await zero.close();
+      await inlineStore.close();
+      await zeroStore.close();
+    }
+  }, 180_000);
+});
+
+describe("createPooledWarmSources' size", () => {
+  it("defaults to one fewer thread than the cores, and names a bad count", async () => {
+    const store = await loaded(createMemoryStore());
+    const sized = await createPooledWarmSources(store, { pool: { referenceRefreshMs: 0 } });
+    try {
+      expect(sized.traceExecutor?.threads ?? 0).toBe(screeningThreadCount(undefined));
+      expect(screeningThreadCount(undefined)).toBe(Math.max(0, availableParallelism() - 1));
+    } finally {
+      await sized.close();
+    }
+    await expect(createPooledWarmSources(store, { pool: { threads: -1 } })).rejects.toThrow(
+      /screening threads must be an integer >= 0, got -1/,
+    );
+    await store.close();
+  }, 60_000);
 });

@@ -178,7 +178,7 @@ async function warmSourcesOf(
   const sources = await createPooledWarmSources(store, {
     pool: { threads, maxLagMs: 0, referenceRefreshMs: 0 },
   });
-  return { sources, close: () => sources.traceExecutor.close() };
+  return { sources, close: () => sources.close() };
 }
 
 /** Registers the scenario for stores that `open` gives. */
