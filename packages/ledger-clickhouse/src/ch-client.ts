@@ -33,7 +33,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 /** A thin client: text queries in, rows out, every call retried under the policy. */
 export interface ChClient {
   readonly target: ClickHouseTarget;
-  /** Rows of a SELECT, as JSON objects (64-bit integers as numbers). */
+  /** Rows of a SELECT, as JSON objects (64-bit integers as numbers), from one `FORMAT JSON` answer. */
   rows<T>(query: string): Promise<T[]>;
   /** A statement with no result (DDL, INSERT ... SELECT). */
   command(query: string): Promise<void>;
@@ -85,8 +85,11 @@ export function openChClient(
     target,
     rows: <T>(query: string) =>
       call("query", async () => {
-        const result = await client.query({ query, format: "JSONEachRow" });
-        return (await result.json()) as T[];
+        // One JSON document, parsed by one JSON.parse: JSONEachRow is split and parsed line by
+        // line by the client (a Buffer slice, a string and a closure per row), several times the
+        // CPU of one parse of the same rows (docs/benchmarks.md, "ClickHouse rows in one parse").
+        const result = await client.query({ query, format: "JSON" });
+        return ((await result.json()) as { readonly data: T[] }).data;
       }),
     command: (query) =>
       call("command", async () => {
