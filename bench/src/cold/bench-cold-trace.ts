@@ -15,13 +15,15 @@ import { fileURLToPath } from "node:url";
 import type { Store } from "@openkyt/core";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { createSqliteStore } from "@openkyt/store-sqlite";
-import { benchShape, ledgerCopy, loadGenerated, removeCopy } from "../bench-ledger-db.js";
+import { benchShape, ledgerCopy, ledgerLabel, loadGenerated, removeCopy } from "../bench-ledger-db.js";
 import { type Figure, figure, processesCpuMs } from "../bench-stats.js";
 import { registerIncoming, sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const URL_DEFAULT = "postgres://127.0.0.1:5432/test";
+/** The ledger's shape: OPENKYT_BENCH_SHAPE=classic for the generator's first shape, else real. */
+const shape = process.env.OPENKYT_BENCH_SHAPE === "classic" ? "classic" : "real";
 
 /** What one worker run measured. */
 interface ColdRun {
@@ -81,10 +83,9 @@ async function runWorker(
 
 /** The figures of one run on `where` ("SQLite", "Postgres"). */
 function runFigures(where: string, run: ColdRun, count: number, size: number): Figure[] {
-  const ledger = size.toLocaleString("en-US");
   return [
     figure(
-      `worker CPU per screened transfer, cold (${where}, 1 worker, ${count} transfers, ledger ${ledger})`,
+      `worker CPU per screened transfer, cold (${where}, 1 worker, ${count} transfers, ${ledgerLabel(size, shape)})`,
       "ms",
       [run.workerCpuMs],
       "<= 5",
@@ -98,7 +99,7 @@ function runFigures(where: string, run: ColdRun, count: number, size: number): F
 
 /** SQLite: a copy of the ledger file, transfers registered, then one worker on the file. */
 async function sqliteRun(size: number, count: number): Promise<Figure[]> {
-  const file = await ledgerCopy(size, "cold-trace");
+  const file = await ledgerCopy(size, "cold-trace", shape);
   try {
     const store = await createSqliteStore({ filename: file });
     try {
@@ -125,7 +126,7 @@ async function postgresRun(size: number, count: number): Promise<Figure[]> {
   }
   try {
     const t0 = performance.now();
-    await loadGenerated(store, benchShape(size));
+    await loadGenerated(store, benchShape(size, shape));
     console.error(
       `cold-trace: ${size} ledger rows into Postgres in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );

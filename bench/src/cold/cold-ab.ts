@@ -86,7 +86,7 @@ async function runOnce(
     const workerCpu = await new Promise<number>((resolve, reject) => {
       child.once("exit", (code) => reject(new Error(`${checkout.label}: worker exited (${code})`)));
       createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on("line", (line) => {
-        if (/^(hubs|heap|reads) /.test(line)) report.push(line);
+        if (/^(hubs|heap|reads|sql) /.test(line)) report.push(line);
         const m = /^checked (\d+) (\d+)$/.exec(line);
         if (!m) return;
         if (!ready) {

@@ -10,6 +10,8 @@
  * and `heap BYTES` (heap used after a full collection, when started with --expose-gc).
  * OPENKYT_BENCH_COUNT_READS=1 also counts the ledger reads (`counting-ledger.ts`) the tracer
  * makes and those the store answers, printed as `reads traced ...` and `reads store ...`.
+ * OPENKYT_BENCH_COUNT_SQL=1 (Postgres) counts the statements the worker sent, by their first
+ * 70 characters, printed as `sql COUNT TEXT` lines on stopping, most frequent first.
  *
  *   node --conditions=source --import tsx cold-worker-child.ts sqlite <file>
  *   node --conditions=source --import tsx cold-worker-child.ts postgres <url> <schema>
@@ -27,9 +29,22 @@ import { createSqliteStore } from "@openkyt/store-sqlite";
 import { countingLedger, formatTallies, type LedgerTallies } from "./counting-ledger.js";
 
 const [kind = "", target = "", schema = ""] = process.argv.slice(2);
+const statements = new Map<string, number>();
+const countSql = process.env.OPENKYT_BENCH_COUNT_SQL === "1";
 const store: Store =
   kind === "postgres"
-    ? await createPostgresStore({ connectionString: target, schema })
+    ? await createPostgresStore({
+        connectionString: target,
+        schema,
+        ...(countSql
+          ? {
+              onQuery: (e: { readonly sql: string }) => {
+                const key = e.sql.replace(/\s+/g, " ").trim().slice(0, 70);
+                statements.set(key, (statements.get(key) ?? 0) + 1);
+              },
+            }
+          : {}),
+      })
     : await createSqliteStore({ filename: target, migrate: false });
 const hubCacheMb = Number(process.env.OPENKYT_HUB_CACHE_MB ?? 0);
 const hubCache = hubCacheMb > 0 ? { maxBytes: hubCacheMb * 2 ** 20 } : false;
@@ -70,6 +85,7 @@ process.once("SIGTERM", async () => {
   if (hubs) process.stdout.write(`hubs ${hubs.hubs} ${hubs.rows} ${hubs.loaded} ${hubs.evicted}\n`);
   if (counted)
     process.stdout.write(`reads traced ${formatTallies(traced)}\nreads store ${formatTallies(stored)}\n`);
+  for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) process.stdout.write(`sql ${n} ${sql}\n`);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
     gc();

@@ -41,6 +41,18 @@ describe("cold sources", () => {
     expect(await screenWorld(engineOver(coldStore, sources))).toEqual(expected);
   });
 
+  it("screen the same with the hop counts of concurrent traces joined", async () => {
+    const plainStore = createMemoryStore();
+    await loadWorld(engineOver(plainStore));
+    const coldStore = createMemoryStore();
+    await loadWorld(engineOver(coldStore));
+    const sources = await createColdSources(coldStore, { coalesceCounts: true });
+    expect(sources.ledger?.ledgerIncomingCounts).toBeDefined();
+    expect(await screenWorld(engineOver(coldStore, sources))).toEqual(
+      await screenWorld(engineOver(plainStore)),
+    );
+  });
+
   it("fall back to caches in front of the store when reference data is not held whole", async () => {
     const store = createMemoryStore();
     await loadWorld(engineOver(store));

@@ -34,6 +34,7 @@ import {
   cachingTokenCatalog,
   type SourceCacheOptions,
 } from "./cached-sources.js";
+import { coalescedCounts } from "./coalesced-counts.js";
 import { createHubCachedLedger, type HubCacheOptions } from "./hub-cached-ledger.js";
 import {
   storeAttributionSource,
@@ -57,6 +58,12 @@ export interface ColdSourcesOptions {
    * every hop read from the store). A store that cannot list its ledger in stored order gets none.
    */
   readonly hubCache?: HubCacheOptions | false;
+  /**
+   * Whether the hop counts of traces that run at once are asked of the store in one statement
+   * per hop (`coalesced-counts.ts`; default: on, except for the in-memory store, where a count
+   * is no round trip; a store that does not count is read as it is).
+   */
+  readonly coalesceCounts?: boolean;
 }
 
 /** Engine config members a cold process holds in memory (the ledger is read from the store). */
@@ -65,7 +72,10 @@ export interface ColdSources {
   readonly sanctions: SanctionsSource & Clearable;
   readonly tokens: TokenCatalog & Clearable;
   readonly prices: PriceSource & Clearable;
-  /** The store's ledger with its hubs held (absent when off or when the store cannot follow its ledger). */
+  /**
+   * The store's ledger with its hop counts joined across concurrent traces and its hubs held
+   * (absent when the store neither counts nor holds hubs: the engine then reads the store).
+   */
   readonly ledger?: LedgerReader;
 }
 
@@ -80,8 +90,16 @@ export async function createColdSources(
     whole ? wholeSanctionsSource(store, whole) : null,
   ]);
   const hubs = !options.hubCache || !store.scanLedger ? null : options.hubCache;
+  // The hop counts of a batch's concurrent traces asked together (`coalesced-counts.ts`): a
+  // round trip saved per trace and hop on a database; in memory a count costs no round trip.
+  const coalesce = options.coalesceCounts ?? store.capabilities.dialect !== "memory";
+  const ledger = coalesce ? coalescedCounts(store) : store;
   return {
-    ...(hubs ? { ledger: await createHubCachedLedger(store, store, hubs) } : {}),
+    ...(hubs
+      ? { ledger: await createHubCachedLedger(ledger, store, hubs) }
+      : ledger === store
+        ? {}
+        : { ledger }),
     attributions: attributions ?? cachingAttributionSource(storeAttributionSource(store), options.cache),
     sanctions: sanctions ?? cachingSanctionsSource(storeSanctionsSource(store), options.cache),
     tokens: cachingTokenCatalog(storeTokenCatalog(store), options.cache),
