@@ -63,6 +63,9 @@ export function ledgerTransferFromRow(r: Selectable<LedgerTransfersTable>): Ledg
   };
 }
 
+/** Most hashes in one `ledgerByTxHashes` statement (SQLite binds at most 32,766 values). */
+const HASH_CHUNK = 500;
+
 /** Most rows of an address that come with its count, for the read that follows. */
 export const PREFETCH_ROWS = 64;
 
@@ -280,6 +283,21 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
         [network, txHash],
       );
       return rows.map(ledgerTransferFromRow);
+    },
+    async ledgerByTxHashes(network, txHashes) {
+      const out: LedgerTransfer[] = [];
+      for (const chunk of chunksOf([...new Set(txHashes)], HASH_CHUNK)) {
+        const rows = await db
+          .selectFrom("ledger_transfers")
+          .selectAll()
+          .where("network", "=", network)
+          .where("tx_hash", "in", chunk)
+          .orderBy("tx_hash", "asc")
+          .orderBy("log_index", "asc")
+          .execute();
+        for (const r of rows) out.push(ledgerTransferFromRow(r));
+      }
+      return out;
     },
   };
 }

@@ -36,6 +36,27 @@ export function ledgerConformance(ctx: ConformanceContext): void {
       expect(await ctx.store().ledgerByTxHash("ETH", "0xnone")).toEqual([]);
     });
 
+    it("reads several transactions at once as one by one (ledgerByTxHashes, where the store has it)", async () => {
+      const store = ctx.store();
+      const many = store.ledgerByTxHashes?.bind(store);
+      if (!many) return;
+      const rows = [
+        ...[2, 0, 1].map((logIndex) => makeLedgerTransfer({ txHash: "0xm1", logIndex })),
+        makeLedgerTransfer({ txHash: "0xm2", logIndex: 7 }),
+        makeLedgerTransfer({ network: "BSC", txHash: "0xm1", logIndex: 0 }),
+      ];
+      // More hashes than one statement takes (500): the chunks' rows are all there.
+      const bulk = Array.from({ length: 1_203 }, (_, i) => makeLedgerTransfer({ txHash: `0xbulk${i}` }));
+      await store.putLedgerTransfers([...rows, ...bulk]);
+      const hashes = ["0xm2", "0xnone", "0xm1", "0xm1", ...bulk.map((r) => r.txHash)];
+      const found = await many("ETH", hashes);
+      const byHash = (h: string) => found.filter((r) => r.txHash === h);
+      expect(found).toHaveLength(4 + bulk.length);
+      for (const h of new Set(hashes)) expect(byHash(h)).toEqual(await store.ledgerByTxHash("ETH", h));
+      expect(await many("BSC", ["0xm1", "0xm2"])).toEqual(await store.ledgerByTxHash("BSC", "0xm1"));
+      expect(await many("ETH", [])).toEqual([]);
+    });
+
     it("reads incoming transfers strictly before, latest first, limited per address", async () => {
       const into = (to: string, at: number) => makeLedgerTransfer({ to, occurredAt: at });
       const x = [into("0xx", T0 + 100), into("0xx", T0 + 300), into("0xx", T0 + 200)];

@@ -448,6 +448,12 @@ export interface LedgerStore {
   putLedgerTransfers(rows: ReadonlyArray<LedgerTransfer>): Promise<number>;
   /** Every ledger transfer of a transaction, by logIndex. */
   ledgerByTxHash(network: string, txHash: string): Promise<ReadonlyArray<LedgerTransfer>>;
+  /**
+   * Optional, for stores where a statement is a round trip: every ledger transfer of each of
+   * `txHashes` (unknown ones have none), in one read; each transaction's rows by logIndex, the
+   * transactions in no promised order. The same rows as `ledgerByTxHash` of each hash.
+   */
+  ledgerByTxHashes?(network: string, txHashes: ReadonlyArray<string>): Promise<ReadonlyArray<LedgerTransfer>>;
 }
 
 /** Reference data: attributions, sanctions, tokens, prices. */

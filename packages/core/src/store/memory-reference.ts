@@ -63,6 +63,10 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
     async ledgerByTxHash(network, txHash) {
       return ledgerCopies(indexOf(ledger).byTxHash(network, txHash));
     },
+    async ledgerByTxHashes(network, txHashes) {
+      const index = indexOf(ledger);
+      return [...new Set(txHashes)].flatMap((h) => ledgerCopies(index.byTxHash(network, h)));
+    },
     async putAttributions(rows) {
       const written = new Set<string>();
       for (const row of rows) {

@@ -15,6 +15,7 @@ import type {
 } from "../../ports/reference-sources.js";
 import type { StoreOps } from "../../ports/store.js";
 import type { UtxoLedgerReader } from "../../ports/utxo-ledger.js";
+import { joinedHashLookups } from "./joined-hash-lookups.js";
 
 /**
  * A UTXO network's transaction from the UTXO ledger, as a found lookup (the whole transaction
@@ -33,14 +34,18 @@ export async function utxoLedgerLookup(
 
 /**
  * Resolves hashes from the ledgers in the store: a UTXO network's transaction from the UTXO
- * ledger, else the ledger's transfers; known -> found, unknown -> not_found.
+ * ledger, else the ledger's transfers; known -> found, unknown -> not_found. Lookups of one turn
+ * share one read when the store has `ledgerByTxHashes` (`joined-hash-lookups.ts`).
  */
 export function storeChainSource(store: StoreOps): ChainSource {
+  // A store that reads several hashes at once answers the lookups of one turn with one read.
+  const many = store.ledgerByTxHashes?.bind(store);
+  const byHash = many ? joinedHashLookups(many) : store.ledgerByTxHash.bind(store);
   return {
     async lookup(network, txHash) {
       const utxo = await utxoLedgerLookup(store, network, txHash);
       if (utxo) return utxo;
-      const transfers = await store.ledgerByTxHash(network, txHash);
+      const transfers = await byHash(network, txHash);
       return transfers.length > 0 ? { kind: "found", transfers } : { kind: "not_found" };
     },
   };
