@@ -42,7 +42,7 @@ const LEDGER_MEMBERS = new Set<PropertyKey>([
 ]);
 
 /**
- * The reader's optional members (hop counts, lumped reads): answered by `ledger` when it has
+ * The reader's optional members (hop counts, lumped reads, senders' siblings): answered by `ledger` when it has
  * them, else absent. Never the store's own: they would count or read the store's ledger, which
  * is not the one traced (a store's counts of an empty ledger say every hub has no rows).
  */
@@ -50,6 +50,7 @@ const OPTIONAL_READER_MEMBERS = new Set<PropertyKey>([
   "ledgerIncomingCounts",
   "ledgerOutgoingCounts",
   "ledgerIncomingLumped",
+  "ledgerSenderSiblings",
 ] satisfies ReadonlyArray<keyof LedgerReader>);
 
 /** `ops` with its ledger members taken from `ledger`. */
