@@ -9,6 +9,12 @@
  * answers one JSON array (as the hops do, kysely-ledger-frontier.ts); elsewhere (SQLite, in
  * process) one statement per hub. The distinct (sender, time) pairs are taken first, so each
  * sibling comes once however many rows its sender sent to the hub at that time.
+ *
+ * Most pairs have no sibling (the sender sent the hub's row alone at that time; on the benchmark
+ * ledger none of 100,385 pairs of three large hubs had one), so Postgres first counts the
+ * sender's rows at that time from the outgoing index alone (an index-only scan once the table is
+ * vacuumed) and reads rows, which needs the table for `to_address`, only where there are two or
+ * more: about 12 us a pair instead of 23 on the 1M benchmark ledger (EXPLAIN ANALYZE).
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 import { CompiledQuery, type Kysely, type Selectable, sql } from "kysely";
@@ -37,7 +43,12 @@ export const LATERAL_SIBLINGS_SQL = [
   "cross join lateral (",
   "  select l.tx_hash, l.log_index, l.from_address, l.to_address, l.amount, l.occurred_at, l.block, l.value_usd",
   "  from ledger_transfers l",
-  "  where l.network = $1 and l.token_id = $2 and l.from_address = p.from_address",
+  "  where (",
+  "      select count(*) from ledger_transfers c",
+  "      where c.network = $1 and c.token_id = $2 and c.from_address = p.from_address",
+  "        and c.occurred_at = p.occurred_at",
+  "    ) > 1",
+  "    and l.network = $1 and l.token_id = $2 and l.from_address = p.from_address",
   "    and l.occurred_at = p.occurred_at and l.to_address <> h.address",
   ") o",
 ].join("\n");
