@@ -10,8 +10,8 @@
  * reaches `minRows` is loaded whole before the answer: its rows, and for an incoming hub, on its
  * first lumped read, its senders' other rows at the times they sent to it (what a lumped read
  * needs, see hub-cache.ts): one `ledgerSenderSiblings` call for the hubs of that read when the
- * inner reader has it (Postgres answers it with a join, one statement), else an outgoing read
- * per sender and time. Not when the cache is full of hubs read in the last `minIdleMs`
+ * inner reader has it (Postgres answers it with a join, a statement per 16 hubs), else an
+ * outgoing read per sender and time. Not when the cache is full of hubs read in the last `minIdleMs`
  * (`HubCache.canAdmit`): such an address is read from the store as without the cache, and one
  * refused after its load is not loaded again for `minIdleMs`, so a working set larger than the
  * bound never costs a load per visit.
@@ -421,8 +421,9 @@ export async function createHubCachedLedger(
 }
 
 /**
- * For the incoming rows of hub `address`: every row its senders sent at the times they sent to
- * it (the rows that may share a child with one of the hub's, see hub-cache.ts). One outgoing
+ * For readers without `ledgerSenderSiblings`, the incoming rows of hub `address`: every row
+ * its senders sent at the times they sent to it (the rows that may share a child with one of
+ * the hub's, see hub-cache.ts), the hub's own rows included. One outgoing
  * read per sender and time (from the time on, earliest first), in chunks; a pair that found
  * `limit` rows at its time is read again with twice the limit until it finds fewer.
  */
