@@ -42,6 +42,7 @@ export function countingLedger(reader: LedgerReader, tallies: LedgerTallies): Le
   const incomingCounts = reader.ledgerIncomingCounts?.bind(reader);
   const outgoingCounts = reader.ledgerOutgoingCounts?.bind(reader);
   const lumped = reader.ledgerIncomingLumped?.bind(reader);
+  const siblings = reader.ledgerSenderSiblings?.bind(reader);
   return {
     ledgerIncoming: async (network, tokenId, queries, limit) =>
       rows("incoming", queries.length, await reader.ledgerIncoming(network, tokenId, queries, limit)),
@@ -71,6 +72,18 @@ export function countingLedger(reader: LedgerReader, tallies: LedgerTallies): Le
               t.rows += a.presented.length + a.tail.length;
               t.unpresented += a.prefixCount - a.presented.length;
             }
+            return answer;
+          },
+        }
+      : {}),
+    ...(siblings
+      ? {
+          ledgerSenderSiblings: async (network, tokenId, addresses) => {
+            const answer = await siblings(network, tokenId, addresses);
+            const t = tallyOf(tallies, "senderSiblings");
+            t.calls += 1;
+            t.queries += addresses.length;
+            for (const group of answer) t.rows += group.length;
             return answer;
           },
         }

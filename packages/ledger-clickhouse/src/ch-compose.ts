@@ -42,15 +42,18 @@ const LEDGER_MEMBERS = new Set<PropertyKey>([
 ]);
 
 /**
- * The ledger's optional members (hop counts, lumped reads, hash lookups of several
- * transactions): answered by `ledger` when it has
+ * The ledger's optional members (hop counts, lumped reads, senders' siblings, hash lookups of
+ * several transactions): answered by `ledger` when it has
  * them, else absent. Never the store's own: they would count or read the store's ledger, which
  * is not the one traced (a store's counts of an empty ledger say every hub has no rows).
  */
 const OPTIONAL_READER_MEMBERS = new Set<PropertyKey>([
-  ...(["ledgerIncomingCounts", "ledgerOutgoingCounts", "ledgerIncomingLumped"] satisfies ReadonlyArray<
-    keyof LedgerReader
-  >),
+  ...([
+    "ledgerIncomingCounts",
+    "ledgerOutgoingCounts",
+    "ledgerIncomingLumped",
+    "ledgerSenderSiblings",
+  ] satisfies ReadonlyArray<keyof LedgerReader>),
   ...(["ledgerByTxHashes"] satisfies ReadonlyArray<keyof LedgerStore>),
 ]);
 

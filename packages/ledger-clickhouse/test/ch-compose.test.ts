@@ -9,7 +9,12 @@ import { makeLedgerTransfer } from "@openkyt/testkit";
 import { describe, expect, it } from "vitest";
 import { type ExternalLedger, withExternalLedger } from "../src/index.js";
 
-const HIDDEN = new Set<PropertyKey>(["ledgerIncomingCounts", "ledgerOutgoingCounts", "ledgerIncomingLumped"]);
+const HIDDEN = new Set<PropertyKey>([
+  "ledgerIncomingCounts",
+  "ledgerOutgoingCounts",
+  "ledgerIncomingLumped",
+  "ledgerSenderSiblings",
+]);
 
 /** `store` as an external ledger; without its optional reader members when `plain`. */
 function asLedger(store: Store, plain: boolean): ExternalLedger {

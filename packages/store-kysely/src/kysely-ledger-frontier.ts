@@ -88,13 +88,13 @@ export function lateralCountsSql(incoming: boolean): string {
 type RowCells = [number, string, number, string, Num, Num, Num | null, Num | null];
 
 /** A JSON number, or the string the server writes for NaN and the infinities. */
-type Num = number | string;
+export type Num = number | string;
 
 /** Cells per row, checked so that a statement and its reader cannot drift apart unnoticed. */
 const ROW_CELLS = 8;
 
 /** A number from a JSON cell ("NaN", "Infinity" and "-Infinity" read as Number does). */
-function numberOf(cell: Num): number {
+export function numberOf(cell: Num): number {
   return typeof cell === "number" ? cell : Number(cell);
 }
 

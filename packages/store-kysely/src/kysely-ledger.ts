@@ -3,12 +3,14 @@
  * joins (Postgres, `kysely-ledger-frontier.ts`) one fixed statement over the frontier as arrays,
  * its rows as one JSON array, and the tracer's counts in one more; elsewhere (per 200 frontier
  * addresses) a UNION ALL of per-address subqueries, each a derived table with its own ORDER BY
- * and LIMIT, so every address gets its own `limitPerAddress` rows, and no counts.
+ * and LIMIT, so every address gets its own `limitPerAddress` rows, and no counts. A hub's
+ * senders' siblings are one join (kysely-ledger-siblings.ts).
  */
 import type { IncomingQuery, LedgerReader, LedgerStore, LedgerTransfer, OutgoingQuery } from "@openkyt/core";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { countLateralFrontier, type FrontierAddress, readLateralFrontier } from "./kysely-ledger-frontier.js";
+import { senderSiblings } from "./kysely-ledger-siblings.js";
 import { runPrecompiled } from "./kysely-precompiled.js";
 import type { Database, LedgerTransfersTable } from "./kysely-schema.js";
 import { chunksOf, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
@@ -248,6 +250,7 @@ export function kyselyLedgerOps(ctx: KyselyContext): LedgerOps {
     : {};
   return {
     ...counts,
+    ledgerSenderSiblings: senderSiblings(db, ctx.dialect, ledgerTransferFromRow),
     ledgerIncoming: (network, tokenId, queries, limit) =>
       readHop(ctx, prefetch, network, tokenId, "incoming", incomingOf(queries), limit),
     ledgerOutgoing: (network, tokenId, queries, limit) =>

@@ -1,4 +1,5 @@
 /** Conformance of the ledger members: idempotent inserts and the tracing reads. */
+import type { LedgerTransfer } from "@openkyt/core";
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "./store-conformance.js";
 import { makeLedgerTransfer, BASE_TIME as T0 } from "./store-factories.js";
@@ -115,6 +116,57 @@ export function ledgerConformance(ctx: ConformanceContext): void {
       ];
       expect(await store.ledgerOutgoingCounts("ETH", "native", outgoing)).toEqual([10, 4, 5]);
       expect(await store.ledgerOutgoingCounts("BSC", "native", outgoing)).toEqual([0, 0, 0]);
+    });
+
+    it("gives a hub's senders' other rows at the times they sent to it, when the store offers them", async ({
+      skip,
+    }) => {
+      const store = ctx.store();
+      const siblings = store.ledgerSenderSiblings?.bind(store);
+      if (!siblings) return skip("ledgerSenderSiblings is optional (LedgerReader) and this store has none");
+      const t = (from: string, to: string, at: number, over: Partial<LedgerTransfer> = {}) =>
+        makeLedgerTransfer({ from, to, occurredAt: T0 + at, ...over });
+      const intoHub = [
+        t("0xs1", "0xhub", 10),
+        t("0xs1", "0xhub", 10),
+        t("0xs2", "0xhub", 20),
+        t("0xs3", "0xhub", 30),
+      ];
+      const wanted = [
+        t("0xs1", "0xa", 10, { amount: 0.1, block: null, valueUsd: 2.5 }), // beside two rows into the hub: once
+        t("0xs1", "0xs1", 10), // a self-transfer of the sender at that time
+        t("0xs2", "0xb", 20, { block: null }),
+        t("0xs2", "0xhub2", 20), // also a row into the second hub
+      ];
+      const unwanted = [
+        t("0xs1", "0xa", 11), // the sender, another time
+        t("0xs3", "0xa", 30, { tokenId: "0xtoken" }), // another token
+        t("0xs3", "0xa", 30, { network: "BSC" }), // another network
+        t("0xhub", "0xa", 10), // the hub's own sends
+        t("0xs9", "0xa", 20), // another sender at a hub's time
+      ];
+      const intoHub2 = [t("0xs2", "0xhub2", 20, { logIndex: 1 }), t("0xs4", "0xhub2", 40)];
+      const all = [...intoHub, ...wanted, ...unwanted, ...intoHub2];
+      expect(await store.putLedgerTransfers([...all, wanted[0] as LedgerTransfer])).toBe(all.length);
+      const key = (r: LedgerTransfer) => `${r.txHash}:${r.logIndex}`;
+      const sortedRows = (rows: ReadonlyArray<LedgerTransfer>) =>
+        [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      const [hub, nobody, hub2, again] = await siblings("ETH", "native", [
+        "0xhub",
+        "0xnobody",
+        "0xhub2",
+        "0xhub",
+      ]);
+      // 0xs2's second row into 0xhub2 at 20 is one of 0xhub's siblings too.
+      expect(sortedRows(hub ?? [])).toEqual(sortedRows([...wanted, intoHub2[0] as LedgerTransfer]));
+      expect(nobody).toEqual([]);
+      // 0xhub2's senders at its times: 0xs2 at 20 (its rows elsewhere, 0xhub's included), 0xs4 alone.
+      expect(sortedRows(hub2 ?? [])).toEqual(
+        sortedRows([intoHub[2] as LedgerTransfer, wanted[2] as LedgerTransfer]),
+      );
+      expect(sortedRows(again ?? [])).toEqual(sortedRows(hub ?? []));
+      expect(await siblings("ETH", "native", [])).toEqual([]);
+      expect(await siblings("ETH", "0xtoken", ["0xhub"])).toEqual([[]]);
     });
 
     it("keeps tokens and networks apart", async () => {

@@ -89,6 +89,31 @@ const frontierArb = fc.array(
   { minLength: 1, maxLength: 5 },
 );
 
+/** A sender's other rows at the times it sent to `address`, by definition (`ledgerSenderSiblings`). */
+function referenceSiblings(rows: ReadonlyArray<LedgerTransfer>, address: string): LedgerTransfer[] {
+  const pairs = new Set(
+    rows.filter((r) => r.to === address && r.from !== address).map((r) => `${r.from}\u0000${r.occurredAt}`),
+  );
+  return rows.filter((s) => s.to !== address && pairs.has(`${s.from}\u0000${s.occurredAt}`)).sort(forward);
+}
+
+/** Ledgers of few addresses and times (many senders' rows share a time), with rows sent again. */
+const siblingLedgerArb = fc.record({
+  rows: fc.array(
+    fc.record({
+      from: fc.constantFrom("a", "b", "c", "d"),
+      to: fc.constantFrom("a", "b", "c", "d"),
+      tokenId: fc.constantFrom("native", "0xt"),
+      occurredAt: fc.integer({ min: 0, max: 4 }),
+      block: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+    }),
+    { maxLength: 40 },
+  ),
+  /** Rows put again later with other fields (the first stored wins). */
+  again: fc.array(fc.nat(), { maxLength: 8 }),
+  hubs: fc.array(fc.constantFrom("a", "b", "c", "d", "z"), { maxLength: 6 }),
+});
+
 /** Registers the property tests. */
 export function propertyConformance(ctx: ConformanceContext): void {
   describe("properties", () => {
@@ -177,6 +202,47 @@ export function propertyConformance(ctx: ConformanceContext): void {
         ),
         { numRuns: RUNS },
       );
+    });
+
+    it("answers the senders' siblings of addresses as their definition, when the store offers them", async ({
+      skip,
+    }) => {
+      const store = ctx.store();
+      const siblings = store.ledgerSenderSiblings?.bind(store);
+      if (!siblings) return skip("ledgerSenderSiblings is optional (LedgerReader) and this store has none");
+      let run = 0;
+      let found = 0;
+      await fc.assert(
+        fc.asyncProperty(siblingLedgerArb, async ({ rows: specs, again, hubs }) => {
+          const network = `SIB${run++}`;
+          const rows: LedgerTransfer[] = specs.map((s, i) => ({
+            ...s,
+            network,
+            txHash: `0x${(i % 7).toString(16)}`,
+            logIndex: i,
+            amount: 1 + i,
+            valueUsd: i % 2 === 0 ? null : i / 4,
+          }));
+          await store.putLedgerTransfers(rows);
+          const repeated = again.flatMap((k) => {
+            const r = rows[k % Math.max(rows.length, 1)];
+            return r ? [{ ...r, to: r.from, amount: 99 }] : [];
+          });
+          expect(await store.putLedgerTransfers(repeated)).toBe(0);
+          for (const tokenId of ["native", "0xt"]) {
+            const ofToken = rows.filter((r) => r.tokenId === tokenId);
+            const got = await siblings(network, tokenId, hubs);
+            expect(
+              got.map((g) => [...g].sort(forward)),
+              tokenId,
+            ).toEqual(hubs.map((h) => referenceSiblings(ofToken, h)));
+            for (const g of got) found += g.length;
+          }
+        }),
+        { numRuns: RUNS },
+      );
+      // The property is about something: siblings were found.
+      expect(found).toBeGreaterThan(0);
     });
   });
 }

@@ -338,6 +338,62 @@ export class LedgerIndex implements LedgerReader {
     });
   }
 
+  /**
+   * Synchronous form of `ledgerSenderSiblings` for one address: the rows its senders sent at
+   * the times they sent to it, other than those into it (see `LedgerReader`), in no order. A
+   * binary search of each sender's outgoing rows per distinct (sender, time) of the address.
+   */
+  senderSiblingsSync(network: string, tokenId: string, address: string): LedgerTransfer[] {
+    const token = this.#tokenIds.get(network + SEP + tokenId);
+    const hub = this.#addressIds.get(address);
+    if (token === undefined || hub === undefined) return [];
+    const rows = this.#tokens[token] as TokenRows;
+    const incoming = this.#compacted(rows.incoming);
+    const outgoing = this.#compacted(rows.outgoing);
+    // The distinct (sender, time) pairs of the address's rows, its own sends left out.
+    const pairs = new Map<number, Set<number>>();
+    const pair = (sender: number, at: number) => {
+      if (sender === hub) return;
+      let times = pairs.get(sender);
+      if (!times) {
+        times = new Set();
+        pairs.set(sender, times);
+      }
+      times.add(at);
+    };
+    const [start, end] = this.#segment(incoming, hub);
+    for (let p = start; p < end; p++) pair(incoming.peers[p] as number, incoming.data[p * STRIDE] as number);
+    for (const r of incoming.recent.get(hub) ?? [])
+      pair(this.#from[r] as number, this.#occurredAt[r] as number);
+    const found = new Set<number>();
+    for (const [sender, times] of pairs) {
+      const [from, to] = this.#segment(outgoing, sender);
+      const recent = outgoing.recent.get(sender);
+      for (const at of times) {
+        for (let q = this.#searchSegment(outgoing, from, to, at, false); q < to; q++) {
+          if ((outgoing.data[q * STRIDE] as number) !== at) break;
+          if ((outgoing.peers[q] as number) !== hub) found.add(outgoing.rows[q] as number);
+        }
+        if (recent === undefined) continue;
+        for (let j = this.#searchTime(recent, at, false); j < recent.length; j++) {
+          const r = recent[j] as number;
+          if ((this.#occurredAt[r] as number) !== at) break;
+          if ((this.#to[r] as number) !== hub) found.add(r);
+        }
+      }
+    }
+    return [...found].map((r) => this.#present(r));
+  }
+
+  /** See `LedgerReader.ledgerSenderSiblings`. */
+  ledgerSenderSiblings(
+    network: string,
+    tokenId: string,
+    addresses: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>> {
+    return Promise.resolve(addresses.map((a) => this.senderSiblingsSync(network, tokenId, a)));
+  }
+
   /** See `LedgerReader.ledgerIncomingCounts`. */
   ledgerIncomingCounts(
     network: string,

@@ -118,4 +118,22 @@ export interface LedgerReader {
     queries: ReadonlyArray<LumpQuery>,
     screen: AddressScreen,
   ): Promise<ReadonlyArray<LumpedRows | null>>;
+  /**
+   * Optional, for readers that join where the rows are (a database): per address, in order, the
+   * other rows its senders sent at the times they sent to it. For `address` that is every row
+   * `s` of `tokenId` on `network` such that some row `r` into `address` has `r.from === s.from`,
+   * `r.from !== address` and `r.occurredAt === s.occurredAt`, and `s.to !== address` (the rows
+   * into `address` are not repeated); every time of the ledger, each row once, in no order. A
+   * sender that sent nothing else at that time gives no row.
+   *
+   * A hub cache (`engine/sources/hub-cached-ledger.ts`) needs them to lump a hub's reads
+   * exactly (a row whose child another row of its sender shares is presented, hub-cache.ts)
+   * and asks for them in one call per hub's first lumped read; without this member it reads
+   * them with `ledgerOutgoing`, one query per sender and time.
+   */
+  ledgerSenderSiblings?(
+    network: string,
+    tokenId: string,
+    addresses: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<ReadonlyArray<LedgerTransfer>>>;
 }

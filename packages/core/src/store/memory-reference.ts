@@ -45,6 +45,10 @@ export function memoryReferenceOps(tables: MemoryTables, journal: Journal): Refe
     async ledgerOutgoingCounts(network, tokenId, queries) {
       return indexOf(ledger).outgoingCountsSync(network, tokenId, queries);
     },
+    async ledgerSenderSiblings(network, tokenId, addresses) {
+      const index = indexOf(ledger);
+      return addresses.map((a) => ledgerCopies(index.senderSiblingsSync(network, tokenId, a)));
+    },
     async putLedgerTransfers(rows) {
       const index = indexOf(ledger);
       const before = ledger.rows.length;

@@ -132,6 +132,9 @@ describe("coalescedCounts", () => {
     const { reader } = recordingReader();
     const joined = coalescedCounts(reader);
     expect(joined.ledgerIncomingLumped).toBeUndefined();
+    expect(joined.ledgerSenderSiblings).toBeUndefined();
+    const siblings = coalescedCounts({ ...reader, ledgerSenderSiblings: async () => [] });
+    expect(await siblings.ledgerSenderSiblings?.("ETH", "native", ["hub"])).toEqual([]);
     expect(await joined.ledgerIncomingCounts?.("ETH", "native", [])).toEqual([]);
   });
 });

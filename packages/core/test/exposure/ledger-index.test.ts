@@ -132,6 +132,18 @@ describe("LedgerIndex against a model, rows added in batches between reads", () 
             expect(
               await index.ledgerOutgoingCounts("ETH", "native", [{ address: s.address, after: s.at }]),
             ).toEqual([added.filter((r) => r.from === s.address && r.occurredAt > s.at).length]);
+            // The senders' siblings: its senders' other rows at the times they sent to it.
+            const pairs = new Set(
+              added
+                .filter((r) => r.to === s.address && r.from !== s.address)
+                .map((r) => `${r.from} ${r.occurredAt}`),
+            );
+            const siblings = added.filter(
+              (r) => r.to !== s.address && pairs.has(`${r.from} ${r.occurredAt}`),
+            );
+            expect(index.senderSiblingsSync("ETH", "native", s.address).sort(compareLedgerTransfers)).toEqual(
+              siblings.sort(compareLedgerTransfers),
+            );
             expect(index.size).toBe(added.length);
             const some = added[0];
             if (some) {

@@ -139,5 +139,6 @@ export function coalescedCounts(inner: LedgerReader): LedgerReader {
         }
       : {}),
     ...(inner.ledgerIncomingLumped ? { ledgerIncomingLumped: inner.ledgerIncomingLumped.bind(inner) } : {}),
+    ...(inner.ledgerSenderSiblings ? { ledgerSenderSiblings: inner.ledgerSenderSiblings.bind(inner) } : {}),
   };
 }

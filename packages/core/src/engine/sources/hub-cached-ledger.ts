@@ -9,7 +9,9 @@
  * Admission: an address whose count (`ledgerIncomingCounts`, `ledgerOutgoingCounts`) or read
  * reaches `minRows` is loaded whole before the answer: its rows, and for an incoming hub, on its
  * first lumped read, its senders' other rows at the times they sent to it (what a lumped read
- * needs, see hub-cache.ts). Not when the cache is full of hubs read in the last `minIdleMs`
+ * needs, see hub-cache.ts): one `ledgerSenderSiblings` call for the hubs of that read when the
+ * inner reader has it (Postgres answers it with a join, a statement per 16 hubs), else an
+ * outgoing read per sender and time. Not when the cache is full of hubs read in the last `minIdleMs`
  * (`HubCache.canAdmit`): such an address is read from the store as without the cache, and one
  * refused after its load is not loaded again for `minIdleMs`, so a working set larger than the
  * bound never costs a load per visit.
@@ -137,6 +139,7 @@ export async function createHubCachedLedger(
     return false;
   };
   const scan = store.scanLedger.bind(store);
+  const innerSiblings = inner.ledgerSenderSiblings?.bind(inner);
   const upkeep = warmCatchUp(
     "hub cache",
     { maxLagMs: settings.maxLagMs, pageSize: settings.pageSize, clock },
@@ -193,13 +196,31 @@ export async function createHubCachedLedger(
       }
     });
 
-  /** Reads the senders' siblings of held incoming hubs (for their first lumped read), between catch-ups. */
+  /**
+   * Reads the senders' siblings of held incoming hubs (for their first lumped read), between
+   * catch-ups: from the reader's `ledgerSenderSiblings` when it has it (one call for them all),
+   * else one outgoing read per sender and time (`sendersRows`). Either gives the hub's index the
+   * same rows: the second also returns the hub's own rows, which it holds already.
+   */
   const loadSiblings = (network: string, tokenId: string, addresses: ReadonlyArray<string>) =>
     exclusive(async () => {
       await upkeep.catchUp();
-      for (const address of addresses) {
+      const bare = addresses.filter(
+        (a) => cache.has("incoming", network, tokenId, a) && !cache.hasSiblings(network, tokenId, a),
+      );
+      if (innerSiblings) {
+        const found = bare.length > 0 ? await innerSiblings(network, tokenId, bare) : [];
+        for (const [i, address] of bare.entries()) {
+          // Marked as just read, so that the rows it adds evict others first.
+          if (cache.get("incoming", network, tokenId, address)) {
+            cache.addSiblings(network, tokenId, address, found[i] ?? []);
+          }
+        }
+        return;
+      }
+      for (const address of bare) {
         const index = cache.get("incoming", network, tokenId, address);
-        if (!index || cache.hasSiblings(network, tokenId, address)) continue;
+        if (!index) continue;
         const rows = index.incomingSync(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS);
         cache.addSiblings(
           network,
@@ -400,8 +421,9 @@ export async function createHubCachedLedger(
 }
 
 /**
- * For the incoming rows of hub `address`: every row its senders sent at the times they sent to
- * it (the rows that may share a child with one of the hub's, see hub-cache.ts). One outgoing
+ * For readers without `ledgerSenderSiblings`, the incoming rows of hub `address`: every row
+ * its senders sent at the times they sent to it (the rows that may share a child with one of
+ * the hub's, see hub-cache.ts), the hub's own rows included. One outgoing
  * read per sender and time (from the time on, earliest first), in chunks; a pair that found
  * `limit` rows at its time is read again with twice the limit until it finds fewer.
  */
