@@ -80,6 +80,11 @@ function rowsOf(
   );
 }
 
+/** Fails a test where a value must be there. */
+function fail(): never {
+  throw new Error("reference data not held whole");
+}
+
 /** The store's reads alone. */
 function plainReads(s: Store): LedgerReader {
   return {
@@ -164,6 +169,59 @@ describe("hub-cached ledger", () => {
     // The property is about something: held hubs' rows were lumped, and hubs were evicted.
     expect(unpresented).toBeGreaterThan(100);
     expect(evicted).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("holds the store's rows after a catch-up when hubs were loaded in between, with no catch-up of their own", async () => {
+    await fc.assert(
+      fc.asyncProperty(world, async (w) => {
+        const store = createMemoryStore();
+        await store.putLedgerTransfers(rowsOf(w.first, 0, w.withBlocks));
+        const resolver = createEntityResolver({
+          attributions: (await wholeAttributionSource(store)) ?? fail(),
+          sanctions: (await wholeSanctionsSource(store)) ?? fail(),
+        });
+        // The clock never moves: no read or load catches up by itself, only catchUp() does.
+        const cached = await createHubCachedLedger(store, store, {
+          minRows: 8,
+          maxLagMs: 60_000,
+          minIdleMs: 0,
+          maxBytes: 100_000 * HUB_CACHE_BYTES_PER_ROW,
+          clock: manualClock(0),
+        });
+        const traces = async (ledger: LedgerReader) => {
+          const common = {
+            ledger,
+            resolver,
+            network: "ETH",
+            tokenId: "native",
+            span: { from: 320, to: 320 },
+            at: 320,
+            minPathWeight: w.minPathWeight,
+            maxHops: 4,
+            edgeBudget: w.edgeBudget,
+          };
+          return JSON.stringify([
+            await traceAddressExposure({ ...common, address: w.start, side: "sender" }),
+            await traceAddressExposure({ ...common, address: "s1", side: "recipient", at: 0 }),
+          ]);
+        };
+        const sameAfterCatchUp = async () => {
+          await cached.catchUp();
+          expect(await traces(cached)).toBe(await traces(plainReads(store)));
+        };
+        // Rows stored, then hubs loaded (by reads) before any catch-up has seen those rows.
+        await store.putLedgerTransfers(rowsOf(w.appended, 10_000, w.withBlocks));
+        await traces(cached);
+        await sameAfterCatchUp();
+        if (w.withBlocks) {
+          await store.rewindFollowedChain("ETH", 9000 + w.rewindAt);
+          await store.putLedgerTransfers(rowsOf(w.replacement, 20_000, w.withBlocks));
+          await traces(cached);
+          await sameAfterCatchUp();
+        }
+      }),
+      { numRuns: 25, endOnFailure: true },
+    );
   }, 300_000);
 
   it("does not load again, for minIdleMs, a hub it refused for want of room", async () => {
