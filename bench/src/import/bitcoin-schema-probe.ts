@@ -11,7 +11,10 @@
  *   `mmap_size` 4 GiB, a 64 MiB page cache, `temp_store = MEMORY`;
  * - `narrow64`/`narrow256`: a schema that is not built (no migration, no reads): outputs and
  *   inputs keyed by their transaction's rowid (WITHOUT ROWID, appended in key order, so no key
- *   index to build), txids as 32-byte blobs, `network` on the transaction row only.
+ *   index to build), txids as 32-byte blobs, `network` on the transaction row only;
+ * - `narrowslim`: the schema as migration 0101 built it (as `narrow64`, but outputs without
+ *   block and position, inputs without time), txids as 32-byte blobs; `narrowslimtext`: the
+ *   same with txids as text, as migration 0101 keeps them.
  *
  *   node --conditions=source --import tsx src/import/bitcoin-schema-probe.ts [TXS] [variants] [rounds]
  */
@@ -156,9 +159,14 @@ CREATE TABLE utxo_inputs (txid text not null, network text not null, vin integer
     for (const [name, sql] of idx) time(name, () => db.exec(sql));
   } else {
     // network kept on the tx row only; outputs/inputs keyed (tx rowid, vout|vin), txids as 32-byte blobs.
-    db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid blob not null, network text not null, block bigint, block_hash blob, occurred_at bigint not null, position integer not null, coinbase integer not null);
-CREATE TABLE utxo_outputs (tx integer not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null, block bigint, position integer not null, primary key (tx, vout)) without rowid;
-CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid blob, prev_vout integer, address text, value bigint not null, coinbase integer not null, occurred_at bigint not null, primary key (tx, vin)) without rowid;`);
+    const slim = kind.includes("slim");
+    const hash: (hex: string) => Buffer | string = kind.includes("text")
+      ? (hex) => hex
+      : (hex) => Buffer.from(hex, "hex");
+    const type = kind.includes("text") ? "text" : "blob";
+    db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid ${type} not null, network text not null, block bigint, block_hash ${type}, occurred_at bigint not null, position integer not null, coinbase integer not null);
+CREATE TABLE utxo_outputs (tx integer not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null${slim ? "" : ", block bigint, position integer not null"}, primary key (tx, vout)) without rowid;
+CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid ${type}, prev_vout integer, address text, value bigint not null, coinbase integer not null${slim ? "" : ", occurred_at bigint not null"}, primary key (tx, vin)) without rowid;`);
     db.exec("BEGIN");
     const T = binder(
       db,
@@ -170,14 +178,18 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
     const O = binder(
       db,
       "utxo_outputs",
-      ["tx", "vout", "address", "value", "occurred_at", "block", "position"],
+      slim
+        ? ["tx", "vout", "address", "value", "occurred_at"]
+        : ["tx", "vout", "address", "value", "occurred_at", "block", "position"],
       n,
       true,
     );
     const I = binder(
       db,
       "utxo_inputs",
-      ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
+      slim
+        ? ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase"]
+        : ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
       n,
       true,
     );
@@ -188,10 +200,10 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
         let a = T.at();
         let p = T.p;
         p[a] = id;
-        p[a + 1] = Buffer.from(tx.txid, "hex");
+        p[a + 1] = hash(tx.txid);
         p[a + 2] = tx.network;
         p[a + 3] = tx.block;
-        p[a + 4] = tx.blockHash === null ? null : Buffer.from(tx.blockHash, "hex");
+        p[a + 4] = tx.blockHash === null ? null : hash(tx.blockHash);
         p[a + 5] = tx.occurredAt;
         p[a + 6] = tx.position;
         p[a + 7] = tx.coinbase ? 1 : 0;
@@ -204,8 +216,10 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
           p[a + 2] = o.address;
           p[a + 3] = o.value;
           p[a + 4] = tx.occurredAt;
-          p[a + 5] = tx.block;
-          p[a + 6] = tx.position;
+          if (!slim) {
+            p[a + 5] = tx.block;
+            p[a + 6] = tx.position;
+          }
           O.add();
         }
         tx.inputs.forEach((i, vin) => {
@@ -213,12 +227,12 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
           p = I.p;
           p[a] = id;
           p[a + 1] = vin;
-          p[a + 2] = i.prevTxid === null ? null : Buffer.from(i.prevTxid, "hex");
+          p[a + 2] = i.prevTxid === null ? null : hash(i.prevTxid);
           p[a + 3] = i.prevVout;
           p[a + 4] = i.address;
           p[a + 5] = i.value;
           p[a + 6] = i.coinbase ? 1 : 0;
-          p[a + 7] = tx.occurredAt;
+          if (!slim) p[a + 7] = tx.occurredAt;
           I.add();
         });
       }

@@ -24,7 +24,7 @@ export interface TableSpec {
   readonly index: readonly [name: string, columns: ReadonlyArray<string>];
 }
 
-/** The three tables as migration 0030 made them (migration 0110 rebuilds them back on `down`). */
+/** The three tables as migration 0030 made them (migration 0101 rebuilds them back on `down`). */
 export const UTXO_KEYED_TABLES: ReadonlyArray<TableSpec> = [
   {
     name: "utxo_transactions",

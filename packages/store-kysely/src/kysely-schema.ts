@@ -203,7 +203,7 @@ export interface LedgerTransfersTable {
 }
 
 /**
- * `utxo_transactions`: one row per UTXO transaction (migrations 0030, 0110); `id` keys its
+ * `utxo_transactions`: one row per UTXO transaction (migrations 0030, 0101); `id` keys its
  * outputs and inputs (SQLite: the rowid).
  */
 export interface UtxoTransactionsTable {
@@ -219,7 +219,7 @@ export interface UtxoTransactionsTable {
 
 /**
  * `utxo_outputs`: one row per output, keyed `(tx, vout)` by its transaction's id, with its
- * transaction's time for the receipts index `(address, occurred_at)` (migration 0110).
+ * transaction's time for the receipts index `(address, occurred_at)` (migration 0101).
  */
 export interface UtxoOutputsTable {
   tx: Int8;
@@ -229,7 +229,7 @@ export interface UtxoOutputsTable {
   occurred_at: Int8;
 }
 
-/** `utxo_inputs`: one row per input, keyed `(tx, vin)` by its transaction's id (migration 0110). */
+/** `utxo_inputs`: one row per input, keyed `(tx, vin)` by its transaction's id (migration 0101). */
 export interface UtxoInputsTable {
   tx: Int8;
   vin: Int8;

@@ -1,5 +1,5 @@
 /**
- * The UTXO ledger of the kysely store (tables of migrations 0030 and 0110: outputs and inputs
+ * The UTXO ledger of the kysely store (tables of migrations 0030 and 0101: outputs and inputs
  * keyed by their transaction's integer id). A hop of a trace is three statements per 500 txids
  * (transactions, outputs with their spending inputs, inputs); an address read is one UNION ALL
  * per 200 addresses, each address its own ordered, limited subquery, as the account ledger's

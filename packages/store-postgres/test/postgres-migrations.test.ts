@@ -98,7 +98,7 @@ await withTestPostgres("Postgres migrations", ({ url, stores }) => {
     }
   });
 
-  it("0110 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
+  it("0101 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
     const schema = schemaName();
     await migratePostgres(url, schema);
     const db = openPostgresDatabase({ connectionString: url, schema });
@@ -125,7 +125,7 @@ await withTestPostgres("Postgres migrations", ({ url, stores }) => {
       });
       const before = await wideRows();
 
-      expect((await migratePostgres(url, schema)).applied.map((m) => m.name)).toEqual(["0110_utxo_narrow"]);
+      expect((await migratePostgres(url, schema)).applied.map((m) => m.name)).toEqual(["0101_utxo_narrow"]);
       const outputs = await sql`select t.txid, t.network, o.vout, o.address, o.value::int as value
         from utxo_outputs o join utxo_transactions t on t.id = o.tx order by t.txid, t.network, o.vout`.execute(
         db,

@@ -15,7 +15,7 @@
  *   in the load is left out as it comes (the first wins, as `putUtxoTransactions` does), from a
  *   set of the load's txids kept in memory (about 100 bytes a transaction while the load is open);
  * - each transaction gets the next id (the ledger is empty, so from 1) and its outputs and
- *   inputs are keyed `(tx, vout|vin)` by it (migration 0110): written in that order, they extend
+ *   inputs are keyed `(tx, vout|vin)` by it (migration 0101): written in that order, they extend
  *   their tables' primary keys at the end, and there is no key index to build for them;
  * - rows are bound straight from each transaction into multi-row INSERTs prepared once
  *   ({@link ROWS_PER_STATEMENT} rows each), values passed as arguments, no row objects;

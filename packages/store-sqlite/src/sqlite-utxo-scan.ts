@@ -2,7 +2,7 @@
  * The SQLite store's `scanUtxoTransactions`: UTXO transactions in stored order (their id, the
  * rowid, which only grows as rows are appended), a page at a time, each with its outputs and
  * inputs. Three prepared statements per page: the transactions by id, then their outputs and
- * inputs as one range of each table's key `(tx, vout|vin)` (migration 0110), read in key order
+ * inputs as one range of each table's key `(tx, vout|vin)` (migration 0101), read in key order
  * and matched to the page's transactions in one pass; rows read as arrays, not objects. This is
  * what a warm copy of a large UTXO ledger loads.
  */

@@ -19,7 +19,7 @@ import type { Kysely } from "kysely";
 const INSERT_TRANSACTION = `INSERT INTO utxo_transactions
   (txid, network, block, block_hash, occurred_at, position, coinbase)
   VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid, network) DO NOTHING`;
-// Keyed by the new transaction row's id (migration 0110): never there before.
+// Keyed by the new transaction row's id (migration 0101): never there before.
 const INSERT_OUTPUT = `INSERT INTO utxo_outputs (tx, vout, address, value, occurred_at) VALUES (?, ?, ?, ?, ?)`;
 const INSERT_INPUT = `INSERT INTO utxo_inputs
   (tx, vin, prev_txid, prev_vout, address, value, coinbase) VALUES (?, ?, ?, ?, ?, ?, ?)`;

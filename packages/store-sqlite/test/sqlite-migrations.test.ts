@@ -40,7 +40,7 @@ describe("sqlite migrations", () => {
       // Migrations applied up to and including `name`.
       const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
       const tableOrIndex = (entry: string) => entry.replace(/:.*$/, "");
-      // The last migration (0110) rebuilds the UTXO tables in narrow form (outputs and inputs
+      // The last migration (0101) rebuilds the UTXO tables in narrow form (outputs and inputs
       // keyed by their transaction's id, WITHOUT ROWID; the transactions' txid key a unique
       // index), every other table and index as it was.
       expect(await appliedMigrations(db)).toEqual(upTo("0100_job_notify"));
@@ -300,7 +300,7 @@ describe("sqlite migrations", () => {
     }
   });
 
-  it("0110 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
+  it("0101 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
     const db = openSqliteDatabase(":memory:");
     try {
       await migrateToLatest(db);

@@ -1,5 +1,5 @@
 /**
- * Migration 0110: the UTXO ledger in narrow form. Since migration 0030 every output and input
+ * Migration 0101: the UTXO ledger in narrow form. Since migration 0030 every output and input
  * was keyed by `(txid, network, vout|vin)` as text and repeated its transaction's time (outputs
  * also its block and position), so a bulk import built two more key indexes over random 64-
  * character txids and bound about 40 values a transaction (docs/benchmarks.md, "Bitcoin bulk
@@ -131,7 +131,7 @@ async function down(db: Kysely<unknown>): Promise<void> {
   for (const name of order) {
     const spec = UTXO_KEYED_TABLES.find((t) => t.name === name);
     const rows = fill[name];
-    if (!spec || !rows) throw new Error(`migration 0110: no wide form of ${name}`);
+    if (!spec || !rows) throw new Error(`migration 0101: no wide form of ${name}`);
     const next = `${name}_next`;
     let table = db.schema.createTable(next);
     for (const [column, type, notNull] of spec.columns)
@@ -156,5 +156,5 @@ async function down(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-/** Migration 0110. */
+/** Migration 0101. */
 export const utxoNarrowMigration: Migration = { up, down };
