@@ -14,7 +14,10 @@
  *   index to build), txids as 32-byte blobs, `network` on the transaction row only;
  * - `narrowslim`: the schema as migration 0101 built it (as `narrow64`, but outputs without
  *   block and position, inputs without time), txids as 32-byte blobs; `narrowslimtext`: the
- *   same with txids as text, as migration 0101 keeps them.
+ *   same with txids as text, as migration 0101 keeps them; `narrowslimtextheap`: outputs and
+ *   inputs as rowid tables with the key `(tx, vout|vin)` a unique index built at the end;
+ *   `narrowslimtextenc`: outputs and inputs keyed by one integer, the rowid `tx * 2^20 +
+ *   vout|vin` (no tx and vout columns, rowid appends).
  *
  *   node --conditions=source --import tsx src/import/bitcoin-schema-probe.ts [TXS] [variants] [rounds]
  */
@@ -164,9 +167,17 @@ CREATE TABLE utxo_inputs (txid text not null, network text not null, vin integer
       ? (hex) => hex
       : (hex) => Buffer.from(hex, "hex");
     const type = kind.includes("text") ? "text" : "blob";
+    const heap = kind.includes("heap");
+    const enc = kind.includes("enc");
+    const keyed = (child: string, columns: string) =>
+      enc
+        ? `(key integer primary key, ${columns})`
+        : heap
+          ? `(tx integer not null, ${child} integer not null, ${columns})`
+          : `(tx integer not null, ${child} integer not null, ${columns}, primary key (tx, ${child})) without rowid`;
     db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid ${type} not null, network text not null, block bigint, block_hash ${type}, occurred_at bigint not null, position integer not null, coinbase integer not null);
-CREATE TABLE utxo_outputs (tx integer not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null${slim ? "" : ", block bigint, position integer not null"}, primary key (tx, vout)) without rowid;
-CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid ${type}, prev_vout integer, address text, value bigint not null, coinbase integer not null${slim ? "" : ", occurred_at bigint not null"}, primary key (tx, vin)) without rowid;`);
+CREATE TABLE utxo_outputs ${keyed("vout", `address text, value bigint not null, occurred_at bigint not null${slim ? "" : ", block bigint, position integer not null"}`)};
+CREATE TABLE utxo_inputs ${keyed("vin", `prev_txid ${type}, prev_vout integer, address text, value bigint not null, coinbase integer not null${slim ? "" : ", occurred_at bigint not null"}`)};`);
     db.exec("BEGIN");
     const T = binder(
       db,
@@ -178,22 +189,33 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid $
     const O = binder(
       db,
       "utxo_outputs",
-      slim
-        ? ["tx", "vout", "address", "value", "occurred_at"]
-        : ["tx", "vout", "address", "value", "occurred_at", "block", "position"],
+      [
+        ...(enc ? ["key"] : ["tx", "vout"]),
+        "address",
+        "value",
+        "occurred_at",
+        ...(slim ? [] : ["block", "position"]),
+      ],
       n,
       true,
     );
     const I = binder(
       db,
       "utxo_inputs",
-      slim
-        ? ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase"]
-        : ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
+      [
+        ...(enc ? ["key"] : ["tx", "vin"]),
+        "prev_txid",
+        "prev_vout",
+        "address",
+        "value",
+        "coinbase",
+        ...(slim ? [] : ["occurred_at"]),
+      ],
       n,
       true,
     );
     let id = 0;
+    const d = enc ? 0 : 1;
     time("rows", () => {
       for (const tx of txs) {
         id++;
@@ -211,28 +233,28 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid $
         for (const o of tx.outputs) {
           a = O.at();
           p = O.p;
-          p[a] = id;
-          p[a + 1] = o.vout;
-          p[a + 2] = o.address;
-          p[a + 3] = o.value;
-          p[a + 4] = tx.occurredAt;
+          p[a] = enc ? id * 1_048_576 + o.vout : id;
+          if (!enc) p[a + 1] = o.vout;
+          p[a + d + 1] = o.address;
+          p[a + d + 2] = o.value;
+          p[a + d + 3] = tx.occurredAt;
           if (!slim) {
-            p[a + 5] = tx.block;
-            p[a + 6] = tx.position;
+            p[a + d + 4] = tx.block;
+            p[a + d + 5] = tx.position;
           }
           O.add();
         }
         tx.inputs.forEach((i, vin) => {
           a = I.at();
           p = I.p;
-          p[a] = id;
-          p[a + 1] = vin;
-          p[a + 2] = i.prevTxid === null ? null : hash(i.prevTxid);
-          p[a + 3] = i.prevVout;
-          p[a + 4] = i.address;
-          p[a + 5] = i.value;
-          p[a + 6] = i.coinbase ? 1 : 0;
-          if (!slim) p[a + 7] = tx.occurredAt;
+          p[a] = enc ? id * 1_048_576 + vin : id;
+          if (!enc) p[a + 1] = vin;
+          p[a + d + 1] = i.prevTxid === null ? null : hash(i.prevTxid);
+          p[a + d + 2] = i.prevVout;
+          p[a + d + 3] = i.address;
+          p[a + d + 4] = i.value;
+          p[a + d + 5] = i.coinbase ? 1 : 0;
+          if (!slim) p[a + d + 6] = tx.occurredAt;
           I.add();
         });
       }
@@ -246,6 +268,11 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid $
       ["out_addr", "CREATE INDEX utxo_outputs_address ON utxo_outputs (address, occurred_at)"],
       ["in_prev", "CREATE INDEX utxo_inputs_prevout ON utxo_inputs (prev_txid, prev_vout)"],
     ];
+    if (heap)
+      idx.push(
+        ["out_key", "CREATE UNIQUE INDEX utxo_outputs_key ON utxo_outputs (tx, vout)"],
+        ["in_key", "CREATE UNIQUE INDEX utxo_inputs_key ON utxo_inputs (tx, vin)"],
+      );
     for (const [name, sql] of idx) time(name, () => db.exec(sql));
   }
   time("commit", () => db.exec("COMMIT"));
