@@ -11,7 +11,13 @@
  *   `mmap_size` 4 GiB, a 64 MiB page cache, `temp_store = MEMORY`;
  * - `narrow64`/`narrow256`: a schema that is not built (no migration, no reads): outputs and
  *   inputs keyed by their transaction's rowid (WITHOUT ROWID, appended in key order, so no key
- *   index to build), txids as 32-byte blobs, `network` on the transaction row only.
+ *   index to build), txids as 32-byte blobs, `network` on the transaction row only;
+ * - `narrowslim`: the schema as migration 0101 built it (as `narrow64`, but outputs without
+ *   block and position, inputs without time), txids as 32-byte blobs; `narrowslimtext`: the
+ *   same with txids as text, as migration 0101 keeps them; `narrowslimtextheap`: outputs and
+ *   inputs as rowid tables with the key `(tx, vout|vin)` a unique index built at the end;
+ *   `narrowslimtextenc`: outputs and inputs keyed by one integer, the rowid `tx * 2^20 +
+ *   vout|vin` (no tx and vout columns, rowid appends).
  *
  *   node --conditions=source --import tsx src/import/bitcoin-schema-probe.ts [TXS] [variants] [rounds]
  */
@@ -156,9 +162,22 @@ CREATE TABLE utxo_inputs (txid text not null, network text not null, vin integer
     for (const [name, sql] of idx) time(name, () => db.exec(sql));
   } else {
     // network kept on the tx row only; outputs/inputs keyed (tx rowid, vout|vin), txids as 32-byte blobs.
-    db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid blob not null, network text not null, block bigint, block_hash blob, occurred_at bigint not null, position integer not null, coinbase integer not null);
-CREATE TABLE utxo_outputs (tx integer not null, vout integer not null, address text, value bigint not null, occurred_at bigint not null, block bigint, position integer not null, primary key (tx, vout)) without rowid;
-CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid blob, prev_vout integer, address text, value bigint not null, coinbase integer not null, occurred_at bigint not null, primary key (tx, vin)) without rowid;`);
+    const slim = kind.includes("slim");
+    const hash: (hex: string) => Buffer | string = kind.includes("text")
+      ? (hex) => hex
+      : (hex) => Buffer.from(hex, "hex");
+    const type = kind.includes("text") ? "text" : "blob";
+    const heap = kind.includes("heap");
+    const enc = kind.includes("enc");
+    const keyed = (child: string, columns: string) =>
+      enc
+        ? `(key integer primary key, ${columns})`
+        : heap
+          ? `(tx integer not null, ${child} integer not null, ${columns})`
+          : `(tx integer not null, ${child} integer not null, ${columns}, primary key (tx, ${child})) without rowid`;
+    db.exec(`CREATE TABLE utxo_transactions (id integer primary key, txid ${type} not null, network text not null, block bigint, block_hash ${type}, occurred_at bigint not null, position integer not null, coinbase integer not null);
+CREATE TABLE utxo_outputs ${keyed("vout", `address text, value bigint not null, occurred_at bigint not null${slim ? "" : ", block bigint, position integer not null"}`)};
+CREATE TABLE utxo_inputs ${keyed("vin", `prev_txid ${type}, prev_vout integer, address text, value bigint not null, coinbase integer not null${slim ? "" : ", occurred_at bigint not null"}`)};`);
     db.exec("BEGIN");
     const T = binder(
       db,
@@ -170,28 +189,43 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
     const O = binder(
       db,
       "utxo_outputs",
-      ["tx", "vout", "address", "value", "occurred_at", "block", "position"],
+      [
+        ...(enc ? ["key"] : ["tx", "vout"]),
+        "address",
+        "value",
+        "occurred_at",
+        ...(slim ? [] : ["block", "position"]),
+      ],
       n,
       true,
     );
     const I = binder(
       db,
       "utxo_inputs",
-      ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase", "occurred_at"],
+      [
+        ...(enc ? ["key"] : ["tx", "vin"]),
+        "prev_txid",
+        "prev_vout",
+        "address",
+        "value",
+        "coinbase",
+        ...(slim ? [] : ["occurred_at"]),
+      ],
       n,
       true,
     );
     let id = 0;
+    const d = enc ? 0 : 1;
     time("rows", () => {
       for (const tx of txs) {
         id++;
         let a = T.at();
         let p = T.p;
         p[a] = id;
-        p[a + 1] = Buffer.from(tx.txid, "hex");
+        p[a + 1] = hash(tx.txid);
         p[a + 2] = tx.network;
         p[a + 3] = tx.block;
-        p[a + 4] = tx.blockHash === null ? null : Buffer.from(tx.blockHash, "hex");
+        p[a + 4] = tx.blockHash === null ? null : hash(tx.blockHash);
         p[a + 5] = tx.occurredAt;
         p[a + 6] = tx.position;
         p[a + 7] = tx.coinbase ? 1 : 0;
@@ -199,26 +233,28 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
         for (const o of tx.outputs) {
           a = O.at();
           p = O.p;
-          p[a] = id;
-          p[a + 1] = o.vout;
-          p[a + 2] = o.address;
-          p[a + 3] = o.value;
-          p[a + 4] = tx.occurredAt;
-          p[a + 5] = tx.block;
-          p[a + 6] = tx.position;
+          p[a] = enc ? id * 1_048_576 + o.vout : id;
+          if (!enc) p[a + 1] = o.vout;
+          p[a + d + 1] = o.address;
+          p[a + d + 2] = o.value;
+          p[a + d + 3] = tx.occurredAt;
+          if (!slim) {
+            p[a + d + 4] = tx.block;
+            p[a + d + 5] = tx.position;
+          }
           O.add();
         }
         tx.inputs.forEach((i, vin) => {
           a = I.at();
           p = I.p;
-          p[a] = id;
-          p[a + 1] = vin;
-          p[a + 2] = i.prevTxid === null ? null : Buffer.from(i.prevTxid, "hex");
-          p[a + 3] = i.prevVout;
-          p[a + 4] = i.address;
-          p[a + 5] = i.value;
-          p[a + 6] = i.coinbase ? 1 : 0;
-          p[a + 7] = tx.occurredAt;
+          p[a] = enc ? id * 1_048_576 + vin : id;
+          if (!enc) p[a + 1] = vin;
+          p[a + d + 1] = i.prevTxid === null ? null : hash(i.prevTxid);
+          p[a + d + 2] = i.prevVout;
+          p[a + d + 3] = i.address;
+          p[a + d + 4] = i.value;
+          p[a + d + 5] = i.coinbase ? 1 : 0;
+          if (!slim) p[a + d + 6] = tx.occurredAt;
           I.add();
         });
       }
@@ -232,6 +268,11 @@ CREATE TABLE utxo_inputs (tx integer not null, vin integer not null, prev_txid b
       ["out_addr", "CREATE INDEX utxo_outputs_address ON utxo_outputs (address, occurred_at)"],
       ["in_prev", "CREATE INDEX utxo_inputs_prevout ON utxo_inputs (prev_txid, prev_vout)"],
     ];
+    if (heap)
+      idx.push(
+        ["out_key", "CREATE UNIQUE INDEX utxo_outputs_key ON utxo_outputs (tx, vout)"],
+        ["in_key", "CREATE UNIQUE INDEX utxo_inputs_key ON utxo_inputs (tx, vin)"],
+      );
     for (const [name, sql] of idx) time(name, () => db.exec(sql));
   }
   time("commit", () => db.exec("COMMIT"));

@@ -14,16 +14,18 @@
  */
 import { type Kysely, type Migration, sql } from "kysely";
 
-type Column = readonly [name: string, type: "text" | "bigint" | "integer", notNull: boolean];
-interface TableSpec {
+/** A column of a UTXO table: name, type, NOT NULL. */
+export type Column = readonly [name: string, type: "text" | "bigint" | "integer", notNull: boolean];
+/** A UTXO table as migration 0030 made it: its columns, its key, its secondary index. */
+export interface TableSpec {
   readonly name: string;
   readonly columns: ReadonlyArray<Column>;
   readonly key: ReadonlyArray<string>;
   readonly index: readonly [name: string, columns: ReadonlyArray<string>];
 }
 
-/** The three tables as migration 0030 made them. */
-const TABLES: ReadonlyArray<TableSpec> = [
+/** The three tables as migration 0030 made them (migration 0101 rebuilds them back on `down`). */
+export const UTXO_KEYED_TABLES: ReadonlyArray<TableSpec> = [
   {
     name: "utxo_transactions",
     columns: [
@@ -102,12 +104,12 @@ async function rebuild(db: Kysely<unknown>, spec: TableSpec, primaryKey: boolean
 
 /** The keys as unique indexes. */
 async function up(db: Kysely<unknown>): Promise<void> {
-  for (const spec of TABLES) await rebuild(db, spec, false);
+  for (const spec of UTXO_KEYED_TABLES) await rebuild(db, spec, false);
 }
 
 /** Back to the primary keys of migration 0030. */
 async function down(db: Kysely<unknown>): Promise<void> {
-  for (const spec of TABLES) await rebuild(db, spec, true);
+  for (const spec of UTXO_KEYED_TABLES) await rebuild(db, spec, true);
 }
 
 /** Migration 0032. */

@@ -30,6 +30,7 @@ import { ledgerRewindsMigration } from "./kysely-migration-0070-ledger-rewinds.j
 import { teamApprovalMigration } from "./kysely-migration-0080-team-approval.js";
 import { clusterLabelsMigration } from "./kysely-migration-0090-cluster-labels.js";
 import { jobNotifyMigration } from "./kysely-migration-0100-job-notify.js";
+import { utxoNarrowMigration } from "./kysely-migration-0101-utxo-narrow.js";
 import type { Database } from "./kysely-schema.js";
 
 /** Every migration by name; names sort in the order they run. */
@@ -59,6 +60,7 @@ export const STORE_MIGRATIONS: Readonly<Record<string, Migration>> = Object.free
   "0080_team_approval": teamApprovalMigration,
   "0090_cluster_labels": clusterLabelsMigration,
   "0100_job_notify": jobNotifyMigration,
+  "0101_utxo_narrow": utxoNarrowMigration,
 });
 
 /** What a migration run did: the migrations it ran, in order, with their direction. */

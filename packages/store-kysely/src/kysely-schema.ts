@@ -3,7 +3,7 @@
  * text, booleans as integers 0/1, times as integer epoch ms (bigint). Postgres returns bigint
  * columns as strings, so numeric columns are read through `kysely-values.ts`.
  */
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** A bigint column: written as a number, read as a number (SQLite) or a string (Postgres). */
 export type Int8 = ColumnType<number | string, number, number>;
@@ -202,8 +202,12 @@ export interface LedgerTransfersTable {
   value_usd: NullableFloat8;
 }
 
-/** `utxo_transactions`: one row per UTXO transaction (migration 0030). */
+/**
+ * `utxo_transactions`: one row per UTXO transaction (migrations 0030, 0101); `id` keys its
+ * outputs and inputs (SQLite: the rowid).
+ */
 export interface UtxoTransactionsTable {
+  id: Generated<number | string>;
   txid: string;
   network: string;
   block: NullableInt8;
@@ -213,29 +217,27 @@ export interface UtxoTransactionsTable {
   coinbase: Int8;
 }
 
-/** `utxo_outputs`: one row per output, with its transaction's time, block and position. */
+/**
+ * `utxo_outputs`: one row per output, keyed `(tx, vout)` by its transaction's id, with its
+ * transaction's time for the receipts index `(address, occurred_at)` (migration 0101).
+ */
 export interface UtxoOutputsTable {
-  txid: string;
-  network: string;
+  tx: Int8;
   vout: Int8;
   address: string | null;
   value: Int8;
   occurred_at: Int8;
-  block: NullableInt8;
-  position: Int8;
 }
 
-/** `utxo_inputs`: one row per input, with its transaction's time. */
+/** `utxo_inputs`: one row per input, keyed `(tx, vin)` by its transaction's id (migration 0101). */
 export interface UtxoInputsTable {
-  txid: string;
-  network: string;
+  tx: Int8;
   vin: Int8;
   prev_txid: string | null;
   prev_vout: NullableInt8;
   address: string | null;
   value: Int8;
   coinbase: Int8;
-  occurred_at: Int8;
 }
 
 /** `utxo_clusters`: an address's cluster (migration 0031). */

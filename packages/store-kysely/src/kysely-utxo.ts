@@ -1,8 +1,11 @@
 /**
- * The UTXO ledger of the kysely store (tables of migration 0030). A hop of a trace is three
- * statements per 500 txids (transactions, outputs with their spending inputs, inputs); an
- * address read is one UNION ALL per 200 addresses, each address its own ordered, limited
- * subquery, as the account ledger's hops (`kysely-ledger.ts`).
+ * The UTXO ledger of the kysely store (tables of migrations 0030 and 0101: outputs and inputs
+ * keyed by their transaction's integer id). A hop of a trace is three statements per 500 txids
+ * (transactions, outputs with their spending inputs, inputs); an address read is one UNION ALL
+ * per 200 addresses, each address its own ordered, limited subquery, as the account ledger's
+ * hops (`kysely-ledger.ts`). An output's or input's network, block and position are its
+ * transaction row's; a spender is matched on its transaction's network, so a txid on both BTC
+ * and LTC keeps each network's coins apart.
  */
 import {
   KytError,
@@ -14,19 +17,28 @@ import {
   type UtxoTransaction,
   utxoTransactionProblem,
 } from "@openkyt/core";
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Insertable, type SqlBool, sql } from "kysely";
 import { changedRows, type KyselyContext, orderText } from "./kysely-context.js";
 import { FRONTIER_CHUNK } from "./kysely-ledger.js";
 import { removeAndRecordRewind } from "./kysely-rewinds.js";
 import type { UtxoInputsTable, UtxoOutputsTable, UtxoTransactionsTable } from "./kysely-schema.js";
 import { bool, boolColumn, chunksOf, IN_LIST_CHUNK, INSERT_CHUNK, num, numOrNull } from "./kysely-values.js";
 
-/** An output row with the input that spent it (left join: null columns while unspent). */
-type OutputWithSpend = Selectable<UtxoOutputsTable> & {
+/** An output row with its transaction's columns and the input that spent it (null while unspent). */
+interface OutputWithSpend {
+  tx: number | string;
+  txid: string;
+  network: string;
+  vout: number | string;
+  address: string | null;
+  value: number | string;
+  occurred_at: number | string;
+  block: number | string | null;
+  position: number | string;
   spent_txid: string | null;
   spent_vin: number | string | null;
   spent_at: number | string | null;
-};
+}
 
 /** Binary text order (txids are lower-case hex, so every collation agrees). */
 function compareText(a: string, b: string): number {
@@ -55,43 +67,40 @@ function receiptOf(row: OutputWithSpend): UtxoReceipt {
   };
 }
 
-/** The rows of one transaction. */
-function rowsOf(tx: UtxoTransaction): {
-  tx: Insertable<UtxoTransactionsTable>;
-  outputs: Array<Insertable<UtxoOutputsTable>>;
-  inputs: Array<Insertable<UtxoInputsTable>>;
-} {
-  const { network, txid, block, occurredAt, position } = tx;
+/** The transaction row of `tx`. */
+function txRowOf(tx: UtxoTransaction): Insertable<UtxoTransactionsTable> {
   return {
-    tx: {
-      txid,
-      network,
-      block,
-      block_hash: tx.blockHash,
-      occurred_at: occurredAt,
-      position,
-      coinbase: boolColumn(tx.coinbase),
-    },
+    txid: tx.txid,
+    network: tx.network,
+    block: tx.block,
+    block_hash: tx.blockHash,
+    occurred_at: tx.occurredAt,
+    position: tx.position,
+    coinbase: boolColumn(tx.coinbase),
+  };
+}
+
+/** The output and input rows of `tx`, stored under the transaction row `id`. */
+function childRowsOf(
+  tx: UtxoTransaction,
+  id: number,
+): { outputs: Array<Insertable<UtxoOutputsTable>>; inputs: Array<Insertable<UtxoInputsTable>> } {
+  return {
     outputs: tx.outputs.map((o) => ({
-      txid,
-      network,
+      tx: id,
       vout: o.vout,
       address: o.address,
       value: o.value,
-      occurred_at: occurredAt,
-      block,
-      position,
+      occurred_at: tx.occurredAt,
     })),
     inputs: tx.inputs.map((i, vin) => ({
-      txid,
-      network,
+      tx: id,
       vin,
       prev_txid: i.prevTxid,
       prev_vout: i.prevVout,
       address: i.address,
       value: i.value,
       coinbase: boolColumn(i.coinbase),
-      occurred_at: occurredAt,
     })),
   };
 }
@@ -100,18 +109,35 @@ function rowsOf(tx: UtxoTransaction): {
 export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
   const { db } = ctx;
 
-  /** Outputs joined with the input that spent each (the base of every output read). */
+  /**
+   * Outputs with their transaction's columns and the input that spent each: a spender on the
+   * output's network only (its transaction row's network, one key lookup per candidate).
+   */
   const outputsWithSpends = () =>
     db
       .selectFrom("utxo_outputs as o")
+      .innerJoin("utxo_transactions as t", "t.id", "o.tx")
       .leftJoin("utxo_inputs as s", (join) =>
         join
-          .onRef("s.prev_txid", "=", "o.txid")
-          .onRef("s.network", "=", "o.network")
-          .onRef("s.prev_vout", "=", "o.vout"),
+          .onRef("s.prev_txid", "=", "t.txid")
+          .onRef("s.prev_vout", "=", "o.vout")
+          .on(sql<SqlBool>`(select x.network from utxo_transactions x where x.id = s.tx) = t.network`),
       )
-      .selectAll("o")
-      .select(["s.txid as spent_txid", "s.vin as spent_vin", "s.occurred_at as spent_at"]);
+      .leftJoin("utxo_transactions as st", "st.id", "s.tx")
+      .select([
+        "o.tx",
+        "t.txid",
+        "t.network",
+        "o.vout",
+        "o.address",
+        "o.value",
+        "o.occurred_at",
+        "t.block",
+        "t.position",
+        "st.txid as spent_txid",
+        "s.vin as spent_vin",
+        "st.occurred_at as spent_at",
+      ]);
 
   async function transactionsOf(network: string, txids: ReadonlyArray<string>): Promise<UtxoTransaction[]> {
     const out: UtxoTransaction[] = [];
@@ -123,35 +149,29 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         .where("txid", "in", chunk)
         .execute();
       if (txRows.length === 0) continue;
-      const found = txRows.map((r) => r.txid);
-      const outputRows = await outputsWithSpends()
-        .where("o.network", "=", network)
-        .where("o.txid", "in", found)
-        .execute();
-      const inputRows = await db
-        .selectFrom("utxo_inputs")
-        .selectAll()
-        .where("network", "=", network)
-        .where("txid", "in", found)
-        .execute();
-      const outputs = new Map<string, Map<number, UtxoOutput>>();
+      const found = txRows.map((r) => num(r.id));
+      const outputRows = await outputsWithSpends().where("o.tx", "in", found).execute();
+      const inputRows = await db.selectFrom("utxo_inputs").selectAll().where("tx", "in", found).execute();
+      const outputs = new Map<number, Map<number, UtxoOutput>>();
       for (const row of outputRows) {
-        let list = outputs.get(row.txid);
+        const id = num(row.tx);
+        let list = outputs.get(id);
         if (!list) {
           list = new Map();
-          outputs.set(row.txid, list);
+          outputs.set(id, list);
         }
         const vout = num(row.vout);
         // A ledger of one chain spends an outpoint once; of conflicting spenders one is kept.
         if (list.has(vout)) continue;
         list.set(vout, { vout, address: row.address, value: num(row.value), spentBy: spendOf(row) });
       }
-      const inputs = new Map<string, Array<UtxoInput & { vin: number }>>();
+      const inputs = new Map<number, Array<UtxoInput & { vin: number }>>();
       for (const row of inputRows) {
-        let list = inputs.get(row.txid);
+        const id = num(row.tx);
+        let list = inputs.get(id);
         if (!list) {
           list = [];
-          inputs.set(row.txid, list);
+          inputs.set(id, list);
         }
         list.push({
           vin: num(row.vin),
@@ -163,6 +183,7 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         });
       }
       for (const row of txRows) {
+        const id = num(row.id);
         out.push({
           network: row.network,
           txid: row.txid,
@@ -171,10 +192,10 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
           occurredAt: num(row.occurred_at),
           position: num(row.position),
           coinbase: bool(row.coinbase),
-          inputs: (inputs.get(row.txid) ?? [])
+          inputs: (inputs.get(id) ?? [])
             .sort((a, b) => a.vin - b.vin)
             .map(({ vin: _vin, ...input }) => input),
-          outputs: [...(outputs.get(row.txid)?.values() ?? [])].sort((a, b) => a.vout - b.vout),
+          outputs: [...(outputs.get(id)?.values() ?? [])].sort((a, b) => a.vout - b.vout),
         });
       }
     }
@@ -220,12 +241,12 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         (q) =>
           outputsWithSpends()
             .where("o.address", "=", q.address)
-            .where("o.network", "=", network)
+            .where("t.network", "=", network)
             .where("o.occurred_at", "<", q.before)
             .orderBy("o.occurred_at", "desc")
-            .orderBy(sql`coalesce(o.block, -1)`, "desc")
-            .orderBy("o.position", "desc")
-            .orderBy(orderText(ctx, "o.txid"), "desc")
+            .orderBy(sql`coalesce(t.block, -1)`, "desc")
+            .orderBy("t.position", "desc")
+            .orderBy(orderText(ctx, "t.txid"), "desc")
             .orderBy("o.vout", "desc"),
         (a, b) =>
           num(b.occurred_at) - num(a.occurred_at) ||
@@ -241,10 +262,10 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         (q) =>
           outputsWithSpends()
             .where("o.address", "=", q.address)
-            .where("o.network", "=", network)
-            .where("s.occurred_at", ">", q.after)
-            .orderBy("s.occurred_at", "asc")
-            .orderBy(orderText(ctx, "s.txid"), "asc")
+            .where("t.network", "=", network)
+            .where("st.occurred_at", ">", q.after)
+            .orderBy("st.occurred_at", "asc")
+            .orderBy(orderText(ctx, "st.txid"), "asc")
             .orderBy("s.vin", "asc"),
         (a, b) =>
           num(a.spent_at ?? 0) - num(b.spent_at ?? 0) ||
@@ -258,49 +279,35 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         if (problem !== null) throw new KytError("VALIDATION_ERROR", problem);
       }
       return ctx.atomic(async (trx) => {
-        // Each table ignores rows already stored, so a transaction stored before (or earlier in
-        // this call) is left whole as it is; only the transactions' rows count as new.
-        const seen = new Set<string>();
-        const rows = txs
-          .filter((tx) => {
-            const key = `${tx.network}\u0000${tx.txid}`;
-            if (seen.has(key)) return false;
-            seen.add(key);
-            return true;
-          })
-          .map(rowsOf);
+        // A transaction stored before (or earlier in this call) is left whole as it is: only
+        // the transaction rows inserted now (answered by RETURNING) get their outputs and inputs.
+        const key = (network: string, txid: string) => `${network}\u0000${txid}`;
+        const byKey = new Map<string, UtxoTransaction>();
+        for (const tx of txs)
+          if (!byKey.has(key(tx.network, tx.txid))) byKey.set(key(tx.network, tx.txid), tx);
+        const outputs: Array<Insertable<UtxoOutputsTable>> = [];
+        const inputs: Array<Insertable<UtxoInputsTable>> = [];
         let added = 0;
-        for (const chunk of chunksOf(
-          rows.map((r) => r.tx),
-          INSERT_CHUNK,
-        )) {
-          const result = await trx
+        for (const chunk of chunksOf([...byKey.values()], INSERT_CHUNK)) {
+          const inserted = await trx
             .insertInto("utxo_transactions")
-            .values(chunk)
+            .values(chunk.map(txRowOf))
             .onConflict((oc) => oc.columns(["txid", "network"]).doNothing())
-            .executeTakeFirstOrThrow();
-          added += changedRows(result);
-        }
-        for (const chunk of chunksOf(
-          rows.flatMap((r) => r.outputs),
-          INSERT_CHUNK,
-        )) {
-          await trx
-            .insertInto("utxo_outputs")
-            .values(chunk)
-            .onConflict((oc) => oc.columns(["txid", "network", "vout"]).doNothing())
+            .returning(["id", "txid", "network"])
             .execute();
+          added += inserted.length;
+          for (const row of inserted) {
+            const tx = byKey.get(key(row.network, row.txid));
+            if (!tx) continue;
+            const rows = childRowsOf(tx, num(row.id));
+            outputs.push(...rows.outputs);
+            inputs.push(...rows.inputs);
+          }
         }
-        for (const chunk of chunksOf(
-          rows.flatMap((r) => r.inputs),
-          INSERT_CHUNK,
-        )) {
-          await trx
-            .insertInto("utxo_inputs")
-            .values(chunk)
-            .onConflict((oc) => oc.columns(["txid", "network", "vin"]).doNothing())
-            .execute();
-        }
+        for (const chunk of chunksOf(outputs, INSERT_CHUNK))
+          await trx.insertInto("utxo_outputs").values(chunk).execute();
+        for (const chunk of chunksOf(inputs, INSERT_CHUNK))
+          await trx.insertInto("utxo_inputs").values(chunk).execute();
         return added;
       });
     },
@@ -309,19 +316,11 @@ export function kyselyUtxoOps(ctx: KyselyContext): UtxoLedgerStore {
         removeAndRecordRewind(trx, ctx.dialect, { ledger: "utxo", network, fromHeight: height }, async () => {
           const doomed = trx
             .selectFrom("utxo_transactions")
-            .select("txid")
+            .select("id")
             .where("network", "=", network)
             .where("block", ">=", height);
-          await trx
-            .deleteFrom("utxo_inputs")
-            .where("network", "=", network)
-            .where("txid", "in", doomed)
-            .execute();
-          await trx
-            .deleteFrom("utxo_outputs")
-            .where("network", "=", network)
-            .where("txid", "in", doomed)
-            .execute();
+          await trx.deleteFrom("utxo_inputs").where("tx", "in", doomed).execute();
+          await trx.deleteFrom("utxo_outputs").where("tx", "in", doomed).execute();
           const result = await trx
             .deleteFrom("utxo_transactions")
             .where("network", "=", network)

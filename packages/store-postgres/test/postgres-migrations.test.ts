@@ -98,6 +98,71 @@ await withTestPostgres("Postgres migrations", ({ url, stores }) => {
     }
   });
 
+  it("0101 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
+    const schema = schemaName();
+    await migratePostgres(url, schema);
+    const db = openPostgresDatabase({ connectionString: url, schema });
+    try {
+      await migrateDown(db, "previous", { schema });
+      expect((await appliedMigrations(db, { schema })).at(-1)).toBe("0100_job_notify");
+      const [t1, t2] = ["b".repeat(64), "a".repeat(64)];
+      // The wide form (0032): t1 on BTC and on LTC, t2 on BTC spends t1:0 of BTC.
+      await sql`insert into utxo_transactions values
+        (${t1}, 'LTC', 7, 'h7', 70, 0, 0), (${t1}, 'BTC', 5, 'h5', 50, 0, 0), (${t2}, 'BTC', 6, null, 60, 1, 0)`.execute(
+        db,
+      );
+      await sql`insert into utxo_outputs values
+        (${t1}, 'BTC', 1, 'b1', 300, 50, 5, 0), (${t1}, 'BTC', 0, 'b0', 200, 50, 5, 0),
+        (${t1}, 'LTC', 0, 'l0', 9, 70, 7, 0), (${t2}, 'BTC', 0, null, 150, 60, 6, 1)`.execute(db);
+      await sql`insert into utxo_inputs values
+        (${t2}, 'BTC', 0, ${t1}, 0, 'b0', 200, 0, 60), (${t1}, 'LTC', 0, null, null, null, 10, 1, 70)`.execute(
+        db,
+      );
+      const wideRows = async () => ({
+        txs: (await sql`select * from utxo_transactions order by txid, network`.execute(db)).rows,
+        outputs: (await sql`select * from utxo_outputs order by txid, network, vout`.execute(db)).rows,
+        inputs: (await sql`select * from utxo_inputs order by txid, network, vin`.execute(db)).rows,
+      });
+      const before = await wideRows();
+
+      expect((await migratePostgres(url, schema)).applied.map((m) => m.name)).toEqual(["0101_utxo_narrow"]);
+      const outputs = await sql`select t.txid, t.network, o.vout, o.address, o.value::int as value
+        from utxo_outputs o join utxo_transactions t on t.id = o.tx order by t.txid, t.network, o.vout`.execute(
+        db,
+      );
+      expect(outputs.rows).toEqual([
+        { txid: t2, network: "BTC", vout: 0, address: null, value: 150 },
+        { txid: t1, network: "BTC", vout: 0, address: "b0", value: 200 },
+        { txid: t1, network: "BTC", vout: 1, address: "b1", value: 300 },
+        { txid: t1, network: "LTC", vout: 0, address: "l0", value: 9 },
+      ]);
+      const inputs = await sql`select t.txid, t.network, i.vin, i.prev_txid, i.coinbase
+        from utxo_inputs i join utxo_transactions t on t.id = i.tx order by t.txid, t.network, i.vin`.execute(
+        db,
+      );
+      expect(inputs.rows).toEqual([
+        { txid: t2, network: "BTC", vin: 0, prev_txid: t1, coinbase: 0 },
+        { txid: t1, network: "LTC", vin: 0, prev_txid: null, coinbase: 1 },
+      ]);
+      // New rows get ids after the copied ones; (txid, network) stays unique.
+      await sql`insert into utxo_transactions (txid, network, occurred_at, position, coinbase) values (${"c".repeat(64)}, 'BTC', 80, 0, 0)`.execute(
+        db,
+      );
+      await expect(
+        sql`insert into utxo_transactions (txid, network, occurred_at, position, coinbase) values (${t1}, 'BTC', 90, 0, 0)`.execute(
+          db,
+        ),
+      ).rejects.toThrow(/unique/i);
+      await sql`delete from utxo_transactions where txid = ${"c".repeat(64)}`.execute(db);
+
+      await migrateDown(db, "previous", { schema });
+      expect(await wideRows()).toEqual(before);
+    } finally {
+      await dropSchema(db, schema);
+      await db.destroy();
+    }
+  });
+
   it("keeps the audit log append-only in the database: UPDATE and DELETE are refused", async () => {
     const schema = schemaName();
     await migratePostgres(url, schema);

@@ -8,12 +8,15 @@
  *
  * - the load holds the store's connection from its opening to its end, in one IMMEDIATE
  *   transaction (`sqlite-exclusive-load.ts`, shared with the account ledger's direct load);
- * - the UTXO tables' indexes (their keys, unique indexes since migration 0032, and a
- *   transaction's block, an address's receipts, an outpoint's spender) are dropped at once and
- *   built again at `finish`, each from one sort on SQLite's sorter threads: inserting rows into
- *   B-trees keyed by random txids cost five times the CPU of appending them; a txid repeated in
- *   the load is left out as it comes (the first wins, as `putUtxoTransactions` does), from a set
- *   of the load's txids kept in memory (about 100 bytes a transaction while the load is open);
+ * - the UTXO tables' secondary indexes (the transactions' key `(txid, network)`, a unique index,
+ *   and a transaction's block, an address's receipts, an outpoint's spender) are dropped at once
+ *   and built again at `finish`, each from one sort on SQLite's sorter threads: inserting rows
+ *   into B-trees keyed by random txids cost five times the CPU of appending them; a txid repeated
+ *   in the load is left out as it comes (the first wins, as `putUtxoTransactions` does), from a
+ *   set of the load's txids kept in memory (about 100 bytes a transaction while the load is open);
+ * - each transaction gets the next id (the ledger is empty, so from 1) and its outputs and
+ *   inputs are keyed `(tx, vout|vin)` by it (migration 0101): written in that order, they extend
+ *   their tables' primary keys at the end, and there is no key index to build for them;
  * - rows are bound straight from each transaction into multi-row INSERTs prepared once
  *   ({@link ROWS_PER_STATEMENT} rows each), values passed as arguments, no row objects;
  * - `finish` writes the load's clusters (the components of the groups it is given, joined in
@@ -59,19 +62,9 @@ const KEEP_LABELLED_MEMBERS = `INSERT INTO main.utxo_cluster_labels (network, cl
 /** Rows per multi-row insert: fewer calls into SQLite (below SQLite's 32,766 parameters). */
 const ROWS_PER_STATEMENT = 64;
 
-const TX_COLUMNS = ["txid", "network", "block", "block_hash", "occurred_at", "position", "coinbase"];
-const OUTPUT_COLUMNS = ["txid", "network", "vout", "address", "value", "occurred_at", "block", "position"];
-const INPUT_COLUMNS = [
-  "txid",
-  "network",
-  "vin",
-  "prev_txid",
-  "prev_vout",
-  "address",
-  "value",
-  "coinbase",
-  "occurred_at",
-];
+const TX_COLUMNS = ["id", "txid", "network", "block", "block_hash", "occurred_at", "position", "coinbase"];
+const OUTPUT_COLUMNS = ["tx", "vout", "address", "value", "occurred_at"];
+const INPUT_COLUMNS = ["tx", "vin", "prev_txid", "prev_vout", "address", "value", "coinbase"];
 
 /** The droppable (secondary) indexes of `tables`; primary keys have no SQL and are left out. */
 function secondaryIndexes(sqlite: BetterSqlite3.Database, tables: ReadonlyArray<string>): StoredIndex[] {
@@ -161,37 +154,37 @@ export async function openDirectUtxoLoad(
   const outputRows = new RowBinder(sqlite, "utxo_outputs", OUTPUT_COLUMNS);
   const inputRows = new RowBinder(sqlite, "utxo_inputs", INPUT_COLUMNS);
 
-  const putChildren = (tx: UtxoTransaction) => {
-    const { txid, network, block, occurredAt, position } = tx;
+  const putChildren = (tx: UtxoTransaction, id: number) => {
+    const occurredAt = tx.occurredAt;
     for (const o of tx.outputs) {
       const { params: p, at } = outputRows.slot();
-      p[at] = txid;
-      p[at + 1] = network;
-      p[at + 2] = o.vout;
-      p[at + 3] = o.address;
-      p[at + 4] = o.value;
-      p[at + 5] = occurredAt;
-      p[at + 6] = block;
-      p[at + 7] = position;
+      p[at] = id;
+      p[at + 1] = o.vout;
+      p[at + 2] = o.address;
+      p[at + 3] = o.value;
+      p[at + 4] = occurredAt;
       outputRows.added();
     }
     const inputs = tx.inputs;
     for (let vin = 0; vin < inputs.length; vin++) {
       const i = inputs[vin] as (typeof inputs)[number];
       const { params: p, at } = inputRows.slot();
-      p[at] = txid;
-      p[at + 1] = network;
-      p[at + 2] = vin;
-      p[at + 3] = i.prevTxid;
-      p[at + 4] = i.prevVout;
-      p[at + 5] = i.address;
-      p[at + 6] = i.value;
-      p[at + 7] = i.coinbase ? 1 : 0;
-      p[at + 8] = occurredAt;
+      p[at] = id;
+      p[at + 1] = vin;
+      p[at + 2] = i.prevTxid;
+      p[at + 3] = i.prevVout;
+      p[at + 4] = i.address;
+      p[at + 5] = i.value;
+      p[at + 6] = i.coinbase ? 1 : 0;
       inputRows.added();
     }
   };
 
+  /** The id of the last transaction written (the ledger was empty: ids from 1). */
+  let lastId = 0;
+
+  /** The transactions of the batch being written that were new. */
+  let fresh: UtxoTransaction[] = [];
   /** The txids written so far, per network: a txid repeated in the load is left out (the first wins). */
   const seen = new Map<string, Set<string>>();
   const putTx = (tx: UtxoTransaction): boolean => {
@@ -202,23 +195,25 @@ export async function openDirectUtxoLoad(
     }
     if (txids.has(tx.txid)) return false;
     txids.add(tx.txid);
+    // Taken before its rows are bound: a refused batch forgets it again.
+    fresh.push(tx);
+    const id = ++lastId;
     const { params: p, at } = txRows.slot();
-    p[at] = tx.txid;
-    p[at + 1] = tx.network;
-    p[at + 2] = tx.block;
-    p[at + 3] = tx.blockHash;
-    p[at + 4] = tx.occurredAt;
-    p[at + 5] = tx.position;
-    p[at + 6] = tx.coinbase ? 1 : 0;
+    p[at] = id;
+    p[at + 1] = tx.txid;
+    p[at + 2] = tx.network;
+    p[at + 3] = tx.block;
+    p[at + 4] = tx.blockHash;
+    p[at + 5] = tx.occurredAt;
+    p[at + 6] = tx.position;
+    p[at + 7] = tx.coinbase ? 1 : 0;
     txRows.added();
-    putChildren(tx);
+    putChildren(tx, id);
     return true;
   };
 
-  /** The transactions of the batch being written that were new. */
-  let fresh: UtxoTransaction[] = [];
   const batch = sqlite.transaction((txs: ReadonlyArray<UtxoTransaction>): void => {
-    for (const tx of txs) if (putTx(tx)) fresh.push(tx);
+    for (const tx of txs) putTx(tx);
     txRows.flush();
     outputRows.flush();
     inputRows.flush();
@@ -279,6 +274,7 @@ export async function openDirectUtxoLoad(
         if (problem !== null) throw new KytError("VALIDATION_ERROR", problem);
       }
       fresh = [];
+      const idBefore = lastId;
       try {
         // Inside the load's transaction this is a savepoint: a refused batch leaves none of its rows.
         batch(txs);
@@ -286,6 +282,7 @@ export async function openDirectUtxoLoad(
         for (const rows of [txRows, outputRows, inputRows]) rows.reset();
         // Its new txids were taken as written: they are not, so a later copy may be.
         for (const tx of fresh) seen.get(tx.network)?.delete(tx.txid);
+        lastId = idBefore;
         throw refusedBatch(error);
       }
       added += fresh.length;

@@ -19,12 +19,10 @@ import type { Kysely } from "kysely";
 const INSERT_TRANSACTION = `INSERT INTO utxo_transactions
   (txid, network, block, block_hash, occurred_at, position, coinbase)
   VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid, network) DO NOTHING`;
-const INSERT_OUTPUT = `INSERT INTO utxo_outputs
-  (txid, network, vout, address, value, occurred_at, block, position)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid, network, vout) DO NOTHING`;
+// Keyed by the new transaction row's id (migration 0101): never there before.
+const INSERT_OUTPUT = `INSERT INTO utxo_outputs (tx, vout, address, value, occurred_at) VALUES (?, ?, ?, ?, ?)`;
 const INSERT_INPUT = `INSERT INTO utxo_inputs
-  (txid, network, vin, prev_txid, prev_vout, address, value, coinbase, occurred_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid, network, vin) DO NOTHING`;
+  (tx, vin, prev_txid, prev_vout, address, value, coinbase) VALUES (?, ?, ?, ?, ?, ?, ?)`;
 
 /** `putUtxoTransactions` over prepared statements of `sqlite`, the connection of `db`. */
 export function sqliteUtxoWriter(
@@ -43,40 +41,30 @@ export function sqliteUtxoWriter(
     statements ??= prepare();
     const { tx: insertTx, output: insertOutput, input: insertInput } = statements;
     let added = 0;
-    // In txid order (stable: the first of a repeated txid still wins): every table's key starts
-    // with the txid, so each key index is walked once, in order, instead of at random.
+    // In txid order (stable: the first of a repeated txid still wins): the transactions' key
+    // starts with the txid, so it is walked once, in order, instead of at random.
     const ordered = [...txs].sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
     for (const tx of ordered) {
-      const { txid, network, block, occurredAt, position } = tx;
+      const { occurredAt } = tx;
       // A transaction whose row was there already (stored before, or earlier in this call)
       // keeps its rows: its outputs and inputs are not written again.
       const stored = insertTx.run(
-        txid,
-        network,
-        block,
+        tx.txid,
+        tx.network,
+        tx.block,
         tx.blockHash,
         occurredAt,
-        position,
+        tx.position,
         tx.coinbase ? 1 : 0,
       );
       if (stored.changes === 0) continue;
       added++;
-      for (const o of tx.outputs)
-        insertOutput.run(txid, network, o.vout, o.address, o.value, occurredAt, block, position);
+      const id = stored.lastInsertRowid;
+      for (const o of tx.outputs) insertOutput.run(id, o.vout, o.address, o.value, occurredAt);
       const inputs = tx.inputs;
       for (let vin = 0; vin < inputs.length; vin++) {
         const i = inputs[vin] as (typeof inputs)[number];
-        insertInput.run(
-          txid,
-          network,
-          vin,
-          i.prevTxid,
-          i.prevVout,
-          i.address,
-          i.value,
-          i.coinbase ? 1 : 0,
-          occurredAt,
-        );
+        insertInput.run(id, vin, i.prevTxid, i.prevVout, i.address, i.value, i.coinbase ? 1 : 0);
       }
     }
     return added;

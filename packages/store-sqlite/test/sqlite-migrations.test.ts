@@ -39,17 +39,51 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(ALL.slice(0, -1));
       // Migrations applied up to and including `name`.
       const upTo = (name: string) => ALL.slice(0, ALL.indexOf(name) + 1);
-      // The last migration (0100) notifies job enqueues on Postgres: nothing on SQLite.
+      const tableOrIndex = (entry: string) => entry.replace(/:.*$/, "");
+      // The last migration (0101) rebuilds the UTXO tables in narrow form (outputs and inputs
+      // keyed by their transaction's id, WITHOUT ROWID; the transactions' txid key a unique
+      // index), every other table and index as it was.
+      expect(await appliedMigrations(db)).toEqual(upTo("0100_job_notify"));
+      const utxoLedger = (entry: string) => / utxo_(transactions|outputs|inputs)[_:]/.test(entry);
+      expect(latest.filter(utxoLedger).map(tableOrIndex)).toEqual([
+        "index utxo_inputs_prevout",
+        "index utxo_outputs_address",
+        "index utxo_transactions_block",
+        "index utxo_transactions_key",
+        "table utxo_inputs",
+        "table utxo_outputs",
+        "table utxo_transactions",
+      ]);
+      expect(latest.find((e) => e.startsWith("table utxo_transactions:"))).toMatch(
+        /"id" integer primary key/,
+      );
+      expect(latest.find((e) => e.startsWith("table utxo_outputs:"))).toMatch(
+        /primary key \("tx", "vout"\)\) without rowid$/,
+      );
+      expect(latest.find((e) => e.startsWith("table utxo_inputs:"))).toMatch(
+        /primary key \("tx", "vin"\)\) without rowid$/,
+      );
+      expect(latest.find((e) => e.startsWith("index utxo_outputs_address:"))).toMatch(
+        /\("address", "occurred_at"\)/,
+      );
+      expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
+        /\("prev_txid", "prev_vout"\)/,
+      );
+      const wide = await schema();
+      expect(wide.filter((e) => !utxoLedger(e))).toEqual(latest.filter((e) => !utxoLedger(e)));
+      expect(wide.filter(utxoLedger)).toHaveLength(9);
+      await migrateDown(db);
+      // The one before (0100) notifies job enqueues on Postgres: nothing on SQLite.
       expect(await appliedMigrations(db)).toEqual(upTo("0090_cluster_labels"));
-      expect(await schema()).toEqual(latest);
+      expect(await schema()).toEqual(wide);
       await migrateDown(db);
       // The one before (0090) keeps the clusters' labelled members: one table, nothing else.
       expect(await appliedMigrations(db)).toEqual(upTo("0080_team_approval"));
       const clusterLabels = (entry: string) => entry.startsWith("table utxo_cluster_labels:");
-      expect(latest.filter(clusterLabels)).toHaveLength(1);
-      expect(latest.find(clusterLabels)).toMatch(/primary key \("network", "cluster_id", "address"\)/);
+      expect(wide.filter(clusterLabels)).toHaveLength(1);
+      expect(wide.find(clusterLabels)).toMatch(/primary key \("network", "cluster_id", "address"\)/);
       const before0090 = await schema();
-      expect(before0090).toEqual(latest.filter((e) => !clusterLabels(e)));
+      expect(before0090).toEqual(wide.filter((e) => !clusterLabels(e)));
       // The one before (0080) adds a version's approval (six columns of risk_models), the
       // shared flag of saved views and its index, nothing else.
       await migrateDown(db);
@@ -93,9 +127,9 @@ describe("sqlite migrations", () => {
       await migrateDown(db);
       expect(await appliedMigrations(db)).toEqual(upTo("0032_utxo_keys"));
       const casework = (entry: string) => / (decisions|audit_events|sla_policies|saved_views)/.test(entry);
-      expect(latest.filter((e) => e.startsWith("trigger audit_events_no_"))).toHaveLength(2);
+      expect(wide.filter((e) => e.startsWith("trigger audit_events_no_"))).toHaveLength(2);
       const keysTable = (entry: string) => entry.startsWith("table api_keys:");
-      expect(latest.find(keysTable)).toMatch(/"name" text/);
+      expect(wide.find(keysTable)).toMatch(/"name" text/);
       const before0040 = await schema();
       expect(before0040.filter((e) => !keysTable(e))).toEqual(
         before0060.filter((e) => !casework(e) && !keysTable(e)),
@@ -106,8 +140,8 @@ describe("sqlite migrations", () => {
       await migrateDown(db);
       expect(await appliedMigrations(db)).toEqual(upTo("0031_utxo_clusters"));
       const utxoKey = (entry: string) => /^index utxo_(transactions|outputs|inputs)_key:/.test(entry);
-      expect(latest.filter(utxoKey)).toHaveLength(3);
-      expect(latest.find((e) => e.startsWith("index utxo_outputs_key:"))).toMatch(
+      expect(wide.filter(utxoKey)).toHaveLength(3);
+      expect(wide.find((e) => e.startsWith("index utxo_outputs_key:"))).toMatch(
         /UNIQUE INDEX .*\("txid", "network", "vout"\)/,
       );
       const before0032 = await schema();
@@ -115,7 +149,6 @@ describe("sqlite migrations", () => {
       expect(before0032.find((e) => e.startsWith("table utxo_inputs:"))).toMatch(
         /primary key \("txid", "network", "vin"\)/,
       );
-      const tableOrIndex = (entry: string) => entry.replace(/:.*$/, "");
       expect(before0032.map(tableOrIndex)).toEqual(before0040.filter((e) => !utxoKey(e)).map(tableOrIndex));
       // The one before (0031) adds the address clusters' two tables and the members index.
       await migrateDown(db);
@@ -129,7 +162,7 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(upTo("0020_followed_blocks"));
       const utxo = (entry: string) => / utxo_(transactions|outputs|inputs)/.test(entry);
       expect(before0032.filter(utxo)).toHaveLength(6);
-      expect(latest.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
+      expect(wide.find((e) => e.startsWith("index utxo_inputs_prevout:"))).toMatch(
         /\("prev_txid", "network", "prev_vout"\)/,
       );
       const withoutUtxo = withoutClusters.filter((e) => !utxo(e));
@@ -140,10 +173,10 @@ describe("sqlite migrations", () => {
       expect(await appliedMigrations(db)).toEqual(upTo("0018_transfer_status_index"));
       const followed = (entry: string) =>
         entry.startsWith("table followed_blocks:") || entry.startsWith("index ledger_transfers_block:");
-      expect(latest.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
+      expect(wide.find((e) => e.startsWith("index ledger_transfers_block:"))).toMatch(
         /\("network", "block"\)/,
       );
-      expect(latest.find((e) => e.startsWith("table followed_blocks:"))).toMatch(
+      expect(wide.find((e) => e.startsWith("table followed_blocks:"))).toMatch(
         /primary key \("network", "height"\)/,
       );
       const withoutFollowed = withoutUtxo.filter((e) => !followed(e));
@@ -152,7 +185,7 @@ describe("sqlite migrations", () => {
       await migrateDown(db);
       expect(await appliedMigrations(db)).toEqual(upTo("0015_job_leases"));
       const statusIndex = (entry: string) => entry.startsWith("index transfers_account_status:");
-      expect(latest.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
+      expect(wide.find(statusIndex)).toMatch(/\("account_id", "tx_status", "registered_at"\)/);
       const withoutStatus = withoutFollowed.filter((e) => !statusIndex(e));
       expect(await schema()).toEqual(withoutStatus);
       // The one before (0015) adds the partial index of leased jobs: stepping over it
@@ -161,7 +194,7 @@ describe("sqlite migrations", () => {
       const leasedIndex = (entry: string) => entry.startsWith("index jobs_leased:");
       const before = await schema();
       expect(before).toEqual(withoutStatus.filter((e) => !leasedIndex(e)));
-      expect(latest.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
+      expect(wide.find(leasedIndex)).toMatch(/\("lease_until"\) where "lease_until" is not null/);
       // One more step (0014, the transfer's block and log index) leaves every table but
       // transfers as it was, and transfers without the two columns.
       await migrateDown(db);
@@ -169,8 +202,8 @@ describe("sqlite migrations", () => {
       const twoDown = await schema();
       expect(twoDown.filter((e) => !transfersTable(e))).toEqual(before.filter((e) => !transfersTable(e)));
       expect(twoDown.find(transfersTable)).not.toMatch(/"block"|"log_index"/);
-      expect(latest.find(transfersTable)).toMatch(/"block"/);
-      expect(latest.find(transfersTable)).toMatch(/"log_index"/);
+      expect(wide.find(transfersTable)).toMatch(/"block"/);
+      expect(wide.find(transfersTable)).toMatch(/"log_index"/);
       await migrateToLatest(db);
       expect(await schema()).toEqual(latest);
 
@@ -233,9 +266,7 @@ describe("sqlite migrations", () => {
     const db = openSqliteDatabase(":memory:");
     try {
       await migrateToLatest(db);
-      await migrateDown(db);
-      await migrateDown(db);
-      expect((await appliedMigrations(db)).at(-1)).toBe("0080_team_approval");
+      while ((await appliedMigrations(db)).at(-1) !== "0080_team_approval") await migrateDown(db);
       const member = (address: string, network: string, cluster: string) =>
         sql`insert into utxo_clusters values (${address}, ${network}, ${cluster})`.execute(db);
       await member("a1", "BTC", "a1");
@@ -264,6 +295,89 @@ describe("sqlite migrations", () => {
         { network: "BTC", cluster_id: "a1", address: "a2" },
         { network: "LTC", cluster_id: "x", address: "s1" },
       ]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("0101 moves the UTXO rows into the narrow tables and back, networks kept apart", async () => {
+    const db = openSqliteDatabase(":memory:");
+    try {
+      await migrateToLatest(db);
+      await migrateDown(db);
+      expect((await appliedMigrations(db)).at(-1)).toBe("0100_job_notify");
+      const [t1, t2] = ["b".repeat(64), "a".repeat(64)];
+      // The wide form (0032): t1 on BTC and on LTC (one txid, two networks), t2 on BTC spends
+      // t1:0 of BTC; rows written in an order unlike their keys.
+      const tx = (txid: string, network: string, block: number, at: number) =>
+        sql`insert into utxo_transactions values (${txid}, ${network}, ${block}, ${`h${block}`}, ${at}, 0, 0)`.execute(
+          db,
+        );
+      const output = (
+        txid: string,
+        network: string,
+        vout: number,
+        address: string,
+        value: number,
+        at: number,
+      ) =>
+        sql`insert into utxo_outputs values (${txid}, ${network}, ${vout}, ${address}, ${value}, ${at}, ${at / 10}, 0)`.execute(
+          db,
+        );
+      const input = (txid: string, network: string, vin: number, prev: string, value: number, at: number) =>
+        sql`insert into utxo_inputs values (${txid}, ${network}, ${vin}, ${prev}, 0, 'x', ${value}, 0, ${at})`.execute(
+          db,
+        );
+      await tx(t1, "LTC", 7, 70);
+      await tx(t1, "BTC", 5, 50);
+      await tx(t2, "BTC", 6, 60);
+      await output(t1, "BTC", 1, "b1", 300, 50);
+      await output(t1, "BTC", 0, "b0", 200, 50);
+      await output(t1, "LTC", 0, "l0", 9, 70);
+      await output(t2, "BTC", 0, "c0", 150, 60);
+      await input(t2, "BTC", 0, t1, 200, 60);
+      await input(t1, "LTC", 0, "c".repeat(64), 10, 70);
+      const wideRows = async () => ({
+        txs: (await sql`select rowid, * from utxo_transactions order by rowid`.execute(db)).rows,
+        outputs: (await sql`select * from utxo_outputs order by txid, network, vout`.execute(db)).rows,
+        inputs: (await sql`select * from utxo_inputs order by txid, network, vin`.execute(db)).rows,
+      });
+      const before = await wideRows();
+
+      await migrateToLatest(db);
+      const txs = await sql<{ id: number; txid: string; network: string }>`
+        select id, txid, network from utxo_transactions order by id`.execute(db);
+      // The rowid stays each transaction's id (a warm copy's scan position).
+      expect(txs.rows).toEqual([
+        { id: 1, txid: t1, network: "LTC" },
+        { id: 2, txid: t1, network: "BTC" },
+        { id: 3, txid: t2, network: "BTC" },
+      ]);
+      const outputs =
+        await sql`select tx, vout, address, value, occurred_at from utxo_outputs order by tx, vout`.execute(
+          db,
+        );
+      expect(outputs.rows).toEqual([
+        { tx: 1, vout: 0, address: "l0", value: 9, occurred_at: 70 },
+        { tx: 2, vout: 0, address: "b0", value: 200, occurred_at: 50 },
+        { tx: 2, vout: 1, address: "b1", value: 300, occurred_at: 50 },
+        { tx: 3, vout: 0, address: "c0", value: 150, occurred_at: 60 },
+      ]);
+      const inputs =
+        await sql`select tx, vin, prev_txid, prev_vout, value from utxo_inputs order by tx, vin`.execute(db);
+      expect(inputs.rows).toEqual([
+        { tx: 1, vin: 0, prev_txid: "c".repeat(64), prev_vout: 0, value: 10 },
+        { tx: 3, vin: 0, prev_txid: t1, prev_vout: 0, value: 200 },
+      ]);
+      // (txid, network) stays unique.
+      await expect(
+        sql`insert into utxo_transactions (txid, network, block, occurred_at, position, coinbase) values (${t1}, 'BTC', 9, 90, 0, 0)`.execute(
+          db,
+        ),
+      ).rejects.toThrow(/UNIQUE/);
+
+      await migrateDown(db);
+      expect(await wideRows()).toEqual(before);
     } finally {
       await db.destroy();
     }

@@ -1,7 +1,8 @@
 /**
  * The SQLite store's bulk UTXO load (`sqlite-utxo-bulk-load.ts`): the same ledger and clusters
  * (their labelled members included) as `putUtxoTransactions` and `mergeAddressClusters`, the
- * indexes back as they were, a repeated txid kept once (the first), a refused batch leaving nothing, `abort` leaving nothing, and no
+ * indexes back as they were, a repeated txid kept once (the first), a refused batch leaving nothing (refused by
+ * the checks or by SQLite mid-write, the transaction ids given again), `abort` leaving nothing, and no
  * bulk load into a ledger that holds rows or a load that is not exclusive.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commonInputGroups, type Store, type UtxoTransaction } from "@openkyt/core";
 import { generateUtxoLedger } from "@openkyt/testkit";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSqliteStore } from "../src/index.js";
 
@@ -113,6 +115,46 @@ describe("SQLite bulk UTXO load", () => {
       expect(await store.putUtxoTransactions(txs.slice(0, 10))).toBe(0);
     } finally {
       await store.close();
+    }
+  });
+
+  it("after a batch SQLite refused mid-write (none of its rows kept), numbers the next transactions on", async () => {
+    const file = join(dir, `ledger-${++files}.sqlite`);
+    await (await createSqliteStore({ filename: file })).close();
+    // A trigger (the load drops indexes, not triggers) refuses one output after rows of its batch went in.
+    const raw = new BetterSqlite3(file);
+    raw.exec(
+      "CREATE TRIGGER refuse_boom BEFORE INSERT ON utxo_outputs WHEN NEW.address = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END",
+    );
+    raw.close();
+    const store = await createSqliteStore({ filename: file });
+    const plain = await open();
+    try {
+      const writer = await store.bulkUtxoWriter?.({ exclusive: true });
+      if (!writer) throw new Error("no bulk load offered on an empty ledger");
+      await writer.write(txs.slice(0, 100));
+      const boom = {
+        ...(txs[180] as UtxoTransaction),
+        outputs: [{ vout: 0, address: "boom", value: 1, spentBy: null }],
+      };
+      await expect(
+        writer.write([...txs.slice(100, 180), boom, ...txs.slice(181, 300)]),
+      ).rejects.toMatchObject({
+        code: "STORE_ERROR",
+      });
+      await writer.write(txs.slice(100));
+      expect((await writer.finish(new Map())).added).toBe(txs.length);
+      await plain.putUtxoTransactions(txs);
+      expect(byTxid(await store.utxoTransactions("BTC", txids))).toEqual(
+        byTxid(await plain.utxoTransactions("BTC", txids)),
+      );
+      // The ids run 1..n with no gap: the refused batch's numbers were given again.
+      const scanned = await store.scanUtxoTransactions?.(0, txs.length + 10);
+      expect(scanned?.last).toBe(txs.length);
+      expect(scanned?.txs.map((t) => t.txid)).toEqual(txids);
+    } finally {
+      await store.close();
+      await plain.close();
     }
   });
 });

@@ -199,6 +199,74 @@ export function utxoConformance(ctx: ConformanceContext, options: UtxoConformanc
       expect(await spentFrom("C", T0, 10)).toEqual([]);
     });
 
+    it("keeps one txid on two networks apart: its outputs, their spenders, receipts and reorgs", async () => {
+      // The same txid on BTC and on LTC, each spent on its own network (a different output).
+      const btc = makeUtxoTransaction({
+        block: 100,
+        occurredAt: T0,
+        outputs: [
+          ["A", 10],
+          ["A", 20],
+        ],
+      });
+      const ltc = makeUtxoTransaction({
+        network: "LTC",
+        txid: btc.txid,
+        block: 900,
+        occurredAt: T0 + 1,
+        outputs: [
+          ["A", 30],
+          ["A", 40],
+        ],
+      });
+      const spendBtc = makeUtxoTransaction({
+        block: 101,
+        occurredAt: T0 + 600_000,
+        inputs: [spend(btc.txid, 0, "A", 10)],
+        outputs: [["B", 9]],
+      });
+      const spendLtc = makeUtxoTransaction({
+        network: "LTC",
+        block: 901,
+        occurredAt: T0 + 700_000,
+        inputs: [spend(btc.txid, 1, "A", 40)],
+        outputs: [["B", 39]],
+      });
+      expect(await ctx.store().putUtxoTransactions([btc, ltc, spendBtc, spendLtc, ltc])).toBe(4);
+      expect(await ctx.store().utxoTransactions("BTC", [btc.txid])).toEqual([
+        readBack(btc, { 0: { txid: spendBtc.txid, vin: 0 } }),
+      ]);
+      expect(await ctx.store().utxoTransactions("LTC", [btc.txid])).toEqual([
+        readBack(ltc, { 1: { txid: spendLtc.txid, vin: 0 } }),
+      ]);
+      const received = async (network: string) =>
+        (await ctx.store().utxoReceived(network, [{ address: "A", before: T0 + 10_000_000 }], 10)).map(
+          (r) => [r.network, r.vout, r.value, r.spentBy?.txid ?? null],
+        );
+      expect(await received("BTC")).toEqual([
+        ["BTC", 1, 20, null],
+        ["BTC", 0, 10, spendBtc.txid],
+      ]);
+      expect(await received("LTC")).toEqual([
+        ["LTC", 1, 40, spendLtc.txid],
+        ["LTC", 0, 30, null],
+      ]);
+      const spentFrom = async (network: string) =>
+        (await ctx.store().utxoSpentFrom(network, [{ address: "A", after: 0 }], 10)).map((r) => [
+          r.network,
+          r.vout,
+          r.spentBy?.txid,
+        ]);
+      expect(await spentFrom("BTC")).toEqual([["BTC", 0, spendBtc.txid]]);
+      expect(await spentFrom("LTC")).toEqual([["LTC", 1, spendLtc.txid]]);
+      // A reorg of LTC leaves the BTC transaction of the same txid whole.
+      expect(await ctx.store().deleteUtxoBlocksFrom("LTC", 900)).toBe(2);
+      expect(await ctx.store().utxoTransactions("LTC", [btc.txid])).toEqual([]);
+      expect(await ctx.store().utxoTransactions("BTC", [btc.txid])).toEqual([
+        readBack(btc, { 0: { txid: spendBtc.txid, vin: 0 } }),
+      ]);
+    });
+
     it("deletes the blocks a reorg replaced, so the coins they spent read as unspent", async () => {
       const { c, t1, t2 } = chain();
       const unconfirmed = makeUtxoTransaction({ block: null, outputs: [["D", 5]] });
