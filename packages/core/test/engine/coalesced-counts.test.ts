@@ -126,6 +126,24 @@ describe("coalescedCounts", () => {
     }
   });
 
+  it("fails the callers with STORE_ERROR when the store answers the wrong number of counts", async () => {
+    const short: LedgerReader = {
+      ledgerIncoming: async () => [],
+      ledgerOutgoing: async () => [],
+      ledgerIncomingCounts: async () => [1],
+    };
+    const joined = coalescedCounts(short);
+    const q = [{ address: "a", before: 5 }];
+    const settled = await Promise.allSettled([
+      joined.ledgerIncomingCounts?.("ETH", "native", q),
+      joined.ledgerIncomingCounts?.("ETH", "native", q),
+    ]);
+    for (const r of settled) {
+      expect(r.status).toBe("rejected");
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "STORE_ERROR" });
+    }
+  });
+
   it("uses a reader that does not count as it is, and passes reads and lumps through", async () => {
     const plain: LedgerReader = { ledgerIncoming: async () => [], ledgerOutgoing: async () => [] };
     expect(coalescedCounts(plain)).toBe(plain);

@@ -12,6 +12,7 @@
  * queries together gives each the count it would have alone. Only the counts are joined; reads,
  * lumped reads and everything else go to the store as they come.
  */
+import { KytError } from "../../errors.js";
 import type { IncomingQuery, LedgerReader, OutgoingQuery } from "../../ports/ledger-reader.js";
 
 /** Most queries in one joined count; more are asked in several (a statement's size stays bounded). */
@@ -62,7 +63,10 @@ export function coalescedCounts(inner: LedgerReader): LedgerReader {
             chunk as OutgoingQuery[],
           );
       if (answer.length !== chunk.length) {
-        throw new Error(`a joined hop count answered ${answer.length} counts for ${chunk.length} queries`);
+        throw new KytError(
+          "STORE_ERROR",
+          `a joined hop count answered ${answer.length} counts for ${chunk.length} queries`,
+        );
       }
       for (const n of answer) counts.push(n);
     }
