@@ -175,6 +175,12 @@ export interface StoreCapabilities {
   readonly multiProcess: boolean;
   /** Human name of the backend, for logs. */
   readonly dialect: string;
+  /**
+   * Reads are answered inside this process, without a round trip (the in-memory store): joining
+   * the reads of many traces into one statement saves nothing there, so the cold sources do not
+   * (`coalesceCounts`). Absent means false.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** The risks the checks `checkKinds` produced for one subject (see `replaceRisksOfSubjects`). */

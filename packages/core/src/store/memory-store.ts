@@ -31,6 +31,7 @@ import { memoryWebhookOps } from "./memory-webhooks.js";
 export const MEMORY_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
   multiProcess: false,
   dialect: "memory",
+  inProcess: true,
 });
 
 /** Every member of the port over `tables`, writing through `journal`. */
@@ -67,7 +68,7 @@ function serialised(ops: StoreOps, mutex: Mutex): StoreOps {
 
 /**
  * Creates an empty in-memory store. Nothing survives the process; capabilities
- * `{ multiProcess: false, dialect: "memory" }`. Inside `transaction(fn)`, use the `tx` view:
+ * `{ multiProcess: false, dialect: "memory", inProcess: true }`. Inside `transaction(fn)`, use the `tx` view:
  * the root store waits for the transaction to end (as a single SQLite connection does).
  */
 export function createMemoryStore(): Store {

@@ -53,6 +53,20 @@ describe("cold sources", () => {
     );
   });
 
+  it("join the hop counts by default unless the store answers in-process", async () => {
+    const plainStore = createMemoryStore();
+    await loadWorld(engineOver(plainStore));
+    expect(plainStore.capabilities.inProcess).toBe(true);
+    expect((await createColdSources(plainStore)).ledger).toBeUndefined();
+    // A memory store presented as one behind a round trip (no `inProcess`): joined by default.
+    const inner = createMemoryStore();
+    await loadWorld(engineOver(inner));
+    const remote: Store = { ...inner, capabilities: { multiProcess: true, dialect: "memory" } };
+    const sources = await createColdSources(remote);
+    expect(sources.ledger?.ledgerIncomingCounts).toBeDefined();
+    expect(await screenWorld(engineOver(remote, sources))).toEqual(await screenWorld(engineOver(plainStore)));
+  });
+
   it("fall back to caches in front of the store when reference data is not held whole", async () => {
     const store = createMemoryStore();
     await loadWorld(engineOver(store));

@@ -60,8 +60,9 @@ export interface ColdSourcesOptions {
   readonly hubCache?: HubCacheOptions | false;
   /**
    * Whether the hop counts of traces that run at once are asked of the store in one statement
-   * per hop (`coalesced-counts.ts`; default: on, except for the in-memory store, where a count
-   * is no round trip; a store that does not count is read as it is).
+   * per hop (`coalesced-counts.ts`; default: on, except for a store whose capabilities say
+   * `inProcess`, such as the in-memory one, where a count is no round trip; a store that does
+   * not count is read as it is).
    */
   readonly coalesceCounts?: boolean;
 }
@@ -92,7 +93,7 @@ export async function createColdSources(
   const hubs = !options.hubCache || !store.scanLedger ? null : options.hubCache;
   // The hop counts of a batch's concurrent traces asked together (`coalesced-counts.ts`): a
   // round trip saved per trace and hop on a database; in memory a count costs no round trip.
-  const coalesce = options.coalesceCounts ?? store.capabilities.dialect !== "memory";
+  const coalesce = options.coalesceCounts ?? store.capabilities.inProcess !== true;
   const ledger = coalesce ? coalescedCounts(store) : store;
   return {
     ...(hubs
