@@ -7,17 +7,19 @@
  * on the last line. `--format F` imports that format only (`--runs N`: N runs each);
  * `--parse-thread both` imports each format read inline and on the parse thread, one after the
  * other (`on`/`off`: one of them; default: as `openkyt import` chooses, by the file's size).
+ * `--data DIR` keeps the generated files in DIR (`DIR/bitcoin-N`) and reuses them on the next
+ * run of the same size (generating 200,000 transactions takes minutes on a loaded machine).
  *
  *   node --conditions=source --import tsx bench/src/import/bitcoin-import-bench.ts [--quick] [--txs N]
- *     [--format F] [--runs N] [--parse-thread on|off|both]
+ *     [--format F] [--runs N] [--parse-thread on|off|both] [--data DIR]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importFile } from "@openkyt/datasets";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type Figure, figure } from "../bench-stats.js";
-import { writeBitcoinLedger } from "./bitcoin-ledger-files.js";
+import { type BitcoinLedgerFiles, writeBitcoinLedger } from "./bitcoin-ledger-files.js";
 
 const quick = process.argv.includes("--quick");
 const txsAt = process.argv.indexOf("--txs");
@@ -39,13 +41,29 @@ const threadModes: ReadonlyArray<boolean | undefined> =
 const modeName = (mode: boolean | undefined) =>
   mode === undefined ? "" : mode ? ", parse thread" : ", inline";
 
-const dir = mkdtempSync(join(tmpdir(), "openkyt-bitcoin-bench-"));
-try {
+const dataAt = process.argv.indexOf("--data");
+const dataDir = dataAt >= 0 ? process.argv[dataAt + 1] : undefined;
+
+/** The generated ledger's files: those kept in `--data` for this size, else written now. */
+function ledgerFiles(dir: string): BitcoinLedgerFiles {
+  const kept = dataDir === undefined ? undefined : join(dataDir, `bitcoin-${wanted}`);
+  const manifest = kept === undefined ? undefined : join(kept, "files.json");
+  if (manifest !== undefined && existsSync(manifest))
+    return JSON.parse(readFileSync(manifest, "utf8")) as BitcoinLedgerFiles;
   const started = performance.now();
-  const files = writeBitcoinLedger(dir, wanted);
+  const into = kept ?? dir;
+  mkdirSync(into, { recursive: true });
+  const files = writeBitcoinLedger(into, wanted);
   console.error(
     `generated ${files.transactions.toLocaleString("en-US")} transactions in ${files.blocks} blocks in ${Math.round(performance.now() - started)} ms`,
   );
+  if (manifest !== undefined) writeFileSync(manifest, JSON.stringify(files));
+  return files;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "openkyt-bitcoin-bench-"));
+try {
+  const files = ledgerFiles(dir);
   const figures: Figure[] = [];
   for (const [format, file] of [
     ["bitcoin-core", files.core],

@@ -135,7 +135,8 @@ export function writeBitcoinLedger(
       ? Uint8Array.of(0x00, 20, ...hash)
       : Uint8Array.of(0x76, 0xa9, 20, ...hash, 0x88, 0xac);
   };
-  const pool: Coin[] = [];
+  // Insertion-ordered, so the coins come out as an array's would, but removed in O(1).
+  const pool = new Set<Coin>();
   const blk: Uint8Array[] = [];
   const rev: Uint8Array[] = [];
   const coreLines: string[] = [];
@@ -149,7 +150,7 @@ export function writeBitcoinLedger(
     height++;
     const txs: GenTx[] = [];
     const fees: number[] = [];
-    const spendable = pool.filter((c) => c.height < height);
+    const spendable = [...pool].filter((c) => c.height < height);
     const budget = Math.min(perBlock - 1, transactions - made - 1);
     const serialize = (inputs: Coin[] | null, outputs: Array<{ value: number; script: Uint8Array }>) => {
       const w = new Writer();
@@ -183,7 +184,7 @@ export function writeBitcoinLedger(
       const inputs: Coin[] = [];
       while (inputs.length < count && spendable.length > 0) {
         const c = spendable.splice(Math.floor(rnd() * spendable.length), 1)[0] as Coin;
-        pool.splice(pool.indexOf(c), 1);
+        pool.delete(c);
         inputs.push(c);
       }
       const total = inputs.reduce((s, c) => s + c.value, 0) - FEE;
@@ -302,7 +303,7 @@ export function writeBitcoinLedger(
     }
     for (const t of txs) {
       for (const [vout, o] of t.outputs.entries())
-        pool.push({ txid: t.txid, vout, value: o.value, script: o.script, height });
+        pool.add({ txid: t.txid, vout, value: o.value, script: o.script, height });
     }
     prevHash = dsha(head);
     made += txs.length;

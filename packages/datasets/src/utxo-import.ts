@@ -347,7 +347,10 @@ function createBulkUtxoWriter(
       const conflicts = [];
       for (const [network, merged] of outcome.clusters) {
         unions += merged.unions;
-        conflicts.push(...(await clusterConflictsInStore(store, network, merged.clusterIds)));
+        // A cluster with fewer than two labelled members holds no conflict: when the store
+        // names those with two or more, only they are asked about.
+        const asked = outcome.contestable?.get(network) ?? merged.clusterIds;
+        conflicts.push(...(await clusterConflictsInStore(store, network, asked)));
       }
       counts.clustering = withBatch(counts.clustering ?? noClustering(), { ...summary, unions, conflicts });
     },

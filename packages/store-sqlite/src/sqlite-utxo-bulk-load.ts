@@ -21,8 +21,9 @@
  *   ({@link ROWS_PER_STATEMENT} rows each), values passed as arguments, no row objects;
  * - `finish` writes the load's clusters (the components of the groups it is given, joined in
  *   memory) and their labelled members in the same transaction, then commits: the
- *   transactions and their clusters land together or not at all. `abort` rolls everything
- *   back, the indexes included.
+ *   transactions and their clusters land together or not at all. It answers which clusters
+ *   hold two labelled members or more (`contestable`), so the importer asks about those
+ *   instead of every cluster of the file. `abort` rolls everything back, the indexes included.
  *
  * A batch is checked (`utxoTransactionProblem`) before any of it is written, and written in a
  * savepoint: a refused batch leaves none of its rows.
@@ -58,6 +59,13 @@ const KEEP_LABELLED_MEMBERS = `INSERT INTO main.utxo_cluster_labels (network, cl
     SELECT address FROM main.attributions WHERE network = ?
     UNION SELECT address FROM main.sanctions_listings)
   ON CONFLICT DO NOTHING`;
+
+/**
+ * The clusters of a network with at least two labelled members (`UtxoBulkOutcome.contestable`):
+ * the cluster tables were empty when the load opened, so every row is the load's.
+ */
+const CONTESTABLE_CLUSTERS = `SELECT cluster_id FROM main.utxo_cluster_labels WHERE network = ?
+  GROUP BY cluster_id HAVING count(*) > 1 ORDER BY cluster_id`;
 
 /** Rows per multi-row insert: fewer calls into SQLite (below SQLite's 32,766 parameters). */
 const ROWS_PER_STATEMENT = 64;
@@ -222,8 +230,9 @@ export async function openDirectUtxoLoad(
   /** Writes the clusters of `groups` (per network) into the empty cluster tables. */
   const writeClusters = (
     groups: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string>>>,
-  ): Map<string, ClusterMergeOutcome> => {
+  ): { merged: Map<string, ClusterMergeOutcome>; contestable: Map<string, string[]> } => {
     const outcomes = new Map<string, ClusterMergeOutcome>();
+    const contestable = new Map<string, string[]>();
     const members = new RowBinder(sqlite, "utxo_clusters", ["address", "network", "cluster_id"]);
     const sizes = new RowBinder(sqlite, "utxo_cluster_sizes", ["cluster_id", "network", "size"]);
     for (const [network, list] of groups) {
@@ -256,8 +265,9 @@ export async function openDirectUtxoLoad(
       sizes.flush();
       sqlite.prepare(KEEP_LABELLED_MEMBERS).run(network, network);
       outcomes.set(network, { unions, clusterIds: ids.sort() });
+      contestable.set(network, sqlite.prepare(CONTESTABLE_CLUSTERS).pluck().all(network) as string[]);
     }
-    return outcomes;
+    return { merged: outcomes, contestable };
   };
 
   let added = 0;
@@ -291,10 +301,13 @@ export async function openDirectUtxoLoad(
       ensureOpen();
       let outcome: UtxoBulkOutcome;
       try {
-        const merged = clusters ? writeClusters(clusters) : new Map<string, ClusterMergeOutcome>();
+        const written = clusters ? writeClusters(clusters) : null;
         for (const index of indexes) sqlite.exec(index.sql);
         sqlite.exec("COMMIT");
-        outcome = { added, clusters: merged };
+        outcome =
+          written === null
+            ? { added, clusters: new Map<string, ClusterMergeOutcome>() }
+            : { added, clusters: written.merged, contestable: written.contestable };
       } catch (error) {
         await end().catch(() => {});
         throw new KytError("STORE_ERROR", "the bulk UTXO load failed", { cause: error });

@@ -1,6 +1,7 @@
 /**
  * The SQLite store's bulk UTXO load (`sqlite-utxo-bulk-load.ts`): the same ledger and clusters
- * (their labelled members included) as `putUtxoTransactions` and `mergeAddressClusters`, the
+ * (their labelled members included, and which clusters hold two or more) as `putUtxoTransactions`
+ * and `mergeAddressClusters`, the
  * indexes back as they were, a repeated txid kept once (the first), a refused batch leaving nothing (refused by
  * the checks or by SQLite mid-write, the transaction ids given again), `abort` leaving nothing, and no
  * bulk load into a ledger that holds rows or a load that is not exclusive.
@@ -75,6 +76,14 @@ describe("SQLite bulk UTXO load", () => {
       const kept = await labelledMembers(bulkStore);
       expect(kept.length).toBeGreaterThan(0);
       expect(kept).toEqual(await labelledMembers(plain));
+      // The clusters that can hold a conflict: those with two labelled members or more.
+      const ids = (await plain.addressClusters("BTC", addresses)).map((c) => c.clusterId);
+      const perCluster = new Map<string, number>();
+      for (const m of await plain.clusterLabelledMembers("BTC", ids, 1_000))
+        perCluster.set(m.clusterId, (perCluster.get(m.clusterId) ?? 0) + 1);
+      const contestable = [...perCluster].filter(([, n]) => n > 1).map(([id]) => id);
+      expect(contestable.length).toBeGreaterThan(0);
+      expect(outcome.contestable?.get("BTC")).toEqual(contestable.sort());
       // The indexes are back: an address's receipts and the spender of an outpoint read alike.
       const someAddress = txs[10]?.outputs[0]?.address as string;
       const query = [{ address: someAddress, before: Number.MAX_SAFE_INTEGER }];

@@ -73,6 +73,12 @@ export interface UtxoBulkOutcome {
   readonly added: number;
   /** Per network, what the merge of the load's cluster groups did. */
   readonly clusters: ReadonlyMap<string, ClusterMergeOutcome>;
+  /**
+   * Per network, the clusters of the load that hold at least two labelled members (ascending):
+   * the only ones where two labelled entities can meet, so the only ones a conflict look-up
+   * needs to ask about. Optional: without it, a caller asks about every cluster of `clusters`.
+   */
+  readonly contestable?: ReadonlyMap<string, ReadonlyArray<string>>;
 }
 
 /**

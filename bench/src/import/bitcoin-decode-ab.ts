@@ -1,0 +1,67 @@
+/**
+ * The reading half of a Bitcoin import alone, A/B of two checkouts in one process
+ * (docs/benchmarks.md, "Bitcoin import end to end"): `utxoItems` of each checkout's
+ * `@openkyt/datasets` (reading the file, decoding JSON or blocks and undo records, scripts to
+ * addresses, `utxoTransactionProblem`: everything `importFile` does before the store) over the
+ * files `bitcoin-import-bench.ts --data DIR` kept, no store; the variants alternate, `--rounds`
+ * times each. Reported: CPU per 1,000 transactions (user + system of the process) and the
+ * items' count, which must be the same for both.
+ *
+ *   node --conditions=source --import tsx src/import/bitcoin-decode-ab.ts --data DIR [--txs 200000]
+ *     [--rounds 3] [--other /work/wt/NAME-base] [--formats bitcoin-core,esplora,bitcoin-blocks]
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { BitcoinLedgerFiles } from "./bitcoin-ledger-files.js";
+
+const arg = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+};
+const TXS = Number(arg("--txs", "200000"));
+const ROUNDS = Number(arg("--rounds", "3"));
+const OTHER = resolve(arg("--other", "/work/main"));
+const DATA = arg("--data", "");
+const FORMATS = arg("--formats", "bitcoin-core,esplora,bitcoin-blocks").split(",");
+const HERE = resolve(import.meta.dirname, "../../..");
+if (DATA === "") throw new Error("--data DIR: the files bitcoin-import-bench.ts --data DIR kept");
+const files = JSON.parse(
+  readFileSync(join(DATA, `bitcoin-${TXS}`, "files.json"), "utf8"),
+) as BitcoinLedgerFiles;
+
+type UtxoImport = typeof import("../../../packages/datasets/src/utxo-import.js");
+type FileText = typeof import("../../../packages/datasets/src/file-text.js");
+const load = async (root: string) => ({
+  utxo: (await import(join(root, "packages/datasets/src/utxo-import.ts"))) as UtxoImport,
+  text: (await import(join(root, "packages/datasets/src/file-text.ts"))) as FileText,
+});
+const variants = [
+  { name: "other", ...(await load(OTHER)) },
+  { name: "this", ...(await load(HERE)) },
+];
+
+const fileOf = (format: string) =>
+  format === "bitcoin-core" ? files.core : format === "esplora" ? files.esplora : files.blk;
+
+for (const format of FORMATS) {
+  for (let round = 0; round < ROUNDS; round++) {
+    const counts: number[] = [];
+    for (const variant of variants) {
+      const cpu = process.cpuUsage();
+      const reading = { file: await variant.text.openTextFile(fileOf(format)), options: {}, progress() {} };
+      let txs = 0;
+      let problems = 0;
+      for await (const batch of variant.utxo.utxoItems(reading, format, variant.utxo.paramsOption(reading)))
+        for (const item of batch) {
+          if ("tx" in item) txs++;
+          else problems++;
+        }
+      const used = process.cpuUsage(cpu);
+      if (txs !== files.transactions || problems !== 0)
+        throw new Error(`${variant.name} ${format}: ${txs} transactions, ${problems} problems`);
+      counts.push(txs);
+      const per1k = (used.user + used.system) / 1000 / (txs / 1000);
+      console.log(`${format} round ${round + 1} ${variant.name}: ${per1k.toFixed(1)} ms CPU per 1,000 tx`);
+    }
+  }
+}
