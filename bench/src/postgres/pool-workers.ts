@@ -26,7 +26,9 @@
  *   node --conditions=source --import tsx bench/src/postgres/pool-workers.ts [size=1000000] [count=3000] [workers=2]
  *   (OPENKYT_BENCH_PG: server URL; OPENKYT_BENCH_SHAPE: real (default) or classic;
  *    OPENKYT_BENCH_THREADS: --screening-threads, default the CLI's; OPENKYT_BENCH_WARM=0: cold
- *    workers with the CLI's defaults)
+ *    workers with the CLI's defaults; OPENKYT_BENCH_WORKER_ARGS: node options for the workers,
+ *    e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", which NODE_OPTIONS does not take;
+ *    OPENKYT_BENCH_METRICS_POLL_MS: how often the workers' /metrics are read, default 250)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -41,6 +43,13 @@ import { runPsql } from "../crash/postgres-psql.js";
 
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/openkyt.js", import.meta.url));
 const INFLIGHT = 64;
+/**
+ * How often the workers' /metrics are read while waiting for checks, ms (default 250). Each
+ * read costs a worker CPU (the registry's text, `process.memoryUsage()`, the open files) that
+ * the figures count: read every 20 ms, as before, it took a large share of a cold worker's CPU
+ * (docs/benchmarks.md, "The issue's cold scenario"). The wall times are up to this much late.
+ */
+const METRICS_POLL_MS = Number(process.env.OPENKYT_BENCH_METRICS_POLL_MS ?? 250);
 
 const [sizeArg = "1000000", countArg = "3000", workersArg = "2"] = process.argv.slice(2);
 const size = Number(sizeArg);
@@ -107,7 +116,17 @@ async function checksOf(port: number): Promise<number> {
 
 /** Starts one `openkyt worker` (`--warm` unless cold); resolves once it runs (warm: its ledger loaded). */
 async function startWorker(db: string, port: number): Promise<ChildProcess> {
-  const args = [BIN, "worker", "--db", db, "--metrics-port", String(port), "--log-level", "warn"];
+  const args = [
+    ...(process.env.OPENKYT_BENCH_WORKER_ARGS ?? "").split(" ").filter(Boolean),
+    BIN,
+    "worker",
+    "--db",
+    db,
+    "--metrics-port",
+    String(port),
+    "--log-level",
+    "warn",
+  ];
   if (warm) args.push("--warm");
   if (threads !== undefined) args.push("--screening-threads", threads);
   const child = spawn(process.execPath, args, {
@@ -187,7 +206,7 @@ async function checked(
       backends.sample();
       sampledAt = performance.now();
     }
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, METRICS_POLL_MS));
   }
 }
 
