@@ -28,7 +28,7 @@
  *    OPENKYT_BENCH_THREADS: --screening-threads, default the CLI's; OPENKYT_BENCH_WARM=0: cold
  *    workers with the CLI's defaults; OPENKYT_BENCH_WORKER_ARGS: node options for the workers,
  *    e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", which NODE_OPTIONS does not take;
- *    OPENKYT_BENCH_METRICS_POLL_MS: how often the workers' /metrics are read, default 250)
+ *    OPENKYT_BENCH_METRICS_POLL_MS: how often the workers' /metrics are read, default 20)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -44,12 +44,12 @@ import { runPsql } from "../crash/postgres-psql.js";
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/openkyt.js", import.meta.url));
 const INFLIGHT = 64;
 /**
- * How often the workers' /metrics are read while waiting for checks, ms (default 250). Each
- * read costs a worker CPU (the registry's text, `process.memoryUsage()`, the open files) that
- * the figures count: read every 20 ms, as before, it took a large share of a cold worker's CPU
- * (docs/benchmarks.md, "The issue's cold scenario"). The wall times are up to this much late.
+ * How often the workers' /metrics are read while waiting for checks, ms (default 20, as the
+ * figures so far). Each read costs a worker CPU that the figures count (the registry's text,
+ * `process.memoryUsage()`, the open files): it shows in a cold worker's profile, though 250 ms
+ * did not measurably lower its CPU per transfer (docs/benchmarks.md, "The issue's cold scenario").
  */
-const METRICS_POLL_MS = Number(process.env.OPENKYT_BENCH_METRICS_POLL_MS ?? 250);
+const METRICS_POLL_MS = Number(process.env.OPENKYT_BENCH_METRICS_POLL_MS ?? 20);
 
 const [sizeArg = "1000000", countArg = "3000", workersArg = "2"] = process.argv.slice(2);
 const size = Number(sizeArg);
