@@ -70,6 +70,22 @@ function keyOf(direction: HubDirection, network: string, tokenId: string, addres
   return `${direction === "incoming" ? "i" : "o"}${network}${SEP}${tokenId}${SEP}${address}`;
 }
 
+/**
+ * The keys (of `HubCache.#bySender`) of the senders of `rows` into `address`, each once: a key
+ * per distinct sender, not per row (a hub's rows come from a third as many senders or fewer).
+ */
+function sendersOf(
+  network: string,
+  tokenId: string,
+  address: string,
+  rows: ReadonlyArray<LedgerTransfer>,
+): string[] {
+  const from = new Set<string>();
+  for (const r of rows) if (r.to === address) from.add(r.from);
+  const prefix = `${network}${SEP}${tokenId}${SEP}`;
+  return [...from].map((sender) => prefix + sender);
+}
+
 /** Sizes of a {@link HubCache}. */
 export interface HubCacheStats {
   readonly hubs: number;
@@ -171,14 +187,7 @@ export class HubCache {
     // costs a step per row already added when they come latest first (as incoming reads return them).
     const held = index.add([...rows].sort(compareLedgerTransfers));
     index.compact();
-    const senders =
-      direction === "incoming"
-        ? [
-            ...new Set(
-              rows.filter((r) => r.to === address).map((r) => `${network}${SEP}${tokenId}${SEP}${r.from}`),
-            ),
-          ]
-        : [];
+    const senders = direction === "incoming" ? sendersOf(network, tokenId, address, rows) : [];
     const entry: HubEntry = {
       key,
       direction,

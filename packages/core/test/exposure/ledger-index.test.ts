@@ -40,6 +40,38 @@ describe("LedgerIndex", () => {
     expect(index.size).toBe(5);
   });
 
+  it("keeps each row's network and token when one batch mixes them (same hash on two networks)", async () => {
+    const on = (r: LedgerTransfer, network: string, tokenId: string): LedgerTransfer => ({
+      ...r,
+      network,
+      tokenId,
+    });
+    const mixed = [
+      on(t("0x1", "b", "a", 1, 100), "ETH", "native"),
+      on(t("0x1", "b", "a", 1, 100), "TRON", "native"),
+      on(t("0x2", "c", "a", 2, 200), "ETH", "usdt"),
+      on(t("0x1", "b", "a", 1, 100), "ETH", "native"),
+      on(t("0x3", "d", "a", 3, 300), "ETH", "native"),
+    ];
+    const batch = new LedgerIndex();
+    const oneByOne = new LedgerIndex();
+    expect(batch.add(mixed)).toBe(4);
+    expect(mixed.reduce((n, r) => n + oneByOne.add([r]), 0)).toBe(4);
+    for (const [network, tokenId] of [
+      ["ETH", "native"],
+      ["TRON", "native"],
+      ["ETH", "usdt"],
+    ] as const) {
+      const read = (index: LedgerIndex) =>
+        index.ledgerIncoming(network, tokenId, [{ address: "a", before: 1000 }], 10);
+      expect(await read(batch)).toEqual(await read(oneByOne));
+    }
+    expect(batch.byTxHash("TRON", "0x1")).toEqual([on(t("0x1", "b", "a", 1, 100), "TRON", "native")]);
+    expect((await batch.ledgerIncoming("ETH", "native", [{ address: "a", before: 1000 }], 10)).length).toBe(
+      2,
+    );
+  });
+
   it("lists a transaction's transfers by log index", () => {
     const index = new LedgerIndex();
     index.add([rows[3]!, rows[2]!]);
