@@ -40,7 +40,7 @@ const ADDRESS_CACHE_LIMIT = 200_000;
  * old one and the older is dropped, so the rows presented again since stay: at most twice this
  * many are held, and a working set a little larger than one generation (the real-shaped 1M
  * ledger's) is not decoded again every time the cache fills (docs/benchmarks.md, "A trace on
- * the shared image").
+ * the screening threads' shared image").
  */
 const HASH_CACHE_LIMIT = 100_000;
 
