@@ -34,9 +34,13 @@ const SEP = "\u0000";
 const ADDRESS_CACHE_LIMIT = 200_000;
 
 /**
- * Decoded transaction hashes kept per reader before the cache starts over: a trace presents the
+ * Decoded transaction hashes per generation of the reader's hash cache: a trace presents the
  * rows of the hubs it meets, and every trace meets the same hubs, so most presented rows were
- * presented before (docs/benchmarks.md, "In the screening pool").
+ * presented before (docs/benchmarks.md, "In the screening pool"). A full generation becomes the
+ * old one and the older is dropped, so the rows presented again since stay: at most twice this
+ * many are held, and a working set a little larger than one generation (the real-shaped 1M
+ * ledger's) is not decoded again every time the cache fills (docs/benchmarks.md, "A trace on
+ * the screening threads' shared image").
  */
 const HASH_CACHE_LIMIT = 100_000;
 
@@ -50,8 +54,16 @@ export class LedgerImageReader implements LedgerReader {
   #tokens = new Map<string, TokenImage>();
   #delta = new LedgerIndex();
   readonly #names = new Map<number, string>();
-  /** Decoded transaction hashes by image row number (see {@link HASH_CACHE_LIMIT}). */
-  readonly #hashes = new Map<number, string>();
+  /**
+   * Image address numbers by address: the decoded ones (`#names`) and those asked for, so that a
+   * read of an address the reader presented finds its number by the string's own hash, not by
+   * hashing its characters in the image's table again.
+   */
+  readonly #numbers = new Map<string, number>();
+  /** Decoded transaction hashes by image row number, the newer generation (see {@link HASH_CACHE_LIMIT}). */
+  #hashes = new Map<number, string>();
+  /** The older generation: a row found here moves to `#hashes`. */
+  #oldHashes = new Map<number, string>();
   /**
    * Per token (network and token id), per image address number: the lump of its image rows,
    * built on its first lumped read; all valid for `#lumpScreen`. The image never changes, so a
@@ -99,7 +111,9 @@ export class LedgerImageReader implements LedgerReader {
   replace(image: LedgerImage, rows: ReadonlyArray<LedgerTransfer> = []): void {
     this.#image = image;
     this.#names.clear();
+    this.#numbers.clear();
     this.#hashes.clear();
+    this.#oldHashes.clear();
     this.#index();
     this.#lumps.clear();
     this.#delta = new LedgerIndex();
@@ -177,7 +191,7 @@ export class LedgerImageReader implements LedgerReader {
     const late = this.#delta.size > 0 ? this.#delta.incomingCountsSync(network, tokenId, queries) : null;
     return queries.map((q, i) => {
       let held = 0;
-      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      const address = token ? this.#number(q.address) : -1;
       if (token && address >= 0) {
         const [start, end] = segment(token.incoming, address);
         held = search(token.incoming, start, end, q.before, false) - start;
@@ -192,7 +206,7 @@ export class LedgerImageReader implements LedgerReader {
     const late = this.#delta.size > 0 ? this.#delta.outgoingCountsSync(network, tokenId, queries) : null;
     return queries.map((q, i) => {
       let held = 0;
-      const address = token ? sharedStringIndex(this.#image.addresses, q.address) : -1;
+      const address = token ? this.#number(q.address) : -1;
       if (token && address >= 0) {
         const [start, end] = segment(token.outgoing, address);
         held = end - search(token.outgoing, start, end, q.after, true);
@@ -286,7 +300,7 @@ export class LedgerImageReader implements LedgerReader {
     screen: AddressScreen,
   ): LumpedRows | null {
     if (q.visits.length > LUMP_MAX_VISITS) return null;
-    const address = sharedStringIndex(this.#image.addresses, q.address);
+    const address = this.#number(q.address);
     if (address < 0) return null;
     const adj = token.incoming;
     const [start, end] = segment(adj, address);
@@ -376,9 +390,8 @@ export class LedgerImageReader implements LedgerReader {
    * the delta's earlier rows there). The row's own recipient reads it in its tail, one by one.
    */
   #dropSharedLumps(lumps: Map<number, HubLump>, row: LedgerTransfer, others: ReadonlyArray<string>): void {
-    const { addresses } = this.#image;
     const token = this.#tokens.get(row.network + SEP + row.tokenId);
-    const sender = sharedStringIndex(addresses, row.from);
+    const sender = this.#number(row.from);
     const block = row.block ?? Number.NaN;
     if (token !== undefined && sender >= 0) {
       const out = token.outgoing;
@@ -401,7 +414,7 @@ export class LedgerImageReader implements LedgerReader {
       }
     }
     for (const to of others) {
-      const recipient = sharedStringIndex(addresses, to);
+      const recipient = this.#number(to);
       if (recipient >= 0) lumps.delete(recipient);
     }
   }
@@ -413,7 +426,7 @@ export class LedgerImageReader implements LedgerReader {
   /** The image's rows into `q.address` strictly before `q.before`, the latest first. */
   #incoming(token: TokenImage, q: IncomingQuery, limit: number): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
-    const address = sharedStringIndex(this.#image.addresses, q.address);
+    const address = this.#number(q.address);
     if (address < 0) return out;
     const adj = token.incoming;
     const [start, end] = segment(adj, address);
@@ -425,7 +438,7 @@ export class LedgerImageReader implements LedgerReader {
   /** The image's rows out of `q.address` strictly after `q.after`, the earliest first. */
   #outgoing(token: TokenImage, q: OutgoingQuery, limit: number): LedgerTransfer[] {
     const out: LedgerTransfer[] = [];
-    const address = sharedStringIndex(this.#image.addresses, q.address);
+    const address = this.#number(q.address);
     if (address < 0) return out;
     const adj = token.outgoing;
     const [start, end] = segment(adj, address);
@@ -463,11 +476,13 @@ export class LedgerImageReader implements LedgerReader {
   /** The transaction hash of image row `row`, decoded once while the cache holds it. */
   #hash(row: number): string {
     let s = this.#hashes.get(row);
-    if (s === undefined) {
-      if (this.#hashes.size >= HASH_CACHE_LIMIT) this.#hashes.clear();
-      s = sharedStringAt(this.#image.hashes, row);
-      this.#hashes.set(row, s);
+    if (s !== undefined) return s;
+    s = this.#oldHashes.get(row) ?? sharedStringAt(this.#image.hashes, row);
+    if (this.#hashes.size >= HASH_CACHE_LIMIT) {
+      this.#oldHashes = this.#hashes;
+      this.#hashes = new Map();
     }
+    this.#hashes.set(row, s);
     return s;
   }
 
@@ -475,11 +490,29 @@ export class LedgerImageReader implements LedgerReader {
   #name(n: number): string {
     let s = this.#names.get(n);
     if (s === undefined) {
-      if (this.#names.size >= ADDRESS_CACHE_LIMIT) this.#names.clear();
+      if (this.#names.size >= ADDRESS_CACHE_LIMIT) {
+        this.#names.clear();
+        this.#numbers.clear();
+      }
       s = sharedStringAt(this.#image.addresses, n);
       this.#names.set(n, s);
+      this.#numbers.set(s, n);
     }
     return s;
+  }
+
+  /** The image's number of `address`, or -1: looked up once while the cache holds it. */
+  #number(address: string): number {
+    let n = this.#numbers.get(address);
+    if (n === undefined) {
+      if (this.#numbers.size >= ADDRESS_CACHE_LIMIT) {
+        this.#names.clear();
+        this.#numbers.clear();
+      }
+      n = sharedStringIndex(this.#image.addresses, address);
+      this.#numbers.set(address, n);
+    }
+    return n;
   }
 }
 

@@ -230,4 +230,25 @@ describe("LedgerImageReader", () => {
       ledgerOf([next, old]).incomingSync("ETH", "native", query, 10),
     );
   });
+
+  it("finds addresses by a new image's numbers, not those looked up in the old one", () => {
+    // "a" is number 1 of the first image (after "b") and 0 of the second, whose number 1 is "c".
+    const first = new LedgerImageBuilder();
+    first.add([tr("b", "a", 1, 10)]);
+    const reader = new LedgerImageReader(first.build());
+    const query = [{ address: "a", before: 99 }];
+    expect(reader.incomingSync("ETH", "native", query, 10)).toHaveLength(1);
+    const rows = [tr("a", "c", 2, 5), tr("d", "a", 3, 20)];
+    const second = new LedgerImageBuilder();
+    second.add(rows);
+    reader.replace(second.build());
+    const expected = ledgerOf(rows);
+    expect(reader.incomingSync("ETH", "native", query, 10)).toEqual(
+      expected.incomingSync("ETH", "native", query, 10),
+    );
+    expect(reader.incomingCountsSync("ETH", "native", query)).toEqual([1]);
+    expect(reader.outgoingSync("ETH", "native", [{ address: "a", after: 0 }], 10)).toEqual(
+      expected.outgoingSync("ETH", "native", [{ address: "a", after: 0 }], 10),
+    );
+  });
 });
