@@ -8,26 +8,12 @@
  * items' count, which must be the same for both.
  *
  *   node --conditions=source --import tsx src/import/bitcoin-decode-ab.ts --data DIR [--txs 200000]
- *     [--rounds 3] [--other /work/wt/NAME-base] [--formats bitcoin-core,esplora,bitcoin-blocks]
+ *     [--rounds 3] --other /work/wt/NAME-base [--formats bitcoin-core,esplora,bitcoin-blocks]
  */
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { BitcoinLedgerFiles } from "./bitcoin-ledger-files.js";
+import { join } from "node:path";
+import { bitcoinAbOptions } from "./bitcoin-ab-options.js";
 
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const TXS = Number(arg("--txs", "200000"));
-const ROUNDS = Number(arg("--rounds", "3"));
-const OTHER = resolve(arg("--other", "/work/main"));
-const DATA = arg("--data", "");
-const FORMATS = arg("--formats", "bitcoin-core,esplora,bitcoin-blocks").split(",");
-const HERE = resolve(import.meta.dirname, "../../..");
-if (DATA === "") throw new Error("--data DIR: the files bitcoin-import-bench.ts --data DIR kept");
-const files = JSON.parse(
-  readFileSync(join(DATA, `bitcoin-${TXS}`, "files.json"), "utf8"),
-) as BitcoinLedgerFiles;
+const { rounds: ROUNDS, other: OTHER, here: HERE, formats: FORMATS, files, fileOf } = bitcoinAbOptions(3);
 
 type UtxoImport = typeof import("../../../packages/datasets/src/utxo-import.js");
 type FileText = typeof import("../../../packages/datasets/src/file-text.js");
@@ -39,9 +25,6 @@ const variants = [
   { name: "other", ...(await load(OTHER)) },
   { name: "this", ...(await load(HERE)) },
 ];
-
-const fileOf = (format: string) =>
-  format === "bitcoin-core" ? files.core : format === "esplora" ? files.esplora : files.blk;
 
 for (const format of FORMATS) {
   for (let round = 0; round < ROUNDS; round++) {

@@ -9,26 +9,22 @@
  * same clustering summary.
  *
  *   node --conditions=source --import tsx src/import/bitcoin-import-ab.ts --data DIR [--txs 200000]
- *     [--rounds 2] [--other /work/wt/NAME-base] [--formats bitcoin-core,esplora,bitcoin-blocks]
+ *     [--rounds 2] --other /work/wt/NAME-base [--formats bitcoin-core,esplora,bitcoin-blocks]
  */
-import { readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { BitcoinLedgerFiles } from "./bitcoin-ledger-files.js";
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { bitcoinAbOptions } from "./bitcoin-ab-options.js";
 
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const TXS = Number(arg("--txs", "200000"));
-const ROUNDS = Number(arg("--rounds", "2"));
-const OTHER = resolve(arg("--other", "/work/main"));
-const DATA = arg("--data", "");
-const FORMATS = arg("--formats", "bitcoin-core,esplora,bitcoin-blocks").split(",");
-const HERE = resolve(import.meta.dirname, "../../..");
-if (DATA === "") throw new Error("--data DIR: the files bitcoin-import-bench.ts --data DIR kept");
-const files = JSON.parse(
-  readFileSync(join(DATA, `bitcoin-${TXS}`, "files.json"), "utf8"),
-) as BitcoinLedgerFiles;
+const {
+  data: DATA,
+  rounds: ROUNDS,
+  other: OTHER,
+  here: HERE,
+  formats: FORMATS,
+  files,
+  fileOf,
+} = bitcoinAbOptions(2);
 
 type Datasets = typeof import("@openkyt/datasets");
 type StoreModule = typeof import("@openkyt/store-sqlite");
@@ -40,9 +36,6 @@ const variants = [
   { name: "other", ...(await load(OTHER)) },
   { name: "this", ...(await load(HERE)) },
 ];
-
-const fileOf = (format: string) =>
-  format === "bitcoin-core" ? files.core : format === "esplora" ? files.esplora : files.blk;
 
 for (const format of FORMATS) {
   for (let round = 0; round < ROUNDS; round++) {
@@ -67,7 +60,7 @@ for (const format of FORMATS) {
         prints.push(JSON.stringify(summary.utxo?.clustering ?? null));
         const cpuPer1k = (used.user + used.system) / 1000 / (files.transactions / 1000);
         console.log(
-          `${format} round ${round + 1} ${variant.name}: ${Math.round(files.transactions / (wall / 1000))} tx/s, ${cpuPer1k.toFixed(1)} ms CPU per 1,000 tx (load ${(await import("node:os")).loadavg()[0]?.toFixed(1)})`,
+          `${format} round ${round + 1} ${variant.name}: ${Math.round(files.transactions / (wall / 1000))} tx/s, ${cpuPer1k.toFixed(1)} ms CPU per 1,000 tx (load ${loadavg()[0]?.toFixed(1)})`,
         );
       } finally {
         await store.close();

@@ -127,7 +127,7 @@ describe("a BTC deposit over HTTP, on a database built with import ledger --form
         tx_hash: DEPOSIT,
         output_address: CLIENT,
       });
-      const done = await client.waitUntilChecked(id, { timeoutMs: 20_000, intervalMs: 50 });
+      const done = await client.waitUntilChecked(id, { timeoutMs: 45_000, intervalMs: 50 });
       // Bound to the output paying the client (2 BTC); input_address is the largest input's.
       expect(done).toMatchObject({
         tx_status: "bound",
@@ -160,5 +160,5 @@ describe("a BTC deposit over HTTP, on a database built with import ledger --form
     } finally {
       server.kill("SIGKILL");
     }
-  }, 90_000);
+  }, 120_000);
 });
