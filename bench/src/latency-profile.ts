@@ -8,7 +8,8 @@
  * - register: the `registerTransfer` call itself (its transaction);
  * - wait: from the call's end until the runner claims its bind job;
  * - traces: from the claim until its own two traces have answered (queued behind other traces
- *   in the executor included), and its traces' own cost, run again alone after the run;
+ *   in the executor included; one call for both when the engine asks them together), and its
+ *   traces' own cost, run again alone after the run;
  * - write: from its own traces' end until `transfer.checked` (the batch's other transfers'
  *   traces, the batch's write transaction);
  *
@@ -240,8 +241,11 @@ for (let round = 0; round < rounds; round++) {
     const claim = claimedAt.get(id);
     const exposure = byPosition.get(`${reg.row.block}:${reg.row.logIndex}`);
     const list = addressCalls.get(reg.row.from) ?? [];
-    const k = exposure ? list.findIndex((c) => c.at >= exposure.end) : -1;
-    const address = k >= 0 ? list.splice(k, 1)[0] : undefined;
+    // Both traces in one call (check-computation.ts asks them together), or the address trace
+    // asked after the exposure trace answered.
+    const joint = exposure !== undefined && exposure.requests.length > 1;
+    const k = exposure && !joint ? list.findIndex((c) => c.at >= exposure.end) : -1;
+    const address = joint ? exposure : k >= 0 ? list.splice(k, 1)[0] : undefined;
     const tracesEnd = Math.max(exposure?.end ?? Number.NaN, address?.end ?? Number.NaN);
     out.push({
       id,
@@ -255,7 +259,7 @@ for (let round = 0; round < rounds; round++) {
       write: checked - tracesEnd,
       batch: claim?.batch ?? 0,
       gc: gcWithin(reg.at, checked),
-      own: [exposure, address].filter((c): c is TraceCall => c !== undefined),
+      own: [...new Set([exposure, address])].filter((c): c is TraceCall => c !== undefined),
       solo: Number.NaN,
     });
   }
