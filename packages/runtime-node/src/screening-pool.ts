@@ -3,7 +3,7 @@
  * checks' exposure traces run on every core of the machine while the main thread keeps the API
  * and the store. The ledger is held once, as a {@link LedgerImage} in shared memory, read by
  * every thread (and by the main thread, through {@link ScreeningPool.ledger}); labels and
- * sanctions are copied to each thread once, and again when they are reloaded.
+ * sanctions are copied to each thread once, and again when a reload reads different rows.
  *
  * Live rows: before a batch is posted, a copy older than `maxLagMs` reads the rows stored since
  * (`Store.scanLedger`) and posts them to every thread ahead of the batch (messages are applied
@@ -28,6 +28,7 @@ import {
   type LedgerTransfer,
   type SanctionsListing,
   type Store,
+  sameScannedRows,
   sharedAllocator,
   type TraceExecutor,
   type TraceOutcome,
@@ -51,7 +52,10 @@ export interface ScreeningPoolOptions {
   readonly pageSize?: number;
   /** Delta rows past which a new image is built (default: the larger of 100,000 and a quarter of the image). */
   readonly rebuildAt?: number;
-  /** How often labels and sanctions are reloaded and posted to the threads, in ms (default 30,000; 0: never). */
+  /**
+   * How often labels and sanctions are reloaded, in ms (default 30,000; 0: never); posted to the
+   * threads only when they changed.
+   */
   readonly referenceRefreshMs?: number;
   /**
    * Upper bound of each thread's young generation, MB (default 48): a trace allocates the rows it
@@ -82,6 +86,11 @@ export interface ScreeningPool extends TraceExecutor {
   readonly caughtUpAt: number;
   /** Bytes of the shared image (held once, whatever the number of threads). */
   readonly imageBytes: () => number;
+  /**
+   * How many times labels and sanctions were posted to the threads since they started: a
+   * refresh (`referenceRefreshMs`) posts only when the store's rows differ from the ones held.
+   */
+  readonly referencePosts: number;
   /** Reads the rows stored since the last catch-up now and posts them; resolves to how many. */
   catchUp(): Promise<number>;
   /**
@@ -188,6 +197,11 @@ async function referenceOf(store: Store, pageSize: number): Promise<ReferenceRow
     after = page[page.length - 1] as SanctionsListing;
   }
   return { attributions, sanctions };
+}
+
+/** Whether two reads of the labels and sanctions read the same rows in the same order. */
+function sameReference(a: ReferenceRows, b: ReferenceRows): boolean {
+  return sameScannedRows(a.attributions, b.attributions) && sameScannedRows(a.sanctions, b.sanctions);
 }
 
 /** Freezes a result received from a thread, as the inline executor's results are. */
@@ -386,12 +400,21 @@ export async function createScreeningPool(
     return rebuilding;
   }
 
+  /** The labels and sanctions the threads hold, and how many times they were posted since start. */
+  let held = reference;
+  let referencePosts = 0;
   let refreshTimer: ReturnType<typeof setInterval> | null = null;
   if (refreshMs > 0) {
     refreshTimer = setInterval(() => {
       referenceOf(store, 10_000)
         .then((rows) => {
-          if (!closed) broadcast({ kind: "reference", reference: rows });
+          // The same rows: post nothing. A thread given rows makes a new screen of them, and its
+          // ledger reader then drops every hub's lumps and builds them again on the next reads,
+          // which stalled the traces of a 1M ledger for about a second every refresh.
+          if (closed || sameReference(held, rows)) return;
+          held = rows;
+          referencePosts += 1;
+          broadcast({ kind: "reference", reference: rows });
         })
         .catch(() => {
           // The store failed: the threads keep their labels; the next interval tries again.
@@ -446,6 +469,9 @@ export async function createScreeningPool(
       return caughtUpAt;
     },
     imageBytes: () => image.bytes,
+    get referencePosts() {
+      return referencePosts;
+    },
     catchUp,
     rebuild,
     async run(requests: ReadonlyArray<TraceRequest>): Promise<ReadonlyArray<TraceOutcome>> {

@@ -20,7 +20,7 @@ import {
   storeSanctionsSource,
   type TraceRequest,
 } from "@openkyt/core";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateLedger, seededRandom } from "../../ledger-generator/src/index.js";
 import { createSqliteStore } from "../../store-sqlite/src/index.js";
 import { createScreeningPool, screeningThreadCount } from "../src/screening-pool.js";
@@ -210,6 +210,42 @@ describe("screening pool options", () => {
     await pool.close();
     const refused = await pool.run(requestsOver(EARLY.slice(0, 50), 1, 3)).catch((e: unknown) => e);
     expect(isKytError(refused, "ENGINE_STOPPED")).toBe(true);
+  }, 60_000);
+
+  it("posts labels to its threads again only when a refresh reads different rows", async () => {
+    // A thread given labels makes a new screen of them, and its reader drops every hub's lumps:
+    // a refresh that reads the same rows must post nothing (docs/benchmarks.md, floor33).
+    const store = createMemoryStore();
+    await store.putLedgerTransfers(EARLY);
+    const later = LEDGER.attributions.slice(0, Math.floor(LEDGER.attributions.length / 2));
+    await store.putAttributions(LEDGER.attributions.slice(later.length));
+    await store.putSanctions(LEDGER.sanctions);
+    const inline = inlineTraceExecutor({
+      ledger: store,
+      resolver: createEntityResolver({
+        attributions: storeAttributionSource(store),
+        sanctions: storeSanctionsSource(store),
+      }),
+    });
+    const pool = await createScreeningPool(store, { threads: 1, maxLagMs: 0, referenceRefreshMs: 10 });
+    try {
+      const requests = requestsOver(EARLY, 60, 5);
+      const before = await inline.run(requests);
+      expect(await pool.run(requests)).toEqual(before);
+      // Many refreshes of the same rows: nothing posted.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pool.referencePosts).toBe(0);
+      // New labels are posted once, and the threads trace with them.
+      await store.putAttributions(later);
+      await vi.waitFor(() => expect(pool.referencePosts).toBe(1), { timeout: 10_000 });
+      const after = await inline.run(requests);
+      expect(after).not.toEqual(before);
+      expect(await pool.run(requests)).toEqual(after);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(pool.referencePosts).toBe(1);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it("answers a failed outcome for a bad request and runs the others", async () => {

@@ -62,6 +62,7 @@ export {
   warmUtxoChainSource,
 } from "./sources/warm-utxo-ledger.js";
 export {
+  sameScannedRows,
   WHOLE_REFERENCE_DEFAULTS,
   type WholeReferenceOptions,
   type WholeSourceState,

@@ -20,7 +20,12 @@ import {
   traceUtxoAddressExposure,
   traceUtxoTransferExposure,
 } from "../../exposure/index.js";
-import type { AddressTraceRequest, TraceRequest, TransferTraceRequest } from "../../ports/trace-executor.js";
+import type {
+  AddressTraceRequest,
+  TraceOutcome,
+  TraceRequest,
+  TransferTraceRequest,
+} from "../../ports/trace-executor.js";
 import type { EngineContext } from "../engine-context.js";
 
 /** What a subject (a transfer or a manual transfer check) looks like to the checks. */
@@ -93,6 +98,44 @@ export async function computeChecks(
     network: subject.network,
     rule: ctx.tracing.utxoRule,
   };
+  const side = subject.direction === "incoming" ? "sender" : "recipient";
+  const transferRequest: TransferTraceRequest | null =
+    address === null || subject.occurredAt === null
+      ? null
+      : {
+          kind: "transfer",
+          network: subject.network,
+          tokenId: subject.tokenId,
+          ...limits,
+          direction: subject.direction,
+          counterparty: address,
+          at: subject.occurredAt,
+          ...(subject.position ? { position: subject.position } : {}),
+          value: subject.valueInFiat,
+          span,
+        };
+  const addressRequest: AddressTraceRequest | null =
+    address === null
+      ? null
+      : {
+          kind: "address",
+          network: subject.network,
+          tokenId: subject.tokenId,
+          ...limits,
+          address,
+          side,
+          at: now,
+          span,
+        };
+  // On account networks both traces go to the executor: asked in one call, a transfer passes a
+  // screening pool's queue once instead of once per trace, and waits behind the traces that
+  // arrived meanwhile only once (docs/benchmarks.md, floor33). Same requests, same results.
+  const both =
+    !utxo && transferRequest && addressRequest && kinds.includes("exposure") && kinds.includes("counterparty")
+      ? ctx.traces.run([transferRequest, addressRequest])
+      : null;
+  // Awaited below; a check that throws before that must not leave its rejection unhandled.
+  both?.catch(() => undefined);
   let exposure: ExposureResult | undefined;
   let counterparty: CounterpartyResult | undefined;
   let sanctions: SanctionsResult | undefined;
@@ -102,7 +145,7 @@ export async function computeChecks(
       continue;
     }
     if (kind === "exposure") {
-      if (subject.occurredAt === null) {
+      if (transferRequest === null) {
         failures.exposure = "exposure needs a bound transaction";
         continue;
       }
@@ -118,40 +161,19 @@ export async function computeChecks(
               value: subject.valueInFiat,
               span,
             })
-          : await traced(ctx, {
-              kind: "transfer",
-              network: subject.network,
-              tokenId: subject.tokenId,
-              ...limits,
-              direction: subject.direction,
-              counterparty: address,
-              at: subject.occurredAt,
-              ...(subject.position ? { position: subject.position } : {}),
-              value: subject.valueInFiat,
-              span,
-            });
+          : await traced(ctx, transferRequest, both, 0);
     } else if (kind === "counterparty") {
-      const side = subject.direction === "incoming" ? "sender" : "recipient";
+      const request = addressRequest as AddressTraceRequest;
       const coins = utxo
         ? await traceUtxoAddressExposure({ ...utxoCommon, address, side, at: now, span })
         : null;
       // An address the UTXO ledger holds no coins of is traced over the transfer ledger.
-      const request = {
-        kind: "address",
-        network: subject.network,
-        tokenId: subject.tokenId,
-        ...limits,
-        address,
-        side,
-        at: now,
-        span,
-      } as const;
       counterparty =
         coins && (coins.entity !== null || (coins.exposure?.edgesRead ?? 0) > 0)
           ? coins
           : utxo
             ? await traceAddressExposure({ ...common, ...request })
-            : await traced(ctx, request);
+            : await traced(ctx, request, both, 1);
     } else {
       const listings = await ctx.sanctions.listings([address]);
       sanctions = sanctionsAsOf(listings, address, span);
@@ -165,14 +187,29 @@ export async function computeChecks(
   };
 }
 
-/** Runs one trace through the engine's trace executor; a failed outcome is thrown as its error. */
-async function traced(ctx: EngineContext, request: TransferTraceRequest): Promise<ExposureResult>;
-async function traced(ctx: EngineContext, request: AddressTraceRequest): Promise<CounterpartyResult>;
+/**
+ * Runs one trace through the engine's trace executor, or takes its outcome at `at` of a call
+ * already made (`asked`); a failed outcome is thrown as its error.
+ */
+async function traced(
+  ctx: EngineContext,
+  request: TransferTraceRequest,
+  asked?: Promise<ReadonlyArray<TraceOutcome>> | null,
+  at?: number,
+): Promise<ExposureResult>;
+async function traced(
+  ctx: EngineContext,
+  request: AddressTraceRequest,
+  asked?: Promise<ReadonlyArray<TraceOutcome>> | null,
+  at?: number,
+): Promise<CounterpartyResult>;
 async function traced(
   ctx: EngineContext,
   request: TraceRequest,
+  asked: Promise<ReadonlyArray<TraceOutcome>> | null = null,
+  at = 0,
 ): Promise<ExposureResult | CounterpartyResult> {
-  const [outcome] = await ctx.traces.run([request]);
+  const outcome = asked ? (await asked)[at] : (await ctx.traces.run([request]))[0];
   if (!outcome || outcome.kind === "failed") {
     const code = outcome && isErrorCode(outcome.code) ? outcome.code : "INTERNAL_ERROR";
     throw new KytError(code, outcome?.message ?? "the trace executor gave no outcome");

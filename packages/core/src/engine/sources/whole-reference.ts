@@ -55,8 +55,12 @@ interface Snapshot<T> {
   readonly at: number;
 }
 
-/** Whether two scans read the same rows: same length, and per position the same fields and values. */
-function sameRows(a: ReadonlyArray<object>, b: ReadonlyArray<object>): boolean {
+/**
+ * Whether two scans read the same rows: same length, and per position the same fields and
+ * values. A reload that reads the same rows keeps what was built over the old ones (here the
+ * snapshot and its screen; in a screening pool, the rows its threads hold).
+ */
+export function sameScannedRows(a: ReadonlyArray<object>, b: ReadonlyArray<object>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as Record<string, unknown>;
@@ -116,7 +120,7 @@ function refreshing<T>(settings: Settings, read: () => Promise<Snapshot<T> | nul
         // A table that outgrew maxRows keeps its last snapshot (and stays stale: it is read again).
         if (next) {
           // The same rows: keep the snapshot's value (and so its screen), only its time is new.
-          current = sameRows(current.rows, next.rows) ? { ...current, at: next.at } : next;
+          current = sameScannedRows(current.rows, next.rows) ? { ...current, at: next.at } : next;
           stale = false;
         }
       })
