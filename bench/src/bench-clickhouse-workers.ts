@@ -43,11 +43,19 @@ async function checksOf(port: number): Promise<number> {
   return total;
 }
 
+/**
+ * Node options for the workers from OPENKYT_BENCH_WORKER_NODE_ARGS (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=DIR` to profile them (not allowed in NODE_OPTIONS).
+ */
+function workerNodeArgs(): string[] {
+  return (process.env.OPENKYT_BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+}
+
 /** Starts one `openkyt worker`; resolves once it says it runs. */
 async function startWorker(bin: string, db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
+    [...workerNodeArgs(), bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
     {
       env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "" },
       stdio: ["ignore", "pipe", "inherit"],

@@ -55,7 +55,8 @@ export interface ColdSourcesOptions {
   readonly reference?: WholeReferenceOptions | false;
   /**
    * The hub cache in front of the store's ledger, or absent / `false` for none (the default:
-   * every hop read from the store). A store that cannot list its ledger in stored order gets none.
+   * every hop read from the store). A store that can neither list its ledger in stored order nor
+   * tell its changes (`ledgerChangesSince`) gets none.
    */
   readonly hubCache?: HubCacheOptions | false;
   /**
@@ -90,7 +91,9 @@ export async function createColdSources(
     whole ? wholeAttributionSource(store, whole) : null,
     whole ? wholeSanctionsSource(store, whole) : null,
   ]);
-  const hubs = !options.hubCache || !store.scanLedger ? null : options.hubCache;
+  // A store that lists its ledger in stored order, or tells its changes (a ClickHouse ledger).
+  const follows = store.scanLedger !== undefined || store.ledgerChangesSince !== undefined;
+  const hubs = !options.hubCache || !follows ? null : options.hubCache;
   // The hop counts of a batch's concurrent traces asked together (`coalesced-counts.ts`): a
   // round trip saved per trace and hop on a database; in memory a count costs no round trip.
   const coalesce = options.coalesceCounts ?? store.capabilities.inProcess !== true;
