@@ -52,12 +52,18 @@ function workerNodeArgs(): string[] {
 }
 
 /** Starts one `openkyt worker`; resolves once it says it runs. */
-async function startWorker(bin: string, db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
+async function startWorker(
+  bin: string,
+  db: string,
+  ledgerUrl: string,
+  port: number,
+  env: Readonly<Record<string, string>>,
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [...workerNodeArgs(), bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
     {
-      env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "" },
+      env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
@@ -77,6 +83,8 @@ export interface ClickHouseWorkersOptions {
   readonly bin?: string;
   /** The Postgres schema of the screening state (dropped after); `bench_chw_<pid>` by default. */
   readonly schema?: string;
+  /** More environment for the workers (e.g. OPENKYT_HUB_CACHE_MB=0: no hub cache). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -111,14 +119,21 @@ export async function benchClickHouseWorkers(
     const ch0 = processCpuMs(serverPid);
     const pg0 = processesCpuMs("postgres");
     const started = performance.now();
-    for (const port of ports) children.push(await startWorker(options.bin ?? BIN, db, ledgerUrl, port));
+    for (const port of ports)
+      children.push(await startWorker(options.bin ?? BIN, db, ledgerUrl, port, options.env ?? {}));
     const deadline = started + 1_800_000;
     let checked = 0;
+    // The workers' CPU once half the transfers are checked: the second half's, start-up left out.
+    let half: { checked: number; workerMs: number; chMs: number } | null = null;
     while (checked < sample.length) {
       if (performance.now() > deadline)
         throw new Error(`only ${checked} of ${sample.length} checked in 30 min`);
       await new Promise((r) => setTimeout(r, 100));
       checked = (await Promise.all(ports.map(checksOf))).reduce((a, b) => a + b, 0);
+      if (half === null && checked >= sample.length / 2) {
+        const workerMs = children.reduce((sum, c) => sum + processCpuMs(c.pid ?? 0), 0);
+        half = { checked, workerMs, chMs: processCpuMs(serverPid) };
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     const workerMs = children.reduce((sum, c) => sum + processCpuMs(c.pid ?? 0), 0);
@@ -134,6 +149,16 @@ export async function benchClickHouseWorkers(
       figure("  worker CPU per screened transfer (both workers, start-up included)", "ms", [workerMs / n]),
       figure("  ClickHouse server CPU per screened transfer", "ms", [chMs / n]),
       figure("  Postgres CPU per screened transfer", "ms", [pgMs / n]),
+      ...(half && half.checked < n
+        ? [
+            figure("  worker CPU per screened transfer, second half", "ms", [
+              (workerMs - half.workerMs) / (n - half.checked),
+            ]),
+            figure("  ClickHouse server CPU per screened transfer, second half", "ms", [
+              (ch0 + chMs - half.chMs) / (n - half.checked),
+            ]),
+          ]
+        : []),
     ];
   } finally {
     for (const child of children) {
