@@ -89,6 +89,24 @@ function overlay<T extends StoreOps>(
         return typeof ledger[prop as keyof ExternalLedger] === "function";
       return LEDGER_MEMBERS.has(prop) || Reflect.has(target, prop);
     },
+    // Listed too, so that a wrapper copying the store's members (the metrics' error counter)
+    // keeps the ledger's optional members the state store lacks (`ledgerChangesSince`).
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target);
+      if (!Reflect.isExtensible(target)) return keys;
+      const more = [...OPTIONAL_READER_MEMBERS].filter(
+        (prop) => !keys.includes(prop) && typeof ledger[prop as keyof ExternalLedger] === "function",
+      );
+      return [...keys, ...more];
+    },
+    getOwnPropertyDescriptor(target, prop) {
+      const own = Reflect.getOwnPropertyDescriptor(target, prop);
+      if (own !== undefined || !Reflect.isExtensible(target) || !OPTIONAL_READER_MEMBERS.has(prop)) return own;
+      const member = ledger[prop as keyof ExternalLedger];
+      return typeof member === "function"
+        ? { value: member.bind(ledger), writable: false, enumerable: true, configurable: true }
+        : undefined;
+    },
   });
 }
 
