@@ -95,7 +95,10 @@ function overlay<T extends StoreOps>(
       const keys = Reflect.ownKeys(target);
       if (!Reflect.isExtensible(target)) return keys;
       const more = [...OPTIONAL_READER_MEMBERS].filter(
-        (prop) => !keys.includes(prop) && typeof ledger[prop as keyof ExternalLedger] === "function",
+        (prop): prop is string =>
+          typeof prop === "string" &&
+          !keys.includes(prop) &&
+          typeof ledger[prop as keyof ExternalLedger] === "function",
       );
       return [...keys, ...more];
     },
