@@ -61,7 +61,19 @@ async function startWorker(
 ): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [...workerNodeArgs(), bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
+    [
+      ...workerNodeArgs(),
+      bin,
+      "worker",
+      "--db",
+      db,
+      "--ledger",
+      ledgerUrl,
+      "--metrics-port",
+      String(port),
+      "--log-level",
+      "warn",
+    ],
     {
       env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "", ...env },
       stdio: ["ignore", "pipe", "inherit"],

@@ -104,7 +104,8 @@ function overlay<T extends StoreOps>(
     },
     getOwnPropertyDescriptor(target, prop) {
       const own = Reflect.getOwnPropertyDescriptor(target, prop);
-      if (own !== undefined || !Reflect.isExtensible(target) || !OPTIONAL_READER_MEMBERS.has(prop)) return own;
+      if (own !== undefined || !Reflect.isExtensible(target) || !OPTIONAL_READER_MEMBERS.has(prop))
+        return own;
       const member = ledger[prop as keyof ExternalLedger];
       return typeof member === "function"
         ? { value: member.bind(ledger), writable: false, enumerable: true, configurable: true }

@@ -14,7 +14,12 @@ import {
   type LedgerTransfer,
 } from "@openkyt/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClickHouseLedger, type LocalClickHouse, openChClient, startLocalClickHouse } from "../src/index.js";
+import {
+  type ClickHouseLedger,
+  type LocalClickHouse,
+  openChClient,
+  startLocalClickHouse,
+} from "../src/index.js";
 import { CLICKHOUSE_MISSING, dropLedger, freshLedger } from "./ch-test-server.js";
 
 const BASE = Date.UTC(2024, 0, 1);
