@@ -21,7 +21,6 @@ import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js"
 import { countHop } from "./ch-hop-count.js";
 import { HopPrefetch } from "./ch-hop-prefetch.js";
 import { hop } from "./ch-hop-read.js";
-import { senderSiblings } from "./ch-hop-siblings.js";
 import { ingestLedgerRows, type LedgerIngestOptions } from "./ch-ingest.js";
 import { firstByKey, fromRow, keyOf, type LedgerRow, SELECT_COLUMNS } from "./ch-ledger-row.js";
 import { RowBinaryEncoder } from "./ch-row-binary.js";
@@ -162,8 +161,6 @@ export function openClickHouseLedger(
       hop(client, db, "in", network, tokenId, queries, limit, perQuery, hotRows, prefetch),
     ledgerOutgoing: (network, tokenId, queries, limit) =>
       hop(client, db, "out", network, tokenId, queries, limit, perQuery, hotRows, prefetch),
-    ledgerSenderSiblings: (network: string, tokenId: string, addresses: ReadonlyArray<string>) =>
-      senderSiblings(client, db, network, tokenId, addresses),
     ...(countCap > 0
       ? {
           ledgerIncomingCounts: (network: string, tokenId: string, queries: ReadonlyArray<IncomingQuery>) =>

@@ -70,6 +70,15 @@ export interface HubCacheOptions {
    * the cache drops its hubs rather than reading them all.
    */
   readonly maxChanges?: number;
+  /**
+   * Whether held hubs answer lumped reads (`ledgerIncomingLumped`), for which an incoming hub's
+   * senders' siblings are loaded on its first one. Default: yes, except over a ledger followed by
+   * its changes (ClickHouse) whose reader does not join the siblings itself: there the outgoing
+   * reads per sender and time (or a join, which 18.16 runs as a scan of the outgoing table per
+   * hub) cost the server more than the cache spared it (docs/benchmarks.md, "Hub cache on
+   * ClickHouse"). Without, a trace reads a held hub's rows whole, from memory; answers are the same.
+   */
+  readonly lumped?: boolean;
   readonly clock?: Clock;
 }
 
@@ -150,6 +159,7 @@ export async function createHubCachedLedger(
     return false;
   };
   const innerSiblings = inner.ledgerSenderSiblings?.bind(inner);
+  const lumped = options.lumped ?? (changes === undefined || innerSiblings !== undefined);
   let upkeep: HubUpkeep;
   if (start !== null) upkeep = scanCatchUp(store, cache, settings, clock, start);
   else if (changes) upkeep = await changesCatchUp(changes, cache, settings.maxChanges, clock);
@@ -375,11 +385,12 @@ export async function createHubCachedLedger(
     catchUp,
     stats: () => cache.stats(),
   };
+  const { ledgerIncomingLumped: _lumped, ...unlumped } = reader;
   // Counts only where the inner reader counts: the others' addresses are counted by it.
   const innerIncomingCounts = inner.ledgerIncomingCounts?.bind(inner);
   const innerOutgoingCounts = inner.ledgerOutgoingCounts?.bind(inner);
   return Object.freeze({
-    ...reader,
+    ...(lumped ? reader : unlumped),
     ...(innerIncomingCounts
       ? {
           async ledgerIncomingCounts(
