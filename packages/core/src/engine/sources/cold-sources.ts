@@ -12,8 +12,9 @@
  * every address a trace finds with at least 64 rows, up to a bound, followed as the store
  * changes, so that a trace reads them and lumps their light rows in memory instead of reading
  * thousands of rows a visit. Here it is off unless asked (`hubCache`); `openkyt serve` and
- * `worker` ask for it on a store that counts its hops (Postgres), where a fresh worker's own CPU
- * and the database's were both lower with it (docs/benchmarks.md, "Hub cache, fourth pass").
+ * `worker` ask for it on a store that counts its hops (Postgres, and a ClickHouse ledger, followed
+ * by its change log), where a fresh worker's own CPU and the database's were both lower with it
+ * (docs/benchmarks.md, "Hub cache, fourth pass" and "Hub cache on ClickHouse").
  *
  *   const engine = createEngine({ store, ...(await createColdSources(store)) });
  */
