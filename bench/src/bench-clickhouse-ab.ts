@@ -13,7 +13,8 @@
  *     [--traces N] [--rounds N] [--workers N --screen N] LABEL=CHECKOUT...
  *
  * A label ending in `-nocounts` opens that checkout's ledger with `countCap: 0` (no hop counts),
- * one ending in `-noprefetch` with `prefetch: false` (counts that keep nothing for the read).
+ * one ending in `-noprefetch` with `prefetch: false` (counts that keep nothing for the read), one
+ * ending in `-nohubcache` runs its workers with OPENKYT_HUB_CACHE_MB=0 (no hub cache).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -142,6 +143,7 @@ try {
         const figures = await benchClickHouseWorkers(url, rows, screened, workers, serverPid, {
           bin: join(checkout.dir, "packages/cli/bin/openkyt.js"),
           schema: `bench_chhub_${checkout.label.replace(/\W/g, "_")}_${process.pid}`,
+          ...(checkout.label.endsWith("-nohubcache") ? { env: { OPENKYT_HUB_CACHE_MB: "0" } } : {}),
         });
         console.log(
           `${checkout.label} workers round ${round}: ${figures.map((f) => `${f.name.trim()} ${JSON.stringify(f)}`).join("; ")}; load ${loadavg()[0]?.toFixed(1)}`,

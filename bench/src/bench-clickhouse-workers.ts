@@ -43,13 +43,39 @@ async function checksOf(port: number): Promise<number> {
   return total;
 }
 
+/**
+ * Node options for the workers from OPENKYT_BENCH_WORKER_NODE_ARGS (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=DIR` to profile them (not allowed in NODE_OPTIONS).
+ */
+function workerNodeArgs(): string[] {
+  return (process.env.OPENKYT_BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+}
+
 /** Starts one `openkyt worker`; resolves once it says it runs. */
-async function startWorker(bin: string, db: string, ledgerUrl: string, port: number): Promise<ChildProcess> {
+async function startWorker(
+  bin: string,
+  db: string,
+  ledgerUrl: string,
+  port: number,
+  env: Readonly<Record<string, string>>,
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [bin, "worker", "--db", db, "--ledger", ledgerUrl, "--metrics-port", String(port), "--log-level", "warn"],
+    [
+      ...workerNodeArgs(),
+      bin,
+      "worker",
+      "--db",
+      db,
+      "--ledger",
+      ledgerUrl,
+      "--metrics-port",
+      String(port),
+      "--log-level",
+      "warn",
+    ],
     {
-      env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "" },
+      env: { ...process.env, OPENKYT_FROM_SOURCE: "1", OPENKYT_DB: "", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
@@ -69,6 +95,8 @@ export interface ClickHouseWorkersOptions {
   readonly bin?: string;
   /** The Postgres schema of the screening state (dropped after); `bench_chw_<pid>` by default. */
   readonly schema?: string;
+  /** More environment for the workers (e.g. OPENKYT_HUB_CACHE_MB=0: no hub cache). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -103,14 +131,21 @@ export async function benchClickHouseWorkers(
     const ch0 = processCpuMs(serverPid);
     const pg0 = processesCpuMs("postgres");
     const started = performance.now();
-    for (const port of ports) children.push(await startWorker(options.bin ?? BIN, db, ledgerUrl, port));
+    for (const port of ports)
+      children.push(await startWorker(options.bin ?? BIN, db, ledgerUrl, port, options.env ?? {}));
     const deadline = started + 1_800_000;
     let checked = 0;
+    // The workers' CPU once half the transfers are checked: the second half's, start-up left out.
+    let half: { checked: number; workerMs: number; chMs: number } | null = null;
     while (checked < sample.length) {
       if (performance.now() > deadline)
         throw new Error(`only ${checked} of ${sample.length} checked in 30 min`);
       await new Promise((r) => setTimeout(r, 100));
       checked = (await Promise.all(ports.map(checksOf))).reduce((a, b) => a + b, 0);
+      if (half === null && checked >= sample.length / 2) {
+        const workerMs = children.reduce((sum, c) => sum + processCpuMs(c.pid ?? 0), 0);
+        half = { checked, workerMs, chMs: processCpuMs(serverPid) };
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     const workerMs = children.reduce((sum, c) => sum + processCpuMs(c.pid ?? 0), 0);
@@ -126,6 +161,16 @@ export async function benchClickHouseWorkers(
       figure("  worker CPU per screened transfer (both workers, start-up included)", "ms", [workerMs / n]),
       figure("  ClickHouse server CPU per screened transfer", "ms", [chMs / n]),
       figure("  Postgres CPU per screened transfer", "ms", [pgMs / n]),
+      ...(half && half.checked < n
+        ? [
+            figure("  worker CPU per screened transfer, second half", "ms", [
+              (workerMs - half.workerMs) / (n - half.checked),
+            ]),
+            figure("  ClickHouse server CPU per screened transfer, second half", "ms", [
+              (ch0 + chMs - half.chMs) / (n - half.checked),
+            ]),
+          ]
+        : []),
     ];
   } finally {
     for (const child of children) {

@@ -129,8 +129,9 @@ export const HUB_CACHE_OPTION = { "hub-cache-mb": { type: "string" } } as const;
 /** Usage lines of `--hub-cache-mb`. */
 export const HUB_CACHE_USAGE = `  --hub-cache-mb  without --warm: memory for the rows of the ledger's hubs (addresses with at
                least 64 rows a trace meets), read once and followed; default
-               $OPENKYT_HUB_CACHE_MB, then on Postgres 256 (an eighth of the heap limit if less),
-               on SQLite none; 0: none (every hop read from the database)`;
+               $OPENKYT_HUB_CACHE_MB, then on Postgres and a --ledger clickhouse:// ledger 256
+               (an eighth of the heap limit if less), on SQLite none; 0: none (every hop read
+               from the database)`;
 
 /**
  * `--hub-cache-mb N` (else OPENKYT_HUB_CACHE_MB): the hub cache's memory bound of a cold process,

@@ -2,7 +2,8 @@
  * How much memory a cold `serve` or `worker` gives the hub cache when `--hub-cache-mb` and
  * OPENKYT_HUB_CACHE_MB are not set: 256 MB, or an eighth of V8's heap limit when that is less
  * (a small container keeps room for everything else), on a store that counts its hops (Postgres,
- * where the cache was measured: a fresh worker's own CPU and Postgres's both lower over 300
+ * and a ClickHouse ledger, which the cache follows by its change log; Postgres is where the cache
+ * was first measured: a fresh worker's own CPU and Postgres's both lower over 300
  * transfers, docs/benchmarks.md, "Hub cache, fourth pass"); none on a store that does not count
  * (SQLite, not measured there; `--hub-cache-mb N` turns it on).
  */

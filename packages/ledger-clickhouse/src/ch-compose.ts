@@ -5,7 +5,8 @@
  * ledger at once and are not undone by a rollback: ledger rows are chain facts keyed by
  * (network, txHash, logIndex), so writing one again is harmless, and a follower that restarts
  * rewrites the blocks after its saved cursor. `scanLedger` is left out: a warm in-memory copy
- * of an external ledger is not offered (the point of the external ledger is that it does not fit).
+ * of an external ledger is not offered (the point of the external ledger is that it does not fit);
+ * `ledgerChangesSince` is the ledger's, when it has it (a cold process's hub cache follows it).
  *
  * The UTXO ledger (Bitcoin, Litecoin) goes to `ledger` the same way: its reads, writes and a
  * reorg's deletes. The address clusters stay on `store`: they are screening state derived from
@@ -24,7 +25,11 @@ import type {
 } from "@openkyt/core";
 
 /** What an external ledger offers. */
-export interface ExternalLedger extends LedgerStore, LedgerReader, UtxoLedgerStore {
+export interface ExternalLedger
+  extends LedgerStore,
+    LedgerReader,
+    UtxoLedgerStore,
+    Partial<Pick<Store, "ledgerChangesSince">> {
   bulkLedgerWriter(): Promise<LedgerBulkWriter>;
   close(): Promise<void>;
 }
@@ -48,6 +53,7 @@ const LEDGER_MEMBERS = new Set<PropertyKey>([
  * is not the one traced (a store's counts of an empty ledger say every hub has no rows).
  */
 const OPTIONAL_READER_MEMBERS = new Set<PropertyKey>([
+  ...(["ledgerChangesSince"] satisfies ReadonlyArray<keyof Store>),
   ...([
     "ledgerIncomingCounts",
     "ledgerOutgoingCounts",
@@ -82,6 +88,28 @@ function overlay<T extends StoreOps>(
       if (OPTIONAL_READER_MEMBERS.has(prop))
         return typeof ledger[prop as keyof ExternalLedger] === "function";
       return LEDGER_MEMBERS.has(prop) || Reflect.has(target, prop);
+    },
+    // Listed too, so that a wrapper copying the store's members (the metrics' error counter)
+    // keeps the ledger's optional members the state store lacks (`ledgerChangesSince`).
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target);
+      if (!Reflect.isExtensible(target)) return keys;
+      const more = [...OPTIONAL_READER_MEMBERS].filter(
+        (prop): prop is string =>
+          typeof prop === "string" &&
+          !keys.includes(prop) &&
+          typeof ledger[prop as keyof ExternalLedger] === "function",
+      );
+      return [...keys, ...more];
+    },
+    getOwnPropertyDescriptor(target, prop) {
+      const own = Reflect.getOwnPropertyDescriptor(target, prop);
+      if (own !== undefined || !Reflect.isExtensible(target) || !OPTIONAL_READER_MEMBERS.has(prop))
+        return own;
+      const member = ledger[prop as keyof ExternalLedger];
+      return typeof member === "function"
+        ? { value: member.bind(ledger), writable: false, enumerable: true, configurable: true }
+        : undefined;
     },
   });
 }

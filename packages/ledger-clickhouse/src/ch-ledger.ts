@@ -9,6 +9,7 @@
 import type {
   IncomingQuery,
   LedgerBulkWriter,
+  LedgerChanges,
   LedgerReader,
   LedgerStore,
   LedgerTransfer,
@@ -16,7 +17,7 @@ import type {
 } from "@openkyt/core";
 import { DEFAULT_EDGE_BUDGET, KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
-import { sqlIdentifier, sqlString, sqlStringList } from "./ch-escape.js";
+import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
 import { countHop } from "./ch-hop-count.js";
 import { HopPrefetch } from "./ch-hop-prefetch.js";
 import { hop } from "./ch-hop-read.js";
@@ -46,6 +47,12 @@ export interface ClickHouseLedger extends LedgerStore, LedgerReader, ClickHouseU
   ): Promise<number>;
   /** A bulk load with the Store port's semantics (nothing visible before finish, new rows counted). */
   bulkLedgerWriter(): Promise<LedgerBulkWriter>;
+  /**
+   * The rows stored lately, as `Store.ledgerChangesSince` (what a worker's hub cache follows):
+   * the transactions the change log of migration 6 stamped at or after `since` less
+   * `changesOverlapMs`, by the server's clock, and their rows.
+   */
+  ledgerChangesSince(since: number | null, limit: number): Promise<LedgerChanges>;
   close(): Promise<void>;
 }
 
@@ -73,10 +80,20 @@ export interface ClickHouseLedgerOptions {
   readonly prefetch?: boolean;
   /** Server settings sent with every request (for example a per-query max_memory_usage). */
   readonly settings?: Readonly<Record<string, string | number>>;
+  /**
+   * How far back from the last read's start `ledgerChangesSince` reads the change log, ms
+   * (default 30,000): longer than a stored block may take, from its stamp, to be visible in
+   * every table it fills (its views written one after the other), plus a second (the stamps
+   * are whole seconds) and the clock skew between shards.
+   */
+  readonly changesOverlapMs?: number;
 }
 
 /** Most hashes per existence check (query text under the server's 256 KiB max_query_size). */
 const HASHES_PER_CHECK = 1_000;
+
+/** Default of {@link ClickHouseLedgerOptions.changesOverlapMs}. */
+export const CHANGES_OVERLAP_MS = 30_000;
 
 /** Opens the ledger on migrated tables (see migrateClickHouseLedger). */
 export function openClickHouseLedger(
@@ -92,6 +109,7 @@ export function openClickHouseLedger(
   const hotRows = options.hotAddressRows ?? 2_000;
   const countCap = options.countCap ?? DEFAULT_EDGE_BUDGET + 1;
   const prefetch = countCap > 0 && options.prefetch !== false ? new HopPrefetch() : null;
+  const overlapMs = options.changesOverlapMs ?? CHANGES_OVERLAP_MS;
   // Puts of one process run one at a time, so each counts new rows against the ones before it.
   let putChain: Promise<unknown> = Promise.resolve();
 
@@ -152,8 +170,51 @@ export function openClickHouseLedger(
         }
       : {}),
     bulkLedgerWriter: () => openBulkLoad(client, db),
+    ledgerChangesSince: (since, limit) => changesSince(client, db, since, limit, overlapMs),
     close: () => client.close(),
   };
+}
+
+/**
+ * The rows of the transactions stamped in the change log from `since` less `overlapMs` on (each
+ * row once), or null rows past `limit` transactions; `at`: the server's clock first (whole
+ * seconds, in ms). A stamp is taken as the server pushes a block to its views, after the rows
+ * are in `ledger_tx`; the overlap covers the rest (see `changesOverlapMs`).
+ */
+async function changesSince(
+  client: ChClient,
+  db: string,
+  since: number | null,
+  limit: number,
+  overlapMs: number,
+): Promise<LedgerChanges> {
+  const [clock] = await client.rows<{ at: number | string }>("SELECT toUInt64(now()) AS at");
+  const at = Number(clock?.at) * 1000;
+  if (since === null) return { at, rows: [] };
+  const from = Math.floor((since - overlapMs) / 1000);
+  const changed = await client.rows<{ network: string; tx_hash: string }>(
+    `SELECT DISTINCT network, tx_hash FROM ${db}.ledger_changes
+     WHERE stored_at >= toDateTime(${sqlInt(from)}) LIMIT ${sqlInt(limit + 1)}`,
+  );
+  if (changed.length > limit) return { at, rows: null };
+  const byNetwork = new Map<string, string[]>();
+  for (const c of changed) {
+    const hashes = byNetwork.get(c.network);
+    if (hashes) hashes.push(c.tx_hash);
+    else byNetwork.set(c.network, [c.tx_hash]);
+  }
+  const rows: LedgerTransfer[] = [];
+  for (const [network, hashes] of byNetwork) {
+    for (let i = 0; i < hashes.length; i += HASHES_PER_CHECK) {
+      const found = await client.rows<LedgerRow>(
+        `SELECT ${SELECT_COLUMNS} FROM ${db}.ledger_tx
+         WHERE network = ${sqlString(network)} AND tx_hash IN (${sqlStringList(hashes.slice(i, i + HASHES_PER_CHECK))})
+         LIMIT 1 BY tx_hash, log_index`,
+      );
+      for (const r of found) rows.push(fromRow(r));
+    }
+  }
+  return { at, rows };
 }
 /** The keys of `rows` already in the ledger. */
 async function storedKeys(

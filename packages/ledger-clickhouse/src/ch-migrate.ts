@@ -7,6 +7,7 @@ import { KytError } from "@openkyt/core";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
 import { sqlIdentifier, sqlString } from "./ch-escape.js";
 import {
+  changesDistributedStatements,
   distributedStatements,
   hopDaysDistributedStatements,
   hopDegreeDropStatements,
@@ -34,6 +35,9 @@ export const HOP_DAYS_DISTRIBUTED_VERSION = 1004;
 
 /** The version dropping the Distributed per-hop-key tables (migration 5) on a sharded ledger's entry server. */
 export const HOP_DEGREE_DROP_VERSION = 1005;
+
+/** The version of the Distributed change log of migration 6 on a sharded ledger's entry server. */
+export const CHANGES_DISTRIBUTED_VERSION = 1006;
 
 /** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
 const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
@@ -106,10 +110,15 @@ export async function migrateClickHouseLedger(
     name: `drop the distributed per-hop-key tables over cluster ${target.cluster}`,
     statements: (db) => hopDegreeDropStatements(db),
   };
+  const changesEntry: LedgerMigration = {
+    version: CHANGES_DISTRIBUTED_VERSION,
+    name: `distributed change log over cluster ${target.cluster}`,
+    statements: (db) => changesDistributedStatements(db, target.cluster ?? ""),
+  };
   const entryApplied = await migrateServer(
     target,
     "",
-    [entry, utxoEntry, hopEntry, daysEntry, degreeDrop],
+    [entry, utxoEntry, hopEntry, daysEntry, degreeDrop, changesEntry],
     options.retry,
   );
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];

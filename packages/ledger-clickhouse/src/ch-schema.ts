@@ -19,6 +19,10 @@
  *   (SummingMergeTree), so a hub's read asks only for the days that hold the rows it needs
  *   (ClickHouse 18.16 cannot read a key range in order and stop: a top-n of a hub without a
  *   window scans its whole history). Over-counts are safe: they only make a first window short.
+ * - `ledger_changes` (migration 6): per stored block, when (the server's clock, seconds) and its
+ *   transactions, filled by a materialized view in the same INSERT: what a process that holds
+ *   some rows (a worker's hub cache) reads to follow writes by any process
+ *   (`ledgerChangesSince` in ch-ledger.ts). About 40 bytes per transaction.
  * - Migrations 1 and 2 made the first hop tables, ordered by the strings (`ledger_in`,
  *   `ledger_out` and their degree tables); migration 3 copies them into the new ones and drops
  *   them.
@@ -204,7 +208,33 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
         `DROP TABLE IF EXISTS ${db}.ledger_hop_${direction}_degree${local}`,
       ]),
   },
+  {
+    version: 6,
+    name: "the transactions stored per second, for the hub caches of processes that follow the ledger",
+    // The view stamps a block by the server's clock as the server pushes it to its views (after
+    // its own table). Old days can be dropped (ALTER TABLE ... DROP PARTITION): a follower whose
+    // last catch-up is older reads too many changes and drops its hubs anyway.
+    statements: (db, local) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_changes${local} ${CHANGE_COLUMNS}
+       ENGINE = MergeTree() PARTITION BY toYYYYMMDD(stored_at) ORDER BY (stored_at, network, tx_hash)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ledger_changes_mv${local} TO ${db}.ledger_changes${local}
+       AS SELECT now() AS stored_at, network, tx_hash FROM ${db}.ledger_tx${local} GROUP BY network, tx_hash`,
+    ],
+  },
 ];
+
+/** The change log of migration 6: when a transaction's rows were stored (server seconds). */
+const CHANGE_COLUMNS = "(stored_at DateTime, network String, tx_hash String)";
+
+/** The statement putting a `Distributed` table over the shards' change logs of migration 6. */
+export function changesDistributedStatements(db: string, cluster: string): ReadonlyArray<string> {
+  const d = sqlIdentifier(db);
+  const c = sqlIdentifier(cluster);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${d}.ledger_changes ${CHANGE_COLUMNS}
+     ENGINE = Distributed(${c}, ${d}, ledger_changes_local, cityHash64(network, tx_hash))`,
+  ];
+}
 
 /** Milliseconds in a day: the width of the buckets of the `*_days` tables. */
 export const DAY_MILLIS = 86_400_000;

@@ -59,4 +59,21 @@ describe("a store with an external ledger", () => {
     expect(typeof composed.ledgerIncoming).toBe("function");
     await composed.close();
   });
+
+  it("lists the ledger's optional members, so a wrapper copying the store's members keeps them", async () => {
+    const rows = createMemoryStore();
+    const changes = { at: 5, rows: [] };
+    const ledger = new Proxy(asLedger(rows, false), {
+      get(target, prop) {
+        if (prop === "ledgerChangesSince") return async () => changes;
+        return Reflect.get(target, prop, target);
+      },
+    });
+    const composed = withExternalLedger(createMemoryStore(), ledger);
+    // What the metrics' error counter does: copy every listed member.
+    const copy = Object.fromEntries(Object.entries(composed)) as Partial<Store>;
+    expect(await copy.ledgerChangesSince?.(null, 10)).toBe(changes);
+    expect(copy.scanLedger).toBeUndefined();
+    await composed.close();
+  });
 });

@@ -4,7 +4,7 @@
  * shards, and the hops, the hash lookup, the counts of new rows and a bulk load answer as on one
  * server (checked against SQLite on the same rows).
  */
-import type { LedgerTransfer, UtxoTransaction } from "@openkyt/core";
+import { compareLedgerTransfers, type LedgerTransfer, type UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { makeUtxoTransaction, spend, BASE_TIME as T0 } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,7 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
         block: i,
         valueUsd: null,
       }));
+      const start = await ledger.ledgerChangesSince(null, 1_000);
       expect(await ledger.putLedgerTransfers(rows.slice(0, 250))).toBe(250);
       expect(await ledger.putLedgerTransfers(rows)).toBe(150);
       await sqlite.putLedgerTransfers(rows);
@@ -86,6 +87,11 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
         await sqlite.ledgerOutgoing("ETH", "native", outgoing, 9),
       );
       expect(await ledger.ledgerByTxHash("ETH", "0xt7")).toEqual(await sqlite.ledgerByTxHash("ETH", "0xt7"));
+      // The change log of migration 6 on both shards, read through the entry's Distributed table.
+      const changed = await ledger.ledgerChangesSince(start.at, 1_000);
+      expect([...(changed.rows ?? [])].sort(compareLedgerTransfers)).toEqual(
+        [...rows, extra].sort(compareLedgerTransfers),
+      );
     } finally {
       await ledger.close();
       await sqlite.close();

@@ -1,8 +1,10 @@
 /**
  * Conformance of the hub cache over a store's ledger (`createHubCachedLedger`, for stores that
- * list their ledger in stored order): traces read through it give the results of traces over the
- * store's own reads, to the bit, on a hub-heavy ledger with labels, while the store takes new
- * rows, undoes blocks (a reorganisation) and the cache evicts hubs under a small bound.
+ * list their ledger in stored order or tell its changes, `ledgerChangesSince`): traces read
+ * through it give the results of traces over the store's own reads, to the bit, on a hub-heavy
+ * ledger with labels, while the store takes new rows (some twice), undoes blocks (a
+ * reorganisation; stores that list their ledger in stored order: a ledger that tells its changes
+ * removes no rows) and the cache evicts hubs under a small bound.
  */
 import {
   compareLedgerTransfers,
@@ -142,14 +144,17 @@ function sharedChildLedger(): LedgerTransfer[] {
   ];
 }
 
-/** Registers the hub cache test; it skips for a store that does not offer `scanLedger`. */
+/** Whether the store's ledger can be followed by a hub cache. */
+const followable = (s: Store): boolean => s.scanLedger !== undefined || s.ledgerChangesSince !== undefined;
+
+/** Registers the hub cache test; it skips for a store that offers neither `scanLedger` nor `ledgerChangesSince`. */
 export function hubCacheConformance(ctx: ConformanceContext): void {
-  describe("hub cache over the ledger (stores with scanLedger)", () => {
+  describe("hub cache over the ledger (stores with scanLedger or ledgerChangesSince)", () => {
     it("traces through it as through the store's reads, after appends, a rewind and evictions", async ({
       skip,
     }) => {
       const s = ctx.store();
-      if (!s.scanLedger) return skip("this store cannot list its ledger in stored order (no hub cache)");
+      if (!followable(s)) return skip("this store cannot be followed (no hub cache)");
       await s.putLedgerTransfers(hubRows(1, 700, 0, 360));
       await s.putAttributions(
         ["0xs3", "0xs11", "0xs40", "0xout2"].map((address, i) => ({
@@ -189,15 +194,18 @@ export function hubCacheConformance(ctx: ConformanceContext): void {
       });
       let unpresented = 0;
       const lumped = roomy.ledgerIncomingLumped?.bind(roomy);
-      if (!lumped) throw new Error("the hub cache offers no lumped reads");
-      const counted: LedgerReader = {
-        ...roomy,
-        async ledgerIncomingLumped(...a) {
-          const out = await lumped(...a);
-          for (const l of out) if (l) unpresented += l.prefixCount - l.presented.length;
-          return out;
-        },
-      };
+      // Over a ledger followed by its changes (ClickHouse) the cache lumps nothing by default.
+      if (!lumped && s.scanLedger) throw new Error("the hub cache offers no lumped reads");
+      const counted: LedgerReader = lumped
+        ? {
+            ...roomy,
+            async ledgerIncomingLumped(...a) {
+              const out = await lumped(...a);
+              for (const l of out) if (l) unpresented += l.prefixCount - l.presented.length;
+              return out;
+            },
+          }
+        : roomy;
       const same = async (phase: string) => {
         const expected = await traces(plain, resolver);
         expect(await traces(counted, resolver), phase).toBe(expected);
@@ -218,21 +226,31 @@ export function hubCacheConformance(ctx: ConformanceContext): void {
       // New rows, some older than rows already held, some sharing a position with held ones.
       await s.putLedgerTransfers(hubRows(2, 150, 200, 420));
       await same("after appends");
-      expect((await s.rewindFollowedChain("ETH", HEIGHT + 300)).transfers).toBeGreaterThan(0);
-      await same("after a rewind");
+      // Some rows again in one write with new ones (a bulk load keeps one of each key).
+      const again = await s.bulkLedgerWriter?.();
+      if (again) {
+        await again.write([...hubRows(2, 150, 200, 420).slice(0, 40), ...hubRows(4, 60, 300, 430)]);
+        await again.finish();
+        await same("after rows stored again");
+      }
+      if (s.scanLedger) {
+        expect((await s.rewindFollowedChain("ETH", HEIGHT + 300)).transfers).toBeGreaterThan(0);
+        await same("after a rewind");
+      }
       await s.putLedgerTransfers(hubRows(3, 150, 290, 420));
       await same("after the replacement blocks");
       expect(roomy.stats().loaded).toBeGreaterThanOrEqual(3);
       expect(tight.stats().evicted).toBeGreaterThan(0);
       // The property is about something: lumped reads left rows of held hubs unpresented.
-      expect(unpresented).toBeGreaterThan(100);
-    });
+      if (lumped) expect(unpresented).toBeGreaterThan(100);
+      // A database server answers its thousands of reads in tens of seconds.
+    }, 180_000);
 
     it("presents a held hub's row whose sender funds another address at its time, stored before or after the load", async ({
       skip,
     }) => {
       const s = ctx.store();
-      if (!s.scanLedger) return skip("this store cannot list its ledger in stored order (no hub cache)");
+      if (!followable(s)) return skip("this store cannot be followed (no hub cache)");
       await s.putLedgerTransfers(sharedChildLedger());
       await s.putAttributions([
         { network: "ETH", address: "0xfunder", entityName: "f", entityCategory: "exchange", source: "test" },

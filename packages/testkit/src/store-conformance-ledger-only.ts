@@ -1,5 +1,5 @@
 /**
- * The ledger part of the Store conformance suite alone (the ledger and bulk ledger sections), for
+ * The ledger part of the Store conformance suite alone (the ledger, bulk ledger and hub cache sections), for
  * a ledger kept apart from the screening state: a store whose ledger members go to another
  * engine (ClickHouse) must give the same answers as SQLite and Postgres on the same rows.
  */
@@ -7,6 +7,7 @@ import type { Store } from "@openkyt/core";
 import { afterEach, beforeEach, describe } from "vitest";
 import type { ConformanceContext, StoreConformanceOptions } from "./store-conformance.js";
 import { bulkLedgerConformance } from "./store-conformance-bulk-ledger.js";
+import { hubCacheConformance } from "./store-conformance-hub-cache.js";
 import { ledgerConformance } from "./store-conformance-ledger.js";
 
 /** Registers the ledger sections of the Store conformance suite as a vitest `describe` block. */
@@ -29,5 +30,6 @@ export function runLedgerConformance(options: StoreConformanceOptions): void {
     };
     ledgerConformance(context);
     bulkLedgerConformance(context);
+    hubCacheConformance(context);
   });
 }

@@ -542,6 +542,14 @@ export interface LedgerScan {
   readonly last: number;
 }
 
+/** What an external ledger stored lately (see {@link Store.ledgerChangesSince}). */
+export interface LedgerChanges {
+  /** The ledger's clock when the read began (ms): the `since` of the next call. */
+  readonly at: number;
+  /** The rows stored since (some perhaps again), or null when there were more than the limit. */
+  readonly rows: ReadonlyArray<LedgerTransfer> | null;
+}
+
 /** How a bulk load is opened (see {@link Store.bulkLedgerWriter}). */
 export interface LedgerBulkOptions {
   /**
@@ -623,6 +631,16 @@ export interface Store extends StoreOps {
    * memory and SQLite stores; Postgres, with several writers at once, has no such order.
    */
   scanLedger?(after: number, limit: number): Promise<LedgerScan>;
+  /**
+   * Optional, for a ledger kept where rows have no stored order (ClickHouse): the rows stored
+   * lately, for a copy that holds some of the ledger (the hub cache) and follows it. `since`: the
+   * `at` of an earlier answer (null: none, then only `at` is answered, no rows); the answer holds
+   * every row stored after the read that answered `since` began, and may hold rows answered
+   * before (twice too, while a duplicate is unmerged): a follower skips the rows it holds. `rows`
+   * is null when more than `limit` transactions were stored since (the follower then drops what
+   * it holds). Rows are never removed from such a ledger (no account-ledger rewinds).
+   */
+  ledgerChangesSince?(since: number | null, limit: number): Promise<LedgerChanges>;
   /**
    * Optional: the rewinds recorded after number `after` (0: from the first), in the order they
    * committed, at most `limit` of them: the rows a chain follower removed after a

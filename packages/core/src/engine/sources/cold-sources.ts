@@ -12,8 +12,9 @@
  * every address a trace finds with at least 64 rows, up to a bound, followed as the store
  * changes, so that a trace reads them and lumps their light rows in memory instead of reading
  * thousands of rows a visit. Here it is off unless asked (`hubCache`); `openkyt serve` and
- * `worker` ask for it on a store that counts its hops (Postgres), where a fresh worker's own CPU
- * and the database's were both lower with it (docs/benchmarks.md, "Hub cache, fourth pass").
+ * `worker` ask for it on a store that counts its hops (Postgres, and a ClickHouse ledger, followed
+ * by its change log), where a fresh worker's own CPU and the database's were both lower with it
+ * (docs/benchmarks.md, "Hub cache, fourth pass" and "Hub cache on ClickHouse").
  *
  *   const engine = createEngine({ store, ...(await createColdSources(store)) });
  */
@@ -55,7 +56,8 @@ export interface ColdSourcesOptions {
   readonly reference?: WholeReferenceOptions | false;
   /**
    * The hub cache in front of the store's ledger, or absent / `false` for none (the default:
-   * every hop read from the store). A store that cannot list its ledger in stored order gets none.
+   * every hop read from the store). A store that can neither list its ledger in stored order nor
+   * tell its changes (`ledgerChangesSince`) gets none.
    */
   readonly hubCache?: HubCacheOptions | false;
   /**
@@ -90,7 +92,9 @@ export async function createColdSources(
     whole ? wholeAttributionSource(store, whole) : null,
     whole ? wholeSanctionsSource(store, whole) : null,
   ]);
-  const hubs = !options.hubCache || !store.scanLedger ? null : options.hubCache;
+  // A store that lists its ledger in stored order, or tells its changes (a ClickHouse ledger).
+  const follows = store.scanLedger !== undefined || store.ledgerChangesSince !== undefined;
+  const hubs = !options.hubCache || !follows ? null : options.hubCache;
   // The hop counts of a batch's concurrent traces asked together (`coalesced-counts.ts`): a
   // round trip saved per trace and hop on a database; in memory a count costs no round trip.
   const coalesce = options.coalesceCounts ?? store.capabilities.inProcess !== true;

@@ -23,6 +23,13 @@
  * by any process reaches a hub's reads at most 1 s later, as with `--warm`). A hub is loaded between two catch-ups, never
  * during one: a row stored after the catch-up before the load has a higher position than it
  * and is read by the next (twice when the load saw it too: held rows are skipped).
+ *
+ * A ledger whose rows have no stored order (ClickHouse) is followed by `Store.ledgerChangesSince`
+ * instead: a catch-up reads the rows stored since the last one began (the ledger's own clock,
+ * with its own overlap: rows held already are skipped, duplicates included), and when more than
+ * `maxChanges` transactions were stored meanwhile (an import) drops every hub, to be loaded
+ * again when next read. Loads run between catch-ups as above; such a ledger removes no rows, so
+ * there are no rewinds to follow.
  */
 import type { LedgerTransfer } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
@@ -37,9 +44,9 @@ import type {
 } from "../../ports/ledger-reader.js";
 import type { AddressScreen } from "../../ports/reference-sources.js";
 import { type Clock, systemClock } from "../../ports/runtime.js";
-import type { Store } from "../../ports/store.js";
+import type { LedgerChanges, Store } from "../../ports/store.js";
 import { ledgerTail } from "./ledger-tail.js";
-import { warmCatchUp } from "./warm-catch-up.js";
+import { type WarmStart, warmCatchUp } from "./warm-catch-up.js";
 
 /** Options of {@link createHubCachedLedger}. */
 export interface HubCacheOptions {
@@ -58,6 +65,20 @@ export interface HubCacheOptions {
   readonly maxLagMs?: number;
   /** Rows per statement while following the store. */
   readonly pageSize?: number;
+  /**
+   * Following `Store.ledgerChangesSince`: transactions stored since the last catch-up past which
+   * the cache drops its hubs rather than reading them all.
+   */
+  readonly maxChanges?: number;
+  /**
+   * Whether held hubs answer lumped reads (`ledgerIncomingLumped`), for which an incoming hub's
+   * senders' siblings are loaded on its first one. Default: yes, except over a ledger followed by
+   * its changes (ClickHouse) whose reader does not join the siblings itself: there the outgoing
+   * reads per sender and time (or a join, which 18.16 runs as a scan of the outgoing table per
+   * hub) cost the server more than the cache spared it (docs/benchmarks.md, "Hub cache on
+   * ClickHouse"). Without, a trace reads a held hub's rows whole, from memory; answers are the same.
+   */
+  readonly lumped?: boolean;
   readonly clock?: Clock;
 }
 
@@ -78,6 +99,7 @@ export const HUB_CACHE_DEFAULTS = Object.freeze({
   minIdleMs: 60_000,
   maxLagMs: 1_000,
   pageSize: 5_000,
+  maxChanges: 50_000,
 });
 
 /** The reader, and its upkeep. */
@@ -100,12 +122,12 @@ const ALL_AFTER = Number.MIN_SAFE_INTEGER;
 const ALL_ROWS = 2 ** 31 - 1;
 
 /**
- * `inner` (the store's reader) with hubs held in memory, following `store`'s appends and rewinds.
- * NOT_CONFIGURED when the store cannot list its ledger in stored order.
+ * `inner` (the store's reader) with hubs held in memory, following `store`'s appends and rewinds
+ * (or its changes, `Store.ledgerChangesSince`). NOT_CONFIGURED when the store offers neither.
  */
 export async function createHubCachedLedger(
   inner: LedgerReader,
-  store: Pick<Store, "scanLedger" | "scanRewinds">,
+  store: Pick<Store, "scanLedger" | "scanRewinds" | "ledgerChangesSince">,
   options: HubCacheOptions = {},
 ): Promise<HubCachedLedger> {
   const settings = { ...HUB_CACHE_DEFAULTS, ...options };
@@ -117,10 +139,8 @@ export async function createHubCachedLedger(
       "hub cache: minRows must be >= 1, maxBytes, maxLagMs and minIdleMs >= 0",
     );
   }
-  const start = await ledgerTail(store, settings.pageSize);
-  if (!store.scanLedger || start === null) {
-    throw new KytError("NOT_CONFIGURED", "the store cannot list its ledger in stored order: no hub cache");
-  }
+  const changes = store.scanLedger ? undefined : store.ledgerChangesSince?.bind(store);
+  const start = changes ? null : await ledgerTail(store, settings.pageSize);
   const clock = options.clock ?? systemClock;
   const cache = new HubCache({
     maxRows: Math.floor(settings.maxBytes / HUB_CACHE_BYTES_PER_ROW),
@@ -138,25 +158,17 @@ export async function createHubCachedLedger(
     refusedAt.delete(key);
     return false;
   };
-  const scan = store.scanLedger.bind(store);
   const innerSiblings = inner.ledgerSenderSiblings?.bind(inner);
-  const upkeep = warmCatchUp(
-    "hub cache",
-    { maxLagMs: settings.maxLagMs, pageSize: settings.pageSize, clock },
-    HUB_CACHE_DEFAULTS,
-    async (position, pageSize) => {
-      const page = await scan(position, pageSize);
-      return { read: page.rows.length, added: cache.append(page.rows), last: page.last };
-    },
-    store.scanRewinds
-      ? {
-          scan: store.scanRewinds.bind(store),
-          ledger: "account",
-          drop: (network, fromHeight) => cache.removeBlocksFrom(network, fromHeight),
-        }
-      : null,
-    start,
-  );
+  const lumped = options.lumped ?? (changes === undefined || innerSiblings !== undefined);
+  let upkeep: HubUpkeep;
+  if (start !== null) upkeep = scanCatchUp(store, cache, settings, clock, start);
+  else if (changes) upkeep = await changesCatchUp(changes, cache, settings.maxChanges, clock);
+  else {
+    throw new KytError(
+      "NOT_CONFIGURED",
+      "the store can neither list its ledger in stored order nor tell its changes: no hub cache",
+    );
+  }
 
   // Catch-ups and loads run one at a time (see the module comment).
   let chain: Promise<unknown> = Promise.resolve();
@@ -373,11 +385,12 @@ export async function createHubCachedLedger(
     catchUp,
     stats: () => cache.stats(),
   };
+  const { ledgerIncomingLumped: _lumped, ...unlumped } = reader;
   // Counts only where the inner reader counts: the others' addresses are counted by it.
   const innerIncomingCounts = inner.ledgerIncomingCounts?.bind(inner);
   const innerOutgoingCounts = inner.ledgerOutgoingCounts?.bind(inner);
   return Object.freeze({
-    ...reader,
+    ...(lumped ? reader : unlumped),
     ...(innerIncomingCounts
       ? {
           async ledgerIncomingCounts(
@@ -431,6 +444,70 @@ export async function createHubCachedLedger(
         }
       : {}),
   });
+}
+
+/** How the cache follows the store: a catch-up now, and when the last one began. */
+interface HubUpkeep {
+  catchUp(): Promise<number>;
+  readonly caughtUpAt: number;
+}
+
+/** Follows `Store.scanLedger` and `Store.scanRewinds` from `start` (the module comment). */
+function scanCatchUp(
+  store: Pick<Store, "scanLedger" | "scanRewinds">,
+  cache: HubCache,
+  settings: { readonly maxLagMs: number; readonly pageSize: number },
+  clock: Clock,
+  start: WarmStart,
+): HubUpkeep {
+  const scan = (store.scanLedger as NonNullable<Store["scanLedger"]>).bind(store);
+  return warmCatchUp(
+    "hub cache",
+    { maxLagMs: settings.maxLagMs, pageSize: settings.pageSize, clock },
+    HUB_CACHE_DEFAULTS,
+    async (position, pageSize) => {
+      const page = await scan(position, pageSize);
+      return { read: page.rows.length, added: cache.append(page.rows), last: page.last };
+    },
+    store.scanRewinds
+      ? {
+          scan: store.scanRewinds.bind(store),
+          ledger: "account",
+          drop: (network, fromHeight) => cache.removeBlocksFrom(network, fromHeight),
+        }
+      : null,
+    start,
+  );
+}
+
+/**
+ * Follows `Store.ledgerChangesSince` from now (the module comment): each catch-up appends the
+ * rows stored since the last one began, or drops every hub when more than `maxChanges`
+ * transactions were. The callers run catch-ups one at a time.
+ */
+async function changesCatchUp(
+  changes: (since: number | null, limit: number) => Promise<LedgerChanges>,
+  cache: HubCache,
+  maxChanges: number,
+  clock: Clock,
+): Promise<HubUpkeep> {
+  let since = (await changes(null, maxChanges)).at;
+  let caughtUpAt = Number.NEGATIVE_INFINITY;
+  return {
+    async catchUp() {
+      const startedAt = clock.now();
+      const page = await changes(since, maxChanges);
+      since = page.at;
+      let added = 0;
+      if (page.rows === null) cache.clear();
+      else added = cache.append(page.rows);
+      caughtUpAt = startedAt;
+      return added;
+    },
+    get caughtUpAt() {
+      return caughtUpAt;
+    },
+  };
 }
 
 /**
