@@ -15,11 +15,13 @@
  * - two real `openkyt worker` processes screening sampled transfers: transfers/s from the first
  *   registration to the last check, the workers' and the servers' CPU per transfer. ClickHouse:
  *   `--ledger clickhouse://...`, state on Postgres; Postgres: default (cold) workers on the
- *   ledger's schema; warm: `--warm` workers on a copy of the SQLite file.
+ *   ledger's schema; warm: `--warm` workers on a copy of the SQLite file. Each waits at most
+ *   `--screen-minutes` for its checks; then the figures cover the checks done (the table says
+ *   how many of how many).
  *
  *   node --conditions=source --import tsx bench/src/scale/side-by-side.ts [--clickhouse N]
  *     [--postgres M] [--warm K] [--stores warm,postgres,clickhouse] [--traces 100]
- *     [--screen 300] [--workers 2] [--optimize] [--keep]
+ *     [--screen 300] [--screen-minutes 10] [--workers 2] [--optimize] [--keep]
  *
  * Postgres (OPENKYT_BENCH_PG, default postgres://127.0.0.1:5432/test names the server) gets a
  * database of its own, `scale3_side_by_side`, holding the Postgres ledger (schema `ledger`) and
@@ -74,6 +76,8 @@ const stores = (flag("--stores") ?? STORES.join(",")).split(",").map((name) => {
 const traces = numberFlag("--traces", 100);
 const screen = numberFlag("--screen", 300);
 const workers = numberFlag("--workers", 2);
+/** How long each ledger's workers may take over their checks; past it the checks done count. */
+const screenMinutes = numberFlag("--screen-minutes", 10);
 const optimize = process.argv.includes("--optimize");
 const keep = process.argv.includes("--keep");
 const server = process.env.OPENKYT_BENCH_PG ?? "postgres://127.0.0.1:5432/test";
@@ -184,7 +188,7 @@ async function measureWarm(rows: number): Promise<Column> {
       const screening =
         workers > 0
           ? await measureWorkers(
-              { store, args: ["--db", file, "--warm"], servers: {} },
+              { store, args: ["--db", file, "--warm"], servers: {}, waitMillis: screenMinutes * 60_000 },
               await sampleTransfers(store, rows, screen),
               workers,
             )
@@ -271,7 +275,12 @@ async function measurePostgres(rows: number): Promise<Column> {
     const screening =
       workers > 0
         ? await measureWorkers(
-            { store, args: ["--db", db], servers: { Postgres: serverMs } },
+            {
+              store,
+              args: ["--db", db],
+              servers: { Postgres: serverMs },
+              waitMillis: screenMinutes * 60_000,
+            },
             await sampleTransfers(store, rows, screen),
             workers,
           )
@@ -303,7 +312,7 @@ async function measureClickHouseColumn(rows: number): Promise<Column | null> {
     traces,
     workers,
     screen,
-    state: { stateUrl: databaseUrl, schema: "ch_state" },
+    state: { stateUrl: databaseUrl, schema: "ch_state", waitMillis: screenMinutes * 60_000 },
   });
   if (!m) return null;
   return {
@@ -354,7 +363,10 @@ function table(columns: ReadonlyArray<Column>): string {
       `screening, ${workers} workers, transfers/s`,
       (c) => fixed(c.screening ? c.screening.transfers / c.screening.seconds : null, 2),
     ],
-    ["  transfers screened", (c) => fixed(c.screening?.transfers, 0)],
+    [
+      "  transfers checked / registered",
+      (c) => (c.screening ? `${c.screening.transfers} / ${c.screening.registered}` : "-"),
+    ],
     ["  workers' start (warm: load), s", (c) => fixed(c.screening?.startSeconds, 1)],
     ["  worker CPU per transfer, ms", (c) => perTransfer(c, c.screening?.workerMs)],
     ["  server CPU per transfer, ms", serverOf],
