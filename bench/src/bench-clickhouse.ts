@@ -18,6 +18,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
 
 import {
   findClickHouseBinary,
@@ -28,19 +29,18 @@ import {
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
 import { ledgerRows } from "@openkyt/testkit";
-import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
+import {
+  type ClickHouseWorkersOptions,
+  measureClickHouseWorkers,
+  type WorkersMeasure,
+  workersFigures,
+} from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
 import { type Figure, figure, percentile } from "./bench-stats.js";
 import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
 const quick = process.argv.includes("--quick");
-const rowsAt = process.argv.indexOf("--rows");
-const rows = rowsAt >= 0 ? Number(process.argv[rowsAt + 1]) : quick ? 20_000 : 1_000_000;
 const IN_FLIGHT = 2;
-const optimize = !process.argv.includes("--no-optimize");
-const traces = numberFlag("--traces", quick ? 30 : 300);
-const workers = numberFlag("--workers", 0);
-const screen = numberFlag("--screen", quick ? 100 : 1_000);
 
 function numberFlag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -60,12 +60,57 @@ function processCpuSeconds(pid: number): number {
   }
 }
 
-async function main(): Promise<Figure[]> {
+/** What {@link measureClickHouse} does. */
+export interface ClickHouseBenchOptions {
+  /** Ledger rows generated and ingested. */
+  readonly rows: number;
+  /** Whether the three tables are merged to one part each (OPTIMIZE FINAL) after the ingest. */
+  readonly optimize: boolean;
+  /** 20-hop traces sampled from the ledger. */
+  readonly traces: number;
+  /** `openkyt worker` processes screening `screen` transfers of the ledger (0: none). */
+  readonly workers: number;
+  readonly screen: number;
+  /** Where the workers' screening state goes (bench-clickhouse-workers.ts's defaults otherwise). */
+  readonly state?: ClickHouseWorkersOptions;
+}
+
+/** The figures of one ClickHouse ledger, raw (seconds, CPU seconds, milliseconds). */
+export interface ClickHouseMeasure {
+  readonly rows: number;
+  readonly ingest: {
+    readonly wallS: number;
+    readonly clientCpuS: number;
+    readonly serverCpuS: number;
+    /** CPU of the generator alone per row, us (part of the client's). */
+    readonly generatorUs: number;
+  };
+  /** The OPTIMIZE FINAL after the ingest (absent when not asked for). */
+  readonly merge: { readonly wallS: number; readonly serverCpuS: number } | null;
+  readonly bytesOnDisk: number;
+  readonly bytesPerRow: number;
+  readonly parts: number;
+  readonly traces: {
+    readonly ms: ReadonlyArray<number>;
+    readonly edges: ReadonlyArray<number>;
+    readonly clientCpuMs: number;
+    readonly serverCpuMs: number;
+  };
+  /** The workers' screening (absent without workers or without Postgres for the state). */
+  readonly screening: WorkersMeasure | null;
+}
+
+/**
+ * Starts a ClickHouse server, ingests the generated ledger, measures its size and 20-hop traces
+ * and (with workers) the screening rate; stops the server. Null without a clickhouse-server binary.
+ */
+export async function measureClickHouse(options: ClickHouseBenchOptions): Promise<ClickHouseMeasure | null> {
+  const { rows, optimize, traces, workers, screen } = options;
   if (!findClickHouseBinary()) {
     console.error(
       "clickhouse: no clickhouse-server binary installed; skipped (apt-get install clickhouse-server)",
     );
-    return [];
+    return null;
   }
   const server = await startLocalClickHouse();
   try {
@@ -110,8 +155,8 @@ async function main(): Promise<Figure[]> {
     );
 
     const admin = openChClient(target);
-    const [disk] = await admin.rows<{ bytes: number; tx: number }>(
-      `SELECT sum(bytes_on_disk) AS bytes, sumIf(rows, table = 'ledger_tx') AS tx
+    const [disk] = await admin.rows<{ bytes: number; tx: number; parts: number }>(
+      `SELECT sum(bytes_on_disk) AS bytes, sumIf(rows, table = 'ledger_tx') AS tx, count() AS parts
        FROM system.parts WHERE database = 'bench' AND active`,
     );
     await admin.close();
@@ -123,6 +168,7 @@ async function main(): Promise<Figure[]> {
     const ms: number[] = [];
     const edges: number[] = [];
     const traceCpu0 = process.cpuUsage();
+    const traceServer0 = processCpuSeconds(serverPid);
     for (const row of sample) {
       const t0 = performance.now();
       const result = await traceSampleRow({ ledger, resolver }, row, 20);
@@ -130,55 +176,86 @@ async function main(): Promise<Figure[]> {
       edges.push(result.edgesRead);
     }
     const traceCpu = process.cpuUsage(traceCpu0);
+    const traceServerCpuS = processCpuSeconds(serverPid) - traceServer0;
     console.error(
       `clickhouse: ${sample.length} 20-hop traces: p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms`,
     );
-    const screened =
+    const screening =
       workers > 0
-        ? await benchClickHouseWorkers(
+        ? await measureClickHouseWorkers(
             server.ledgerUrl("bench"),
             rows,
             await sampleTransfers(ledger, rows, screen),
             workers,
             serverPid,
+            options.state,
           )
-        : [];
+        : null;
     await ledger.close();
-    return [
-      figure(
-        `ClickHouse ingest, ${label} (RowBinary, ${IN_FLIGHT} INSERTs in flight)`,
-        "rows/s",
-        [rows / wallS],
-        ">= 500,000",
-      ),
-      figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables, merges)", "us", [
-        (serverCpuS * 1e6) / rows,
-      ]),
-      figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [
-        (clientCpuS * 1e6) / rows,
-      ]),
-      figure("ClickHouse ingest: generator CPU per row (included above)", "us", [generatorUs]),
-      ...(optimize
-        ? [
-            figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
-              (mergeCpuS * 1e6) / rows,
-            ]),
-          ]
-        : []),
-      figure("ClickHouse bytes on disk per ledger row (3 orderings + degrees)", "B", [bytesPerRow]),
-      figure("20-hop trace p50, ClickHouse ledger", "ms", [percentile(ms, 50)]),
-      figure("20-hop trace p99, ClickHouse ledger", "ms", [percentile(ms, 99)]),
-      figure("20-hop trace client CPU per trace, ClickHouse (mean)", "ms", [
-        (traceCpu.user + traceCpu.system) / 1000 / Math.max(1, sample.length),
-      ]),
-      figure("20-hop edges read per trace, ClickHouse (mean)", "edges", [
-        edges.reduce((a, b) => a + b, 0) / Math.max(1, edges.length),
-      ]),
-      ...screened,
-    ];
+    return {
+      rows,
+      ingest: { wallS, clientCpuS, serverCpuS, generatorUs },
+      merge: optimize ? { wallS: mergeS, serverCpuS: mergeCpuS } : null,
+      bytesOnDisk: Number(disk?.bytes ?? 0),
+      bytesPerRow,
+      parts: Number(disk?.parts ?? 0),
+      traces: {
+        ms,
+        edges,
+        clientCpuMs: (traceCpu.user + traceCpu.system) / 1000,
+        serverCpuMs: traceServerCpuS * 1000,
+      },
+      screening,
+    };
   } finally {
     await server.stop();
   }
 }
 
-console.log(JSON.stringify(await main()));
+/** The figures of {@link measureClickHouse}, for the bench table. */
+function clickHouseFigures(m: ClickHouseMeasure): Figure[] {
+  const label = `${m.rows.toLocaleString("en-US")} rows`;
+  const n = Math.max(1, m.traces.ms.length);
+  return [
+    figure(
+      `ClickHouse ingest, ${label} (RowBinary, ${IN_FLIGHT} INSERTs in flight)`,
+      "rows/s",
+      [m.rows / m.ingest.wallS],
+      ">= 500,000",
+    ),
+    figure("ClickHouse ingest: server CPU per row (parse, 3 sorted copies, degree tables, merges)", "us", [
+      (m.ingest.serverCpuS * 1e6) / m.rows,
+    ]),
+    figure("ClickHouse ingest: client CPU per row (generator + RowBinary + HTTP)", "us", [
+      (m.ingest.clientCpuS * 1e6) / m.rows,
+    ]),
+    figure("ClickHouse ingest: generator CPU per row (included above)", "us", [m.ingest.generatorUs]),
+    ...(m.merge
+      ? [
+          figure("ClickHouse merge to one part per table (OPTIMIZE FINAL): server CPU per row", "us", [
+            (m.merge.serverCpuS * 1e6) / m.rows,
+          ]),
+        ]
+      : []),
+    figure("ClickHouse bytes on disk per ledger row (3 orderings + degrees)", "B", [m.bytesPerRow]),
+    figure("20-hop trace p50, ClickHouse ledger", "ms", [percentile(m.traces.ms, 50)]),
+    figure("20-hop trace p99, ClickHouse ledger", "ms", [percentile(m.traces.ms, 99)]),
+    figure("20-hop trace client CPU per trace, ClickHouse (mean)", "ms", [m.traces.clientCpuMs / n]),
+    figure("20-hop trace server CPU per trace, ClickHouse (mean)", "ms", [m.traces.serverCpuMs / n]),
+    figure("20-hop edges read per trace, ClickHouse (mean)", "edges", [
+      m.traces.edges.reduce((a, b) => a + b, 0) / n,
+    ]),
+    ...(m.screening ? workersFigures(m.screening, `${label} ClickHouse ledger, state on Postgres`) : []),
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const measured = await measureClickHouse({
+    rows: numberFlag("--rows", quick ? 20_000 : 1_000_000),
+    optimize: !process.argv.includes("--no-optimize"),
+    traces: numberFlag("--traces", quick ? 30 : 300),
+    workers: numberFlag("--workers", 0),
+    screen: numberFlag("--screen", quick ? 100 : 1_000),
+  });
+  console.log(JSON.stringify(measured ? clickHouseFigures(measured) : []));
+}

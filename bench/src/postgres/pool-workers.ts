@@ -40,6 +40,7 @@ import { benchShape, loadGenerated } from "../bench-ledger-db.js";
 import { percentile } from "../bench-stats.js";
 import { sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
+import { BackendCpu, processCpuMs } from "./backend-cpu.js";
 
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/openkyt.js", import.meta.url));
 const INFLIGHT = 64;
@@ -61,48 +62,11 @@ const schema = process.env.OPENKYT_BENCH_SCHEMA ?? `bench_pool_${size}_${shape}`
 const threads = process.env.OPENKYT_BENCH_THREADS;
 const warm = process.env.OPENKYT_BENCH_WARM !== "0";
 
-/** User + system CPU ms of process `pid` and its threads so far (0 when it is gone). */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
 /** Resident set of process `pid`, MB. */
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
   return Number(kb) / 1024;
-}
-
-/**
- * CPU of the Postgres backends of the bench's database: their pids (pg_stat_activity) and CPU
- * (/proc) read by {@link BackendCpu.sample}, each backend counted up to its last sample (one
- * that exits counts what it used up to the sample before; the pools hold their connections
- * while checks run). Other databases' backends, other helpers' on a shared server, are not.
- */
-class BackendCpu {
-  readonly #seen = new Map<number, number>();
-
-  /** Reads the backends of this database now. */
-  sample(): void {
-    const out = runPsql(url, schema, "select pid from pg_stat_activity where datname = current_database();");
-    for (const pid of out.split("\n").filter(Boolean).map(Number)) {
-      const ms = processCpuMs(pid);
-      if (ms > 0) this.#seen.set(pid, ms);
-    }
-  }
-
-  /** CPU ms of every backend seen, at its last sample. */
-  totalMs(): number {
-    let ms = 0;
-    for (const v of this.#seen.values()) ms += v;
-    return ms;
-  }
 }
 
 /** Exposure checks finished so far by the worker serving /metrics on `port`. */
@@ -231,7 +195,7 @@ try {
     `${workerCount} ${warm ? "warm" : "cold"} workers running in ${((performance.now() - t0) / 1000).toFixed(0)} s; RSS ${startRss.map((r) => r.toFixed(0)).join(", ")} MB`,
   );
   const tag = `${process.pid}`;
-  const backends = new BackendCpu();
+  const backends = new BackendCpu(url, schema);
   // 1. Peak.
   const cpu0 = children.map((c) => processCpuMs(c.pid ?? 0));
   backends.sample();

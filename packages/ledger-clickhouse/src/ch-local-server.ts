@@ -66,6 +66,16 @@ export interface LocalClickHouseOptions {
   readonly clusters?: Readonly<Record<string, ReadonlyArray<number>>>;
   /** How long to wait for the server to answer (default 90 s). */
   readonly startTimeoutMillis?: number;
+  /**
+   * Server-wide MergeTree settings (`<merge_tree>` of config.xml), e.g. `parts_to_delay_insert`,
+   * `max_bytes_to_merge_at_max_space_in_pool`; the server's defaults otherwise. For benchmarks.
+   */
+  readonly mergeTree?: Readonly<Record<string, number>>;
+  /**
+   * Settings of the default profile (users.xml) besides `max_memory_usage` and `max_threads`, e.g.
+   * `background_pool_size`, `max_insert_block_size`. For benchmarks.
+   */
+  readonly profile?: Readonly<Record<string, number>>;
 }
 
 /** A TCP port nobody listens on right now. */
@@ -89,11 +99,17 @@ export async function startLocalClickHouse(options: LocalClickHouseOptions = {})
       "NOT_CONFIGURED",
       "no clickhouse-server binary found (apt-get install clickhouse-server)",
     );
+  // Settings are checked before anything is made.
+  const mergeTree = settingsXml(options.mergeTree ?? {});
+  const profile = settingsXml(options.profile ?? {});
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "openkyt-clickhouse-")));
   const httpPort = options.httpPort ?? (await freePort());
   const tcpPort = options.tcpPort ?? (await freePort());
-  await writeFile(join(dir, "config.xml"), configXml(dir, httpPort, tcpPort, options.clusters ?? {}));
-  await writeFile(join(dir, "users.xml"), USERS_XML);
+  await writeFile(
+    join(dir, "config.xml"),
+    configXml(dir, httpPort, tcpPort, options.clusters ?? {}, mergeTree),
+  );
+  await writeFile(join(dir, "users.xml"), usersXml(profile));
   const child = spawn(binary.command, [...binary.args, `--config-file=${join(dir, "config.xml")}`], {
     cwd: dir,
     stdio: ["ignore", "ignore", "pipe"],
@@ -165,6 +181,7 @@ function configXml(
   httpPort: number,
   tcpPort: number,
   clusters: Readonly<Record<string, ReadonlyArray<number>>>,
+  mergeTree: string,
 ): string {
   const remote = Object.entries(clusters)
     .map(
@@ -194,14 +211,28 @@ function configXml(
   <mlock_executable>false</mlock_executable>
   <remote_servers>${remote}</remote_servers>
   <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
+  <merge_tree>${mergeTree}</merge_tree>
 </yandex>
 `;
 }
 
-const USERS_XML = `<?xml version="1.0"?>
+/** `<name>value</name>` for each setting: plain identifiers, safe whole numbers. */
+function settingsXml(settings: Readonly<Record<string, number>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => {
+      if (!Number.isSafeInteger(value) || value < 0)
+        throw new KytError("VALIDATION_ERROR", `ClickHouse setting ${name}: expected a whole number`);
+      return `<${sqlIdentifier(name)}>${value}</${name}>`;
+    })
+    .join("");
+}
+
+function usersXml(profile: string): string {
+  return `<?xml version="1.0"?>
 <yandex>
-  <profiles><default><max_memory_usage>4000000000</max_memory_usage><max_threads>2</max_threads></default></profiles>
+  <profiles><default><max_memory_usage>4000000000</max_memory_usage><max_threads>2</max_threads>${profile}</default></profiles>
   <users><default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks><profile>default</profile><quota>default</quota></default></users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
 </yandex>
 `;
+}
