@@ -16,6 +16,7 @@ import {
   type Store,
   storeAttributionSource,
   storeSanctionsSource,
+  traceAddressExposure,
   traceTransferExposure,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
@@ -97,6 +98,30 @@ export function traceSampleRow(
     minPathWeight,
     edgeBudget: DEFAULT_EDGE_BUDGET,
   });
+}
+
+/**
+ * Both traces the engine runs for a sampled row screened as a deposit of 1,000 at its own time,
+ * at the engine's defaults: the origin of funds (back from the sender) and the sender's address
+ * exposure, one after the other.
+ */
+export async function screenedTraces(
+  deps: TraceDeps,
+  row: LedgerTransfer,
+): Promise<{
+  readonly transfer: Awaited<ReturnType<typeof traceTransferExposure>>;
+  readonly address: Awaited<ReturnType<typeof traceAddressExposure>>;
+}> {
+  const span = { from: row.occurredAt, to: row.occurredAt };
+  const common = { ...deps, network: row.network, tokenId: row.tokenId, at: row.occurredAt, span };
+  const transfer = await traceTransferExposure({
+    ...common,
+    direction: "incoming",
+    counterparty: row.from,
+    value: 1_000,
+  });
+  const address = await traceAddressExposure({ ...common, address: row.from, side: "sender" });
+  return { transfer, address };
 }
 
 /** A resolver over the labels and sanctions of the generated ledger of `ledgerSize` rows, held in a memory store. */

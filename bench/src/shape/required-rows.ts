@@ -25,8 +25,6 @@ import {
   LedgerIndex,
   type LedgerReader,
   type LedgerTransfer,
-  traceAddressExposure,
-  traceTransferExposure,
   wholeAttributionSource,
   wholeSanctionsSource,
 } from "@openkyt/core";
@@ -34,7 +32,7 @@ import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
 import { percentile } from "../bench-stats.js";
-import { loadLedgerInto, sampleTransfers } from "../bench-tracing.js";
+import { loadLedgerInto, sampleTransfers, screenedTraces } from "../bench-tracing.js";
 
 const [size = "1000000", count = "200", shapeArg = "real"] = process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
@@ -122,29 +120,8 @@ for (const round of ["warm-up", "classified"]) {
   const perTransfer: number[] = [];
   let edges = 0;
   for (const row of sample) {
-    const span = { from: row.occurredAt, to: row.occurredAt };
     const cpu0 = process.cpuUsage();
-    const r = await traceTransferExposure({
-      ledger,
-      resolver,
-      network: row.network,
-      tokenId: row.tokenId,
-      direction: "incoming",
-      counterparty: row.from,
-      at: row.occurredAt,
-      value: 1_000,
-      span,
-    });
-    const a = await traceAddressExposure({
-      ledger,
-      resolver,
-      network: row.network,
-      tokenId: row.tokenId,
-      address: row.from,
-      side: "sender",
-      at: row.occurredAt,
-      span,
-    });
+    const { transfer: r, address: a } = await screenedTraces({ ledger, resolver }, row);
     const cpu = process.cpuUsage(cpu0);
     perTransfer.push((cpu.user + cpu.system) / 1000);
     edges += r.edgesRead + (a.exposure?.edgesRead ?? 0);

@@ -25,15 +25,13 @@ import {
   LedgerIndex,
   type LedgerReader,
   type LedgerTransfer,
-  traceAddressExposure,
-  traceTransferExposure,
   wholeAttributionSource,
   wholeSanctionsSource,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
-import { loadLedgerInto, sampleTransfers } from "../bench-tracing.js";
+import { loadLedgerInto, sampleTransfers, screenedTraces } from "../bench-tracing.js";
 
 const [size = "100000", count = "300", shapeArg = "real", readerArg = "index"] = process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
@@ -140,32 +138,11 @@ for (let round = 0; round < 3 * modes.length; round++) {
   const digest = createHash("sha256");
   const cpu0 = process.cpuUsage();
   for (const row of sample) {
-    const span = { from: row.occurredAt, to: row.occurredAt };
-    const r = await traceTransferExposure({
-      ledger,
-      resolver,
-      network: row.network,
-      tokenId: row.tokenId,
-      direction: "incoming",
-      counterparty: row.from,
-      at: row.occurredAt,
-      value: 1_000,
-      span,
-    });
+    const { transfer: r, address: a } = await screenedTraces({ ledger, resolver }, row);
     edges += r.edgesRead;
     if (r.truncated) truncated++;
     for (const s of r.shares) checksum += s.share * s.minHops + s.path.length;
     digest.update(JSON.stringify(r));
-    const a = await traceAddressExposure({
-      ledger,
-      resolver,
-      network: row.network,
-      tokenId: row.tokenId,
-      address: row.from,
-      side: "sender",
-      at: row.occurredAt,
-      span,
-    });
     addressEdges += a.exposure?.edgesRead ?? 0;
     digest.update(JSON.stringify(a));
   }
