@@ -18,6 +18,8 @@ import {
   storeSanctionsSource,
   traceAddressExposure,
   traceTransferExposure,
+  wholeAttributionSource,
+  wholeSanctionsSource,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { generatedTxHash, ledgerReferenceData, seededRandom } from "@openkyt/testkit";
@@ -122,6 +124,25 @@ export async function screenedTraces(
   });
   const address = await traceAddressExposure({ ...common, address: row.from, side: "sender" });
   return { transfer, address };
+}
+
+/**
+ * A resolver over `ref`'s labels and sanctions held whole, as a warm process holds them: the
+ * sources then name the addresses that may resolve (`addressScreen`), which lets an in-memory
+ * ledger lump a hub's rows. Throws when the rows are too many to hold whole.
+ */
+export async function wholeReferenceResolver(
+  ref: ReturnType<typeof ledgerReferenceData>,
+): Promise<EntityResolver> {
+  const memory = createMemoryStore();
+  await memory.putAttributions(ref.attributions);
+  await memory.putSanctions(ref.sanctions);
+  const [attributions, sanctions] = await Promise.all([
+    wholeAttributionSource(memory),
+    wholeSanctionsSource(memory),
+  ]);
+  if (!attributions || !sanctions) throw new Error("bench: reference data too large to hold whole");
+  return createEntityResolver({ attributions, sanctions });
 }
 
 /** A resolver over the labels and sanctions of the generated ledger of `ledgerSize` rows, held in a memory store. */

@@ -19,20 +19,12 @@
  *   node --conditions=source --import tsx bench/src/shape/required-rows.ts [ledgerSize=1000000] [count=200] [shape=real]
  */
 import { createHash } from "node:crypto";
-import {
-  createEntityResolver,
-  createMemoryStore,
-  LedgerIndex,
-  type LedgerReader,
-  type LedgerTransfer,
-  wholeAttributionSource,
-  wholeSanctionsSource,
-} from "@openkyt/core";
+import { LedgerIndex, type LedgerReader, type LedgerTransfer } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
 import { percentile } from "../bench-stats.js";
-import { loadLedgerInto, sampleTransfers, screenedTraces } from "../bench-tracing.js";
+import { loadLedgerInto, sampleTransfers, screenedTraces, wholeReferenceResolver } from "../bench-tracing.js";
 
 const [size = "1000000", count = "200", shapeArg = "real"] = process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
@@ -45,15 +37,7 @@ await loadLedgerInto(index, file);
 index.compact();
 await store.close();
 
-const memory = createMemoryStore();
-await memory.putAttributions(ref.attributions);
-await memory.putSanctions(ref.sanctions);
-const [attributions, sanctions] = await Promise.all([
-  wholeAttributionSource(memory),
-  wholeSanctionsSource(memory),
-]);
-if (!attributions || !sanctions) throw new Error("required-rows: reference data too large to hold whole");
-const resolver = createEntityResolver({ attributions, sanctions });
+const resolver = await wholeReferenceResolver(ref);
 const screen = resolver.addressScreen?.("ETH");
 if (!screen) throw new Error("required-rows: the resolver names no addresses that may resolve");
 

@@ -17,7 +17,6 @@
 import { createHash } from "node:crypto";
 import {
   createEntityResolver,
-  createMemoryStore,
   heldAttributionSource,
   heldSanctionsSource,
   LedgerImageBuilder,
@@ -25,13 +24,11 @@ import {
   LedgerIndex,
   type LedgerReader,
   type LedgerTransfer,
-  wholeAttributionSource,
-  wholeSanctionsSource,
 } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
-import { loadLedgerInto, sampleTransfers, screenedTraces } from "../bench-tracing.js";
+import { loadLedgerInto, sampleTransfers, screenedTraces, wholeReferenceResolver } from "../bench-tracing.js";
 
 const [size = "100000", count = "300", shapeArg = "real", readerArg = "index"] = process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
@@ -69,17 +66,7 @@ async function warmResolver() {
       attributions: heldAttributionSource(ref.attributions),
       sanctions: heldSanctionsSource(ref.sanctions),
     });
-  const memory = createMemoryStore();
-  await memory.putAttributions(ref.attributions);
-  await memory.putSanctions(ref.sanctions);
-  // Held whole, as a warm process holds them: the sources then name the addresses that may
-  // resolve (`addressScreen`), which lets the index lump a hub's rows.
-  const [attributions, sanctions] = await Promise.all([
-    wholeAttributionSource(memory),
-    wholeSanctionsSource(memory),
-  ]);
-  if (!attributions || !sanctions) throw new Error("trace-stats: reference data too large to hold whole");
-  return createEntityResolver({ attributions, sanctions });
+  return wholeReferenceResolver(ref);
 }
 const resolver = await warmResolver();
 
