@@ -30,19 +30,15 @@ import {
 import { ledgerRows } from "@openkyt/testkit";
 import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
-import { percentile } from "./bench-stats.js";
+import { argFlag, percentile } from "./bench-stats.js";
 import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
-const flag = (name: string, fallback: string): string => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const dir = resolve(flag("--dir", "/tmp/openkyt-ch-ab"));
-const rows = Number(flag("--rows", "1000000"));
-const traces = Number(flag("--traces", "100"));
-const rounds = Number(flag("--rounds", "2"));
-const workers = Number(flag("--workers", "0"));
-const screen = Number(flag("--screen", "100"));
+const dir = resolve(argFlag("--dir") ?? "/tmp/openkyt-ch-ab");
+const rows = Number(argFlag("--rows") ?? "1000000");
+const traces = Number(argFlag("--traces") ?? "100");
+const rounds = Number(argFlag("--rounds") ?? "2");
+const workers = Number(argFlag("--workers") ?? "0");
+const screen = Number(argFlag("--screen") ?? "100");
 const checkouts = process.argv
   .slice(2)
   .filter((a) => /^[\w.-]+=/.test(a))

@@ -23,13 +23,10 @@ import {
 } from "@openkyt/ledger-clickhouse";
 import { ledgerRows } from "@openkyt/testkit";
 import { benchShape } from "./bench-ledger-db.js";
+import { argFlag } from "./bench-stats.js";
 
-const flag = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const rows = Number(flag("--rows", "1048576"));
-const rounds = Number(flag("--rounds", "2"));
+const rows = Number(argFlag("--rows") ?? "1048576");
+const rounds = Number(argFlag("--rounds") ?? "2");
 
 const T = `(network String, tx_hash String, log_index Int32, token_id String, from_address String,
   to_address String, amount String, occurred_at Int64, block_number Nullable(Int64), value_usd Nullable(String))`;
@@ -83,7 +80,7 @@ for (const row of ledgerRows(benchShape(Math.max(rows, 10_000_000)))) {
 }
 body.push(encoder.flush());
 
-const only = flag("--only", Object.keys(VARIANTS).join(",")).split(",");
+const only = (argFlag("--only") ?? Object.keys(VARIANTS).join(",")).split(",");
 const server = await startLocalClickHouse();
 const pid = server.process.pid ?? 0;
 const client = openChClient(parseClickHouseUrl(server.ledgerUrl("default")), {

@@ -13,6 +13,12 @@ export interface Figure {
   readonly target?: string;
 }
 
+/** The value after `name` on the command line (`--rows 1000000`), or undefined when absent. */
+export function argFlag(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
 /** The p-th percentile (0..100) of samples, by nearest rank. */
 export function percentile(samples: ReadonlyArray<number>, p: number): number {
   if (samples.length === 0) return Number.NaN;

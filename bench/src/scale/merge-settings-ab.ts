@@ -22,7 +22,7 @@ import {
 } from "@openkyt/ledger-clickhouse";
 import { ledgerRows } from "@openkyt/testkit";
 import { benchShape } from "../bench-ledger-db.js";
-import { percentile } from "../bench-stats.js";
+import { argFlag, percentile } from "../bench-stats.js";
 import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "../bench-tracing.js";
 import { processCpuMs } from "../postgres/backend-cpu.js";
 
@@ -52,16 +52,11 @@ const VARIANTS: Readonly<Record<string, Variant>> = {
   "small-pool": { profile: { background_pool_size: 2 } },
 };
 
-function flag(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
-
-const rows = Number(flag("--rows", "10000000"));
-const rounds = Number(flag("--rounds", "1"));
-const traces = Number(flag("--traces", "20"));
-const settleS = Number(flag("--settle", "600"));
-const names = flag("--only", "defaults,capped-merges,big-inserts").split(",");
+const rows = Number(argFlag("--rows") ?? "10000000");
+const rounds = Number(argFlag("--rounds") ?? "1");
+const traces = Number(argFlag("--traces") ?? "20");
+const settleS = Number(argFlag("--settle") ?? "600");
+const names = (argFlag("--only") ?? "defaults,capped-merges,big-inserts").split(",");
 for (const name of names) if (!VARIANTS[name]) throw new Error(`unknown variant ${name}`);
 
 interface Result {

@@ -37,7 +37,7 @@ import { createSqliteStore } from "@openkyt/store-sqlite";
 import { measureClickHouse } from "../bench-clickhouse.js";
 import { measureWorkers, type WorkersMeasure } from "../bench-clickhouse-workers.js";
 import { benchShape, ledgerCopy, loadGenerated, removeCopy } from "../bench-ledger-db.js";
-import { percentile } from "../bench-stats.js";
+import { argFlag, percentile } from "../bench-stats.js";
 import {
   benchReferenceResolver,
   loadLedgerInto,
@@ -51,13 +51,8 @@ import { BackendCpu } from "../postgres/backend-cpu.js";
 const STORES = ["warm", "postgres", "clickhouse"] as const;
 type StoreName = (typeof STORES)[number];
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
-
 function numberFlag(name: string, fallback: number): number {
-  const text = flag(name);
+  const text = argFlag(name);
   if (text === undefined) return fallback;
   const value = Number(text.replaceAll("_", ""));
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name}: expected a whole number`);
@@ -69,7 +64,7 @@ const sizes: Record<StoreName, number> = {
   postgres: numberFlag("--postgres", 10_000_000),
   warm: numberFlag("--warm", 1_000_000),
 };
-const stores = (flag("--stores") ?? STORES.join(",")).split(",").map((name) => {
+const stores = (argFlag("--stores") ?? STORES.join(",")).split(",").map((name) => {
   if (!(STORES as ReadonlyArray<string>).includes(name)) throw new Error(`--stores: unknown store ${name}`);
   return name as StoreName;
 });
