@@ -12,7 +12,10 @@
  * instead as a screening thread does: a `LedgerImageReader` over a ledger image of the same rows,
  * and attributions and sanctions held as given rows (`heldAttributionSource`): the pool's A/B.
  *
- *   node --conditions=source --import tsx bench/src/shape/trace-stats.ts [ledgerSize=100000] [count=300] [shape=real] [index|pool]
+ * With `lumping` as fifth argument only the lumped, counted rounds run (three of them): the
+ * round to profile with `node --cpu-prof`.
+ *
+ *   node --conditions=source --import tsx bench/src/shape/trace-stats.ts [ledgerSize=100000] [count=300] [shape=real] [index|pool] [all|lumping]
  */
 import { createHash } from "node:crypto";
 import {
@@ -30,10 +33,13 @@ import { type LedgerShapeName, ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
 import { loadLedgerInto, sampleTransfers, screenedTraces, wholeReferenceResolver } from "../bench-tracing.js";
 
-const [size = "100000", count = "300", shapeArg = "real", readerArg = "index"] = process.argv.slice(2);
+const [size = "100000", count = "300", shapeArg = "real", readerArg = "index", modesArg = "all"] =
+  process.argv.slice(2);
 const shape = shapeArg as LedgerShapeName;
 if (readerArg !== "index" && readerArg !== "pool")
   throw new Error(`trace-stats: reader must be "index" or "pool", not "${readerArg}"`);
+if (modesArg !== "all" && modesArg !== "lumping")
+  throw new Error(`trace-stats: modes must be "all" or "lumping", not "${modesArg}"`);
 const file = await ledgerDatabase(Number(size), shape);
 const store = await createSqliteStore({ filename: file });
 const sample = await sampleTransfers(store, Number(size), Number(count));
@@ -107,11 +113,15 @@ const readerOf = ({ lump, counts }: Mode): LedgerReader => ({
       }
     : {}),
 });
-const modes: ReadonlyArray<Mode> = [
-  { name: "plain   ", lump: false, counts: true },
-  { name: "lumping, no counts", lump: true, counts: false },
-  { name: "lumping ", lump: true, counts: true },
-];
+const lumping: Mode = { name: "lumping ", lump: true, counts: true };
+const modes: ReadonlyArray<Mode> =
+  modesArg === "lumping"
+    ? [lumping]
+    : [
+        { name: "plain   ", lump: false, counts: true },
+        { name: "lumping, no counts", lump: true, counts: false },
+        lumping,
+      ];
 const readers = modes.map((mode) => ({ mode, ledger: readerOf(mode) }));
 const digests = new Set<string>();
 // Rounds cycle over the modes over the same warm index (the first cycle warms up).

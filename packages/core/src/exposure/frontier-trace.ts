@@ -156,11 +156,6 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     }
     const met = nodesOf(children);
     if (met.length === 0) break;
-    frontier = [];
-    light = [];
-    for (const n of met) (n.weight < minPathWeight ? light : frontier).push(n);
-    frontier.sort(compareNodes);
-    hops = Math.max(hops, (frontier[0] ?? firstOf(light)).hop);
     const ask: string[] = [];
     for (const n of met) {
       if (known.has(n.address)) continue;
@@ -171,26 +166,37 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       const found = await input.resolver.resolve(input.network, ask, input.span);
       for (const a of ask) known.set(a, found.get(a) ?? null);
     }
-    // Resolved nodes are credited heaviest first: the followed ones, then the light ones.
+    // One pass: the nodes to follow, and the light ones resolved (credited below) or not.
+    frontier = [];
+    light = [];
     const resolvedLight: TraceNode[] = [];
-    light = light.filter((n) => {
-      if (!known.get(n.address)) return true;
-      resolvedLight.push(n);
-      return false;
-    });
+    for (const n of met) {
+      if (!(n.weight < minPathWeight)) frontier.push(n);
+      else if (known.get(n.address)) resolvedLight.push(n);
+      else light.push(n);
+    }
+    frontier.sort(compareNodes);
+    resolvedLight.sort(compareNodes);
+    hops = Math.max(hops, (frontier[0] ?? firstOfLight(light, resolvedLight)).hop);
+    // Resolved nodes are credited heaviest first: the followed ones, then the light ones.
+    // The path of the node being credited, built only when it becomes its category's largest:
+    // one function for the hop, not two closures per credited node.
+    let crediting: TraceNode | null = null;
+    let how: ResolvedEntity["cluster"];
+    const creditingPath = (): TracePath => {
+      const n = crediting as TraceNode;
+      return { addresses: pathOf(n), txHashes: txPathOf(n), ...(how ? { cluster: how } : {}) };
+    };
     const attribute = (n: TraceNode): boolean => {
       const entity = known.get(n.address);
       if (!entity) return true;
-      const path = explain(n);
-      const how = entity.cluster;
-      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), () => ({
-        ...path(),
-        ...(how ? { cluster: how } : {}),
-      }));
+      crediting = n;
+      how = entity.cluster;
+      tally.credit(entity.category, entity.name, n.weight, n.hop, proximityAt(n.hop), creditingPath);
       return false;
     };
     frontier = frontier.filter(attribute);
-    for (const n of resolvedLight.sort(compareNodes)) attribute(n);
+    for (const n of resolvedLight) attribute(n);
   }
   return { edgesRead, hops, truncated };
 }
@@ -281,6 +287,14 @@ function firstOf(nodes: ReadonlyArray<TraceNode>): TraceNode {
   let first = nodes[0] as TraceNode;
   for (const n of nodes) if (compareNodes(n, first) < 0) first = n;
   return first;
+}
+
+/** The light node a sort by {@link compareNodes} puts first: of `unresolved`, or `resolved` (sorted). */
+function firstOfLight(unresolved: ReadonlyArray<TraceNode>, resolved: ReadonlyArray<TraceNode>): TraceNode {
+  const head = resolved[0];
+  if (unresolved.length === 0) return head as TraceNode;
+  const first = firstOf(unresolved);
+  return head !== undefined && compareNodes(head, first) < 0 ? head : first;
 }
 
 /**

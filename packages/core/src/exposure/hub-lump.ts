@@ -208,7 +208,18 @@ function pick(
     const stop = Math.min(k, searchRows(data, start + end, start + k, visit.before, false) - start);
     for (let i = end; i < stop; i++) if (hub.kind[i] === 0) out.push(i);
   }
-  return [...new Set(out)].sort((x, y) => x - y);
+  return ascendingOnce(out);
+}
+
+/** The distinct numbers of `out`, ascending (a typed sort: no comparator call per pair). */
+function ascendingOnce(out: ReadonlyArray<number>): number[] {
+  const sorted = Int32Array.from(out).sort();
+  const distinct: number[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i] as number;
+    if (i === 0 || v !== sorted[i - 1]) distinct.push(v);
+  }
+  return distinct;
 }
 
 /**

@@ -72,6 +72,12 @@ export class LedgerImageReader implements LedgerReader {
    */
   readonly #lumps = new Map<string, Map<number, HubLump>>();
   #lumpScreen: AddressScreen | null = null;
+  /**
+   * The rows a lump's reads presented, by position in its segment: built on first presentation
+   * and dropped with the lump (a lump's rows are presented at every visit of its hub; building
+   * them again was a quarter of a warm trace's CPU on the real-shaped 1M ledger).
+   */
+  readonly #lumpRows = new WeakMap<HubLump, LedgerTransfer[]>();
   /** Per position of the delta's rows ({@link positionKey}): the recipients of its rows there. */
   readonly #deltaPositions = new Map<string, string[]>();
 
@@ -332,8 +338,22 @@ export class LedgerImageReader implements LedgerReader {
     for (let p = start + prefixCount; p < tailEnd; p++)
       tail.push(this.#present(token, adj, p, q.address, true));
     for (let j = late.length - 1; j >= 0; j--) tail.push(late[j] as LedgerTransfer);
+    // A hub's presented rows are mostly the same visit after visit (its flagged senders): each is
+    // built once per lump and kept with it (the image never changes under a lump).
+    let built = this.#lumpRows.get(hub);
+    if (!built) {
+      built = [];
+      this.#lumpRows.set(hub, built);
+    }
     const presented: LedgerTransfer[] = [];
-    for (const i of picked) presented.push(this.#present(token, adj, start + i, q.address, true));
+    for (const i of picked) {
+      let row = built[i];
+      if (row === undefined) {
+        row = this.#present(token, adj, start + i, q.address, true);
+        built[i] = row;
+      }
+      presented.push(row);
+    }
     return { prefixCount, prefixSum, presented, tail };
   }
 

@@ -24,10 +24,12 @@ export interface TraceNode {
 }
 
 /**
- * Children met in one hop, by address, then by position: a number (see `fastKey`) or, when a
- * node of another position holds that number or the position has no number, its full text.
+ * Children met in one hop, by address: the one node met there or, once a second position is met
+ * at that address, its nodes by position: a number (see `fastKey`) or, when a node of another
+ * position holds that number or the position has no number, its full text. Most addresses of a
+ * hop are met at one position: they cost no map of their own.
  */
-export type MergedNodes = Map<string, Map<number | string, TraceNode>>;
+export type MergedNodes = Map<string, TraceNode | Map<number | string, TraceNode>>;
 
 /** Log indexes (-1, a native value, and up) and blocks a number key packs: exact below 2^53. */
 const LOG_SPAN = 2 ** 21;
@@ -38,7 +40,7 @@ const BLOCK_SPAN = 2 ** 32;
  * block and log index packed into a negative number (times are not negative); the time of a
  * position with a block is checked on a hit (see `splitNode`). Null outside the packed range.
  */
-function fastKey(r: LedgerTransfer): number | null {
+function fastKey(r: LedgerPosition): number | null {
   if (r.block === null) return r.occurredAt;
   const { block, logIndex } = r;
   if (!(block >= 0 && block < BLOCK_SPAN && logIndex >= -1 && logIndex < LOG_SPAN - 1)) return null;
@@ -47,12 +49,12 @@ function fastKey(r: LedgerTransfer): number | null {
 }
 
 /** The whole position as text: the key of last resort, never equal to a number key. */
-function fullKey(r: LedgerTransfer): string {
+function fullKey(r: LedgerPosition): string {
   return r.block === null ? `${r.occurredAt}` : `${r.occurredAt}\u0000${r.block}\u0000${r.logIndex}`;
 }
 
 /** Whether `node` sits at `r`'s position. */
-function atPosition(node: TraceNode, r: LedgerTransfer): boolean {
+function atPosition(node: TraceNode, r: LedgerPosition): boolean {
   const p = node.position;
   if (p.occurredAt !== r.occurredAt || p.block !== r.block) return false;
   return r.block === null || p.logIndex === r.logIndex;
@@ -61,7 +63,10 @@ function atPosition(node: TraceNode, r: LedgerTransfer): boolean {
 /** Every node of `merged`, in no particular order. */
 export function nodesOf(merged: MergedNodes): TraceNode[] {
   const out: TraceNode[] = [];
-  for (const atAddress of merged.values()) for (const n of atAddress.values()) out.push(n);
+  for (const atAddress of merged.values()) {
+    if (atAddress instanceof Map) for (const n of atAddress.values()) out.push(n);
+    else out.push(atAddress);
+  }
   return out;
 }
 
@@ -141,39 +146,66 @@ export function splitParts(
     if (!(r.amount > 0) || r.from === r.to) continue;
     const address = forward ? r.to : r.from;
     const part = node.weight * (r.amount / sum);
-    // A position without a block is its time alone (the log index orders nothing then). Keyed by
-    // the held address string, then a number for the position: no key text is built per edge,
-    // unless another position took the number first (a time that equals a packed block, or the
-    // same block and log index at another time: data no chain gives, but met exactly).
-    let atAddress = into.get(address);
-    if (!atAddress) {
-      atAddress = new Map();
-      into.set(address, atAddress);
-    }
-    let key: number | string | null = fastKey(r);
-    let met = key === null ? undefined : atAddress.get(key);
-    if (key === null || (met !== undefined && !atPosition(met, r))) {
-      key = fullKey(r);
-      met = atAddress.get(key);
-    }
-    if (!met) {
-      atAddress.set(key, {
-        address,
-        position: r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: -1 } : r,
-        txHash: r.txHash,
-        weight: part,
-        hop: node.hop + 1,
-        parent: node,
-        largestPart: part,
-        until: null,
-      });
-    } else {
-      met.weight += part;
-      if (part > met.largestPart) {
-        met.largestPart = part;
-        met.parent = node;
-        met.txHash = r.txHash;
+    const held = into.get(address);
+    if (held === undefined) into.set(address, childOf(node, address, r, part));
+    else if (!(held instanceof Map)) {
+      if (atPosition(held, r)) mergePart(held, node, r, part);
+      else {
+        // A second position at this address: its nodes by position from now on.
+        const atAddress = new Map<number | string, TraceNode>([
+          [fastKey(held.position) ?? fullKey(held.position), held],
+        ]);
+        into.set(address, atAddress);
+        mergeAt(atAddress, node, address, r, part);
       }
-    }
+    } else mergeAt(held, node, address, r, part);
   }
+}
+
+/** A new child of `parent` at `address`, met through `r` with `part` of its weight. */
+function childOf(parent: TraceNode, address: string, r: LedgerTransfer, part: number): TraceNode {
+  return {
+    address,
+    position: r.block === null ? { occurredAt: r.occurredAt, block: null, logIndex: -1 } : r,
+    txHash: r.txHash,
+    weight: part,
+    hop: parent.hop + 1,
+    parent,
+    largestPart: part,
+    until: null,
+  };
+}
+
+/** Adds `part` (from `parent`, through `r`) to `met`; the largest part names its parent. */
+function mergePart(met: TraceNode, parent: TraceNode, r: LedgerTransfer, part: number): void {
+  met.weight += part;
+  if (part > met.largestPart) {
+    met.largestPart = part;
+    met.parent = parent;
+    met.txHash = r.txHash;
+  }
+}
+
+/**
+ * Merges a part into the nodes of one address by position. A position without a block is its
+ * time alone (the log index orders nothing then). Keyed by a number for the position: no key
+ * text is built per edge, unless another position took the number first (a time that equals a
+ * packed block, or the same block and log index at another time: data no chain gives, but met
+ * exactly).
+ */
+function mergeAt(
+  atAddress: Map<number | string, TraceNode>,
+  parent: TraceNode,
+  address: string,
+  r: LedgerTransfer,
+  part: number,
+): void {
+  let key: number | string | null = fastKey(r);
+  let met = key === null ? undefined : atAddress.get(key);
+  if (key === null || (met !== undefined && !atPosition(met, r))) {
+    key = fullKey(r);
+    met = atAddress.get(key);
+  }
+  if (!met) atAddress.set(key, childOf(parent, address, r, part));
+  else mergePart(met, parent, r, part);
 }
