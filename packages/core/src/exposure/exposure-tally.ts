@@ -35,6 +35,22 @@ export interface TracePath {
   readonly cluster?: ClusterAttribution;
 }
 
+/**
+ * One category's part of a batch of contributions credited heaviest first
+ * ({@link ExposureTally.creditBatch}): every weight above 0, ascending (a typed sort's order),
+ * and per entity name the weights of that name, ascending too; the smallest hop, whether one
+ * was direct, and the contribution a one-by-one crediting would meet first (the heaviest).
+ */
+export interface CategoryBatch {
+  readonly category: string;
+  readonly weights: Float64Array;
+  readonly byName: ReadonlyMap<string, Float64Array>;
+  readonly minHops: number;
+  readonly direct: boolean;
+  readonly heaviest: number;
+  readonly path: () => TracePath;
+}
+
 /** Per-category weights of one trace. */
 export class ExposureTally {
   readonly #categories = new Map<string, CategoryTally>();
@@ -52,6 +68,41 @@ export class ExposureTally {
     path: () => TracePath,
   ): void {
     if (!(weight > 0)) return;
+    const t = this.#category(category, hop);
+    t.weight += weight;
+    t.direct ||= proximity === "direct";
+    t.minHops = Math.min(t.minHops, hop);
+    if (name !== null) t.names.set(name, (t.names.get(name) ?? 0) + weight);
+    if (weight > t.bestWeight) setBest(t, weight, path());
+  }
+
+  /**
+   * Credits one category's batch of named contributions with the sums that crediting each with
+   * `credit`, heaviest first, would give to the bit: the category's sum and each name's add the
+   * same weights in the same order (only the order within a sum matters to it, and heaviest
+   * first is descending weight whatever breaks the ties). The batch's categories must be
+   * credited in the order that crediting would first meet them (it decides the order of the
+   * categories, and so of the sum `finish` takes over them).
+   */
+  creditBatch(batch: CategoryBatch): void {
+    const { weights } = batch;
+    if (weights.length === 0) return;
+    const t = this.#category(batch.category, batch.minHops);
+    let sum = t.weight;
+    for (let i = weights.length - 1; i >= 0; i--) sum += weights[i] as number;
+    t.weight = sum;
+    t.direct ||= batch.direct;
+    t.minHops = Math.min(t.minHops, batch.minHops);
+    for (const [name, own] of batch.byName) {
+      let named = t.names.get(name) ?? 0;
+      for (let i = own.length - 1; i >= 0; i--) named += own[i] as number;
+      t.names.set(name, named);
+    }
+    if (batch.heaviest > t.bestWeight) setBest(t, batch.heaviest, batch.path());
+  }
+
+  /** The tally of `category`, created (first met at `hop`) when new. */
+  #category(category: string, hop: number): CategoryTally {
     let t = this.#categories.get(category);
     if (!t) {
       t = {
@@ -68,19 +119,7 @@ export class ExposureTally {
       };
       this.#categories.set(category, t);
     }
-    t.weight += weight;
-    t.direct ||= proximity === "direct";
-    t.minHops = Math.min(t.minHops, hop);
-    if (name !== null) t.names.set(name, (t.names.get(name) ?? 0) + weight);
-    if (weight > t.bestWeight) {
-      t.bestWeight = weight;
-      const p = path();
-      t.bestPath = Object.freeze([...p.addresses]);
-      t.bestTxPath = Object.freeze([...p.txHashes]);
-      t.bestValues = p.values ? Object.freeze([...p.values]) : null;
-      t.bestStartHop = p.startHop ?? null;
-      t.bestCluster = p.cluster ?? null;
-    }
+    return t;
   }
 
   /**
@@ -141,6 +180,16 @@ export class ExposureTally {
         ),
     );
   }
+}
+
+/** Makes `weight`, reached through `p`, the category's largest contribution. */
+function setBest(t: CategoryTally, weight: number, p: TracePath): void {
+  t.bestWeight = weight;
+  t.bestPath = Object.freeze([...p.addresses]);
+  t.bestTxPath = Object.freeze([...p.txHashes]);
+  t.bestValues = p.values ? Object.freeze([...p.values]) : null;
+  t.bestStartHop = p.startHop ?? null;
+  t.bestCluster = p.cluster ?? null;
 }
 
 function topNames(names: ReadonlyMap<string, number>): string[] {

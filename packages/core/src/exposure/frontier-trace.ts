@@ -19,6 +19,7 @@ import type { EntityResolver, ResolvedEntity } from "./entity-resolver.js";
 import type { ExposureTally, TracePath } from "./exposure-tally.js";
 import { compareLedgerTransfers } from "./ledger-index.js";
 import { mayFund, readsSameTime } from "./ledger-position.js";
+import { creditResolvedLight } from "./resolved-light.js";
 import type { TimeSpan } from "./sanctions-as-of.js";
 import {
   carries,
@@ -176,8 +177,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       else light.push(n);
     }
     frontier.sort(compareNodes);
-    resolvedLight.sort(compareNodes);
-    hops = Math.max(hops, (frontier[0] ?? firstOfLight(light, resolvedLight)).hop);
+    hops = Math.max(hops, (frontier[0] ?? firstOf([...light, ...resolvedLight])).hop);
     // Resolved nodes are credited heaviest first: the followed ones, then the light ones.
     // The path of the node being credited, built only when it becomes its category's largest:
     // one function for the hop, not two closures per credited node.
@@ -196,7 +196,7 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
       return false;
     };
     frontier = frontier.filter(attribute);
-    for (const n of resolvedLight) attribute(n);
+    creditResolvedLight(tally, resolvedLight, (n) => known.get(n.address) as ResolvedEntity, proximityAt);
   }
   return { edgesRead, hops, truncated };
 }
@@ -287,14 +287,6 @@ function firstOf(nodes: ReadonlyArray<TraceNode>): TraceNode {
   let first = nodes[0] as TraceNode;
   for (const n of nodes) if (compareNodes(n, first) < 0) first = n;
   return first;
-}
-
-/** The light node a sort by {@link compareNodes} puts first: of `unresolved`, or `resolved` (sorted). */
-function firstOfLight(unresolved: ReadonlyArray<TraceNode>, resolved: ReadonlyArray<TraceNode>): TraceNode {
-  const head = resolved[0];
-  if (unresolved.length === 0) return head as TraceNode;
-  const first = firstOf(unresolved);
-  return head !== undefined && compareNodes(head, first) < 0 ? head : first;
 }
 
 /**
