@@ -38,13 +38,14 @@ export interface TracePath {
 /**
  * One category's part of a batch of contributions credited heaviest first
  * ({@link ExposureTally.creditBatch}): every weight above 0, ascending (a typed sort's order),
- * and per entity name the weights of that name, ascending too; the smallest hop, whether one
- * was direct, and the contribution a one-by-one crediting would meet first (the heaviest).
+ * and per entity name the weights of that name in any order (one number when the name has
+ * one); the smallest hop, whether one was direct, and the contribution a one-by-one crediting
+ * would meet first (the heaviest).
  */
 export interface CategoryBatch {
   readonly category: string;
   readonly weights: Float64Array;
-  readonly byName: ReadonlyMap<string, Float64Array>;
+  readonly byName: ReadonlyMap<string, number | ReadonlyArray<number>>;
   readonly minHops: number;
   readonly direct: boolean;
   readonly heaviest: number;
@@ -95,7 +96,11 @@ export class ExposureTally {
     t.minHops = Math.min(t.minHops, batch.minHops);
     for (const [name, own] of batch.byName) {
       let named = t.names.get(name) ?? 0;
-      for (let i = own.length - 1; i >= 0; i--) named += own[i] as number;
+      if (typeof own === "number") named += own;
+      else {
+        const sorted = Float64Array.from(own).sort();
+        for (let i = sorted.length - 1; i >= 0; i--) named += sorted[i] as number;
+      }
       t.names.set(name, named);
     }
     if (batch.heaviest > t.bestWeight) setBest(t, batch.heaviest, batch.path());

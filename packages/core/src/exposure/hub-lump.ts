@@ -198,28 +198,41 @@ function pick(
     pickSegment(data, hub, start, lo, e, q.floor / per, out);
     lo = e;
   }
-  for (const i of hub.flagged) {
-    if (i >= k) break;
-    out.push(i);
-  }
   // Rows another visit reads in its tail (its own time) are presented by every visit.
   for (const [v, end] of ends.entries()) {
     const visit = q.visits[v] as LumpQuery["visits"][number];
     const stop = Math.min(k, searchRows(data, start + end, start + k, visit.before, false) - start);
     for (let i = end; i < stop; i++) if (hub.kind[i] === 0) out.push(i);
   }
-  return ascendingOnce(out);
+  return mergeFlagged(hub.flagged, k, out);
 }
 
-/** The distinct numbers of `out`, ascending (a typed sort: no comparator call per pair). */
-function ascendingOnce(out: ReadonlyArray<number>): number[] {
-  const sorted = Int32Array.from(out).sort();
-  const distinct: number[] = [];
-  for (let i = 0; i < sorted.length; i++) {
-    const v = sorted[i] as number;
-    if (i === 0 || v !== sorted[i - 1]) distinct.push(v);
+/**
+ * The flagged positions below `k` (ascending already, most of what a read presents) and the
+ * lumpable positions `picked` (few, in any order, possibly repeated; never flagged ones),
+ * merged ascending without repeats: only `picked` is sorted.
+ */
+function mergeFlagged(flagged: Int32Array, k: number, picked: ReadonlyArray<number>): number[] {
+  const extra = Int32Array.from(picked).sort();
+  const out: number[] = [];
+  let f = 0;
+  let e = 0;
+  let last = -1;
+  while (true) {
+    const nextFlagged = f < flagged.length && (flagged[f] as number) < k ? (flagged[f] as number) : -1;
+    const nextExtra = e < extra.length ? (extra[e] as number) : -1;
+    if (nextFlagged < 0 && nextExtra < 0) return out;
+    let v: number;
+    if (nextExtra < 0 || (nextFlagged >= 0 && nextFlagged <= nextExtra)) {
+      v = nextFlagged;
+      f++;
+    } else {
+      v = nextExtra;
+      e++;
+    }
+    if (v !== last) out.push(v);
+    last = v;
   }
-  return distinct;
 }
 
 /**

@@ -15,7 +15,8 @@ import { compareNodes, pathOf, type TraceNode, txPathOf } from "./trace-node.js"
 interface Gathered {
   readonly category: string;
   readonly weights: number[];
-  readonly byName: Map<string, number[]>;
+  /** Per entity name its weights: one number until the name's second node. */
+  readonly byName: Map<string, number | number[]>;
   /** The node a one-by-one crediting meets first: the heaviest, ties by address and position. */
   first: TraceNode;
   firstEntity: ResolvedEntity;
@@ -56,22 +57,21 @@ export function creditResolvedLight(
     }
     g.weights.push(w);
     const named = g.byName.get(entity.name);
-    if (named) named.push(w);
-    else g.byName.set(entity.name, [w]);
+    if (named === undefined) g.byName.set(entity.name, w);
+    else if (typeof named === "number") g.byName.set(entity.name, [named, w]);
+    else named.push(w);
     if (n.hop < g.minHops) g.minHops = n.hop;
     if (!g.direct && proximityAt(n.hop) === "direct") g.direct = true;
   }
   // Categories in the order a one-by-one crediting would first meet them: by their first nodes.
   const ordered = [...groups.values()].sort((a, b) => compareNodes(a.first, b.first));
   for (const g of ordered) {
-    const byName = new Map<string, Float64Array>();
-    for (const [name, ws] of g.byName) byName.set(name, Float64Array.from(ws).sort());
     const { first, firstEntity } = g;
     const cluster = firstEntity.cluster;
     tally.creditBatch({
       category: g.category,
       weights: Float64Array.from(g.weights).sort(),
-      byName,
+      byName: g.byName,
       minHops: g.minHops,
       direct: g.direct,
       heaviest: first.weight,
