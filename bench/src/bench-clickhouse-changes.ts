@@ -7,12 +7,14 @@
  * its sources). Prints per round and checkout: client and server CPU per catch-up (ms), wall
  * per catch-up, ledger rows read per catch-up, and then the median over rounds.
  *
- * The overlap is widened to an hour (`changesOverlapMs`) in both checkouts, so the window holds
- * the same transactions for the whole run: what the default 30 s window holds right after that
- * many transactions were stored.
+ * The overlap is widened to an hour (`changesOverlapMs`, `--overlap-ms`) in both checkouts, so
+ * the window holds the same transactions for the whole run: what the default 30 s window holds
+ * right after that many transactions were stored. `--overlap-ms 1000 --settle-ms 3000`: the
+ * window holds nothing (a ledger quiet for longer than the overlap).
  *
  *   node --conditions=source --import tsx src/bench-clickhouse-changes.ts
- *     [--tx 0,1000] [--logs 2] [--catchups 50] [--rounds 3] LABEL=CHECKOUT...
+ *     [--tx 0,1000] [--logs 2] [--catchups 50] [--rounds 3] [--overlap-ms N --settle-ms N]
+ *     LABEL=CHECKOUT...
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -30,6 +32,8 @@ const txCounts = (argFlag("--tx") ?? "0,1000").split(",").map(Number);
 const logs = Number(argFlag("--logs") ?? "2");
 const catchups = Number(argFlag("--catchups") ?? "50");
 const rounds = Number(argFlag("--rounds") ?? "3");
+const overlapMs = Number(argFlag("--overlap-ms") ?? "3600000");
+const settleMs = Number(argFlag("--settle-ms") ?? "0");
 const checkouts = process.argv
   .slice(2)
   .filter((a) => /^[\w.-]+=/.test(a))
@@ -109,7 +113,7 @@ try {
     try {
       const followers = [];
       for (const [c, mod] of modules.entries()) {
-        const ledger = mod.ledger.openClickHouseLedger(target, { changesOverlapMs: 3_600_000 });
+        const ledger = mod.ledger.openClickHouseLedger(target, { changesOverlapMs: overlapMs });
         if (c === 0) await ledger.appendLedgerTransfers(hubRows(tx, logs));
         let rowsRead = 0;
         // Counts the rows each answer carries (the ledger reads exactly those).
@@ -133,6 +137,8 @@ try {
         await cached.catchUp();
         followers.push({ ledger, cached, rowsRead: () => rowsRead });
       }
+      // With a short overlap: wait until the window holds nothing (a ledger quiet for longer).
+      await new Promise((r) => setTimeout(r, settleMs));
       const [held] = await admin.rows<{ n: number | string }>(
         `SELECT count() AS n FROM ${database}.ledger_changes`,
       );
