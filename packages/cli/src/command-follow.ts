@@ -23,6 +23,7 @@ import {
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { describeDbTarget, openStore, resolveDbTarget } from "./db-target.js";
 import { followProgress } from "./follow-progress.js";
+import { type ChangesUpkeep, startChangesUpkeep } from "./ledger-changes-upkeep.js";
 import { LEDGER_OPTION, LEDGER_USAGE, resolveLedgerTarget, withLedgerTarget } from "./ledger-target.js";
 import { startProcessOps } from "./ops-setup.js";
 
@@ -36,6 +37,7 @@ const OPTIONS = {
   "progress-ms": { type: "string" },
   db: { type: "string" },
   ...LEDGER_OPTION,
+  "changes-retention-days": { type: "string" },
   "log-level": { type: "string" },
   "no-clustering": { type: "boolean" },
   ...METRICS_OPTIONS,
@@ -47,7 +49,8 @@ export const followCommand: CliCommand = {
   summary: "keep the ledger current with a chain: write its final blocks' transfers as they come",
   usage: `usage: openkyt follow NETWORK --rpc URL [--from-block N] [--confirmations K] [--db FILE|postgres://URL]
                       [--batch-blocks 100] [--poll-ms 2000] [--max-lag-blocks 100] [--progress-ms 5000]
-                      [--log-level info] [--no-clustering] [--json] [--metrics-host 127.0.0.1 --metrics-port N]
+                      [--ledger clickhouse://... [--changes-retention-days 7]] [--log-level info]
+                      [--no-clustering] [--json] [--metrics-host 127.0.0.1 --metrics-port N]
 
   NETWORK       the network to follow (ETH, BSC, POLYGON, ARB, OP, BASE, AVAX, ..., TRX, BTC, LTC)
   --rpc         the node's URL (EVM: JSON-RPC; TRX: a full node's HTTP API; BTC, LTC: Bitcoin Core
@@ -58,6 +61,9 @@ export const followCommand: CliCommand = {
   --confirmations  confirmations a block needs before it is written (1: once mined); default 1
   --db          SQLite file (migrated on start) or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
 ${LEDGER_USAGE}
+  --changes-retention-days  with --ledger clickhouse://: days of the ledger's change log kept (what
+                workers' hub caches follow; one lagging longer reloads its hubs); the follower drops
+                older days at start and every hour. Default 7, at least 1
   --batch-blocks  most blocks read and written per step (one store transaction); default 100
   --poll-ms     wait between polls once caught up (doubled per failure, up to 60 s); default 2000
   --max-lag-blocks  /readyz answers 503 (lagging) while the follower is more than this many
@@ -89,6 +95,7 @@ ${LEDGER_USAGE}
     const progressMs = wholeOption(args, "progress-ms", 5_000);
     const target = resolveDbTarget(stringOption(args, "db"), io.env);
     const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    const retentionDays = wholeOption(args, "changes-retention-days", 7, 1);
     const logger = createHttpLogger({ level: stringOption(args, "log-level") ?? "info" });
     let lag: number | null = null;
     const ops = await startProcessOps(["store", "source"], metricsAddressOption(args), io.env, {
@@ -104,7 +111,9 @@ ${LEDGER_USAGE}
         await withLedgerTarget(await openStore(target, { migrateSqlite: true }), ledger),
       );
       ops.readiness.done("store");
+      let upkeep: ChangesUpkeep | null = null;
       try {
+        if (ledger !== null) upkeep = await startChangesUpkeep(ledger, { retentionDays, report: io.stderr });
         const source = await openBlockSource({
           ...endpoint,
           confirmations,
@@ -158,6 +167,7 @@ ${LEDGER_USAGE}
         io.stderr(`${network}: stopped at block ${cursor === null ? "(none)" : cursor.height}\n`);
         return EXIT.OK;
       } finally {
+        await upkeep?.stop();
         await store.close();
       }
     } finally {

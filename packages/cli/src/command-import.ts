@@ -15,11 +15,12 @@ import {
   MASS_DELIST_SHARE,
   refusalOf,
 } from "@openkyt/datasets";
-import { parseCommandArgs, stringOption } from "./cli-args.js";
+import { parseCommandArgs, stringOption, wholeOption } from "./cli-args.js";
 import { type CliCommand, EXIT, UsageError } from "./cli-command.js";
 import { openStore, resolveDbTarget } from "./db-target.js";
 import { progressReporter } from "./import-progress.js";
 import { conflictText, summaryText } from "./import-summary-text.js";
+import { dropExpiredChangesOnce } from "./ledger-changes-upkeep.js";
 import { LEDGER_OPTION, LEDGER_USAGE, resolveLedgerTarget, withLedgerTarget } from "./ledger-target.js";
 
 const formatsOf = (kind: string) =>
@@ -59,6 +60,8 @@ ${IMPORT_KINDS.map((k) => `                ${k}: ${formatsOf(k)}`).join("\n")}
   --no-delist sanctions: add and update only, delist nothing (a complete list that does not look whole)
   --db        SQLite file or postgres:// URL; default $OPENKYT_DB, then ./openkyt.db
 ${LEDGER_USAGE}
+  --changes-retention-days  with --ledger clickhouse://: days of the ledger's change log kept; an
+              import drops older days at its end (as openkyt follow does every hour). Default 7
 
   A file of no known format is refused (exit 2) with its first line quoted. A sanctions list
   delists only from a complete snapshot of the same list (the OFAC CSV, an all-chain address
@@ -73,6 +76,7 @@ ${LEDGER_USAGE}
       {
         db: { type: "string" },
         ...LEDGER_OPTION,
+        "changes-retention-days": { type: "string" },
         format: { type: "string" },
         network: { type: "string" },
         token: { type: "string" },
@@ -115,6 +119,7 @@ ${LEDGER_USAGE}
       if (unknown !== null) return refuse(unknown);
     }
     const ledger = resolveLedgerTarget(stringOption(args, "ledger"), io.env);
+    const retentionDays = wholeOption(args, "changes-retention-days", 7, 1);
     const store = await withLedgerTarget(
       await openStore(resolveDbTarget(stringOption(args, "db"), io.env), { migrateSqlite: true }),
       ledger,
@@ -154,6 +159,10 @@ ${LEDGER_USAGE}
       if (summary instanceof Error) return refuse(summary);
       for (const c of summary.utxo?.clustering?.conflicts ?? [])
         io.stderr(`openkyt import: warning: ${conflictText(c)}\n`);
+      // The import stamped the change log once per row: its expired days go now.
+      if (ledger !== null && kind === "ledger") {
+        await dropExpiredChangesOnce(ledger, { retentionDays, report: io.stderr });
+      }
       if (args.values.json) io.stdout(`${JSON.stringify(summary)}\n`);
       else io.stdout(summaryText(kind, file, summary));
       return summary.refusal === null ? EXIT.OK : EXIT.USAGE;

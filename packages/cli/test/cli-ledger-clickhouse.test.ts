@@ -1,6 +1,7 @@
 /**
  * `--ledger clickhouse://...`: `openkyt import ledger` writes the ledger into ClickHouse while the
- * SQLite `--db` keeps none of it, and `openkyt serve` binds and checks a transfer from that ledger.
+ * SQLite `--db` keeps none of it (and drops the change log's expired days at its end), and
+ * `openkyt serve` binds and checks a transfer from that ledger.
  * Skips without a clickhouse-server binary (fails under OPENKYT_REQUIRE_CLICKHOUSE=1).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -8,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type LocalClickHouse,
+  openChClient,
   openClickHouseLedgerUrl,
+  parseClickHouseUrl,
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
 import { createSqliteStore } from "@openkyt/store-sqlite";
@@ -42,8 +45,18 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("openkyt with --ledger clickhouse:/
       file,
       `network,tx_hash,log_index,token_id,from,to,amount,occurred_at\nETH,${hash},0,native,${from},${to},1.5,2024-01-01T00:00:00Z\n`,
     );
+    // A day of the change log stamped 9 days ago: the import drops it at its end (retention 7).
+    await (await openClickHouseLedgerUrl(ledgerUrl)).close();
+    const admin = openChClient(parseClickHouseUrl(ledgerUrl));
+    await admin.command(
+      "INSERT INTO cli_ledger.ledger_changes (stored_at, network, tx_hash) SELECT now() - 9 * 86400, 'ETH', '0xold'",
+    );
     const imported = await runInProcess(["import", "ledger", file, "--db", db, "--ledger", ledgerUrl]);
     expect(imported.code, imported.err).toBe(0);
+    expect(imported.err).toMatch(/change log upkeep: dropped 1 day\(s\) older than 7 days/);
+    const changes = await admin.rows<{ tx_hash: string }>("SELECT tx_hash FROM cli_ledger.ledger_changes");
+    await admin.close();
+    expect(changes.map((c) => c.tx_hash)).toEqual([hash]);
 
     const ledger = await openClickHouseLedgerUrl(ledgerUrl);
     expect(await ledger.ledgerByTxHash("ETH", hash)).toMatchObject([{ from, to, amount: 1.5 }]);

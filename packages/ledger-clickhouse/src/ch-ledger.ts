@@ -10,14 +10,16 @@ import type {
   IncomingQuery,
   LedgerBulkWriter,
   LedgerChanges,
+  LedgerChangesMark,
   LedgerReader,
   LedgerStore,
   LedgerTransfer,
   OutgoingQuery,
 } from "@openkyt/core";
 import { DEFAULT_EDGE_BUDGET, KytError } from "@openkyt/core";
+import { type ChangeMemory, type ChangesReadStats, changesSince } from "./ch-changes.js";
 import { type ChClient, openChClient, type RetryPolicy } from "./ch-client.js";
-import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
+import { sqlIdentifier, sqlString, sqlStringList } from "./ch-escape.js";
 import { countHop } from "./ch-hop-count.js";
 import { HopPrefetch } from "./ch-hop-prefetch.js";
 import { hop } from "./ch-hop-read.js";
@@ -50,9 +52,10 @@ export interface ClickHouseLedger extends LedgerStore, LedgerReader, ClickHouseU
   /**
    * The rows stored lately, as `Store.ledgerChangesSince` (what a worker's hub cache follows):
    * the transactions the change log of migration 6 stamped at or after `since` less
-   * `changesOverlapMs`, by the server's clock, and their rows.
+   * `changesOverlapMs`, by the server's clock, and their rows, less those the marks before
+   * `since` gave (ch-changes.ts).
    */
-  ledgerChangesSince(since: number | null, limit: number): Promise<LedgerChanges>;
+  ledgerChangesSince(since: LedgerChangesMark | null, limit: number): Promise<LedgerChanges>;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,8 @@ export interface ClickHouseLedgerOptions {
    * are whole seconds) and the clock skew between shards.
    */
   readonly changesOverlapMs?: number;
+  /** Told what each `ledgerChangesSince` read (pairs in its window, transactions and rows read). */
+  readonly onChangesRead?: (stats: ChangesReadStats) => void;
 }
 
 /** Most hashes per existence check (query text under the server's 256 KiB max_query_size). */
@@ -110,6 +115,7 @@ export function openClickHouseLedger(
   const countCap = options.countCap ?? DEFAULT_EDGE_BUDGET + 1;
   const prefetch = countCap > 0 && options.prefetch !== false ? new HopPrefetch() : null;
   const overlapMs = options.changesOverlapMs ?? CHANGES_OVERLAP_MS;
+  const changeMemory: ChangeMemory = new WeakMap();
   // Puts of one process run one at a time, so each counts new rows against the ones before it.
   let putChain: Promise<unknown> = Promise.resolve();
 
@@ -170,52 +176,12 @@ export function openClickHouseLedger(
         }
       : {}),
     bulkLedgerWriter: () => openBulkLoad(client, db),
-    ledgerChangesSince: (since, limit) => changesSince(client, db, since, limit, overlapMs),
+    ledgerChangesSince: (since, limit) =>
+      changesSince(client, db, since, limit, overlapMs, changeMemory, options.onChangesRead),
     close: () => client.close(),
   };
 }
 
-/**
- * The rows of the transactions stamped in the change log from `since` less `overlapMs` on (each
- * row once), or null rows past `limit` transactions; `at`: the server's clock first (whole
- * seconds, in ms). A stamp is taken as the server pushes a block to its views, after the rows
- * are in `ledger_tx`; the overlap covers the rest (see `changesOverlapMs`).
- */
-async function changesSince(
-  client: ChClient,
-  db: string,
-  since: number | null,
-  limit: number,
-  overlapMs: number,
-): Promise<LedgerChanges> {
-  const [clock] = await client.rows<{ at: number | string }>("SELECT toUInt64(now()) AS at");
-  const at = Number(clock?.at) * 1000;
-  if (since === null) return { at, rows: [] };
-  const from = Math.floor((since - overlapMs) / 1000);
-  const changed = await client.rows<{ network: string; tx_hash: string }>(
-    `SELECT DISTINCT network, tx_hash FROM ${db}.ledger_changes
-     WHERE stored_at >= toDateTime(${sqlInt(from)}) LIMIT ${sqlInt(limit + 1)}`,
-  );
-  if (changed.length > limit) return { at, rows: null };
-  const byNetwork = new Map<string, string[]>();
-  for (const c of changed) {
-    const hashes = byNetwork.get(c.network);
-    if (hashes) hashes.push(c.tx_hash);
-    else byNetwork.set(c.network, [c.tx_hash]);
-  }
-  const rows: LedgerTransfer[] = [];
-  for (const [network, hashes] of byNetwork) {
-    for (let i = 0; i < hashes.length; i += HASHES_PER_CHECK) {
-      const found = await client.rows<LedgerRow>(
-        `SELECT ${SELECT_COLUMNS} FROM ${db}.ledger_tx
-         WHERE network = ${sqlString(network)} AND tx_hash IN (${sqlStringList(hashes.slice(i, i + HASHES_PER_CHECK))})
-         LIMIT 1 BY tx_hash, log_index`,
-      );
-      for (const r of found) rows.push(fromRow(r));
-    }
-  }
-  return { at, rows };
-}
 /** The keys of `rows` already in the ledger. */
 async function storedKeys(
   client: ChClient,

@@ -12,6 +12,7 @@ import {
   hopDaysDistributedStatements,
   hopDegreeDropStatements,
   hopDistributedStatements,
+  horizonDistributedStatements,
   LEDGER_MIGRATIONS,
   type LedgerMigration,
   type MigrationStatement,
@@ -38,6 +39,9 @@ export const HOP_DEGREE_DROP_VERSION = 1005;
 
 /** The version of the Distributed change log of migration 6 on a sharded ledger's entry server. */
 export const CHANGES_DISTRIBUTED_VERSION = 1006;
+
+/** The version of the Distributed change log horizon of migration 7 on a sharded ledger's entry server. */
+export const HORIZON_DISTRIBUTED_VERSION = 1007;
 
 /** The account ledger's migrations, then the UTXO ledger's (numbered from 101). */
 const SERVER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [...LEDGER_MIGRATIONS, ...UTXO_MIGRATIONS];
@@ -115,10 +119,15 @@ export async function migrateClickHouseLedger(
     name: `distributed change log over cluster ${target.cluster}`,
     statements: (db) => changesDistributedStatements(db, target.cluster ?? ""),
   };
+  const horizonEntry: LedgerMigration = {
+    version: HORIZON_DISTRIBUTED_VERSION,
+    name: `distributed change log horizon over cluster ${target.cluster}`,
+    statements: (db) => horizonDistributedStatements(db, target.cluster ?? ""),
+  };
   const entryApplied = await migrateServer(
     target,
     "",
-    [entry, utxoEntry, hopEntry, daysEntry, degreeDrop, changesEntry],
+    [entry, utxoEntry, hopEntry, daysEntry, degreeDrop, changesEntry, horizonEntry],
     options.retry,
   );
   applied[target.url] = [...(applied[target.url] ?? []), ...entryApplied];

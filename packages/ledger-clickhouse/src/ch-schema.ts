@@ -25,6 +25,9 @@
  *   (`ledgerChangesSince` in ch-ledger.ts, which takes the transactions DISTINCT). Ordered by the
  *   stamp alone and not grouped: a block's sort is then nearly free (about 0.1 us of server CPU
  *   per ingested row; grouped by transaction and sorted by the strings it cost 2.8 us).
+ *   Partitioned by day, which the upkeep drops past the retention (ch-changes-upkeep.ts).
+ * - `ledger_changes_horizon` (migration 7): how far the upkeep cut the change log, so a follower
+ *   that lagged past it knows it cannot read all its changes.
  * - Migrations 1 and 2 made the first hop tables, ordered by the strings (`ledger_in`,
  *   `ledger_out` and their degree tables); migration 3 copies them into the new ones and drops
  *   them.
@@ -214,8 +217,7 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
     version: 6,
     name: "the transactions stored per second, for the hub caches of processes that follow the ledger",
     // The view stamps a block by the server's clock as the server pushes it to its views (after
-    // its own table). Old days can be dropped (ALTER TABLE ... DROP PARTITION): a follower whose
-    // last catch-up is older reads too many changes and drops its hubs anyway.
+    // its own table). Old days are dropped by the upkeep (ch-changes-upkeep.ts, migration 7).
     statements: (db, local) => [
       `CREATE TABLE IF NOT EXISTS ${db}.ledger_changes${local} ${CHANGE_COLUMNS}
        ENGINE = MergeTree() PARTITION BY toYYYYMMDD(stored_at) ORDER BY stored_at`,
@@ -223,7 +225,29 @@ export const LEDGER_MIGRATIONS: ReadonlyArray<LedgerMigration> = [
        AS SELECT now() AS stored_at, network, tx_hash FROM ${db}.ledger_tx${local}`,
     ],
   },
+  {
+    version: 7,
+    name: "how far the change log was cut: what tells a follower that lagged past its retention",
+    // Written by the upkeep (ch-changes-upkeep.ts) before it drops days of ledger_changes.
+    statements: (db, local) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.ledger_changes_horizon${local} ${HORIZON_COLUMNS}
+       ENGINE = MergeTree() ORDER BY dropped_before`,
+    ],
+  },
 ];
+
+/** The change log's horizon (migration 7): changes stamped before `dropped_before` may be gone. */
+const HORIZON_COLUMNS = "(dropped_before DateTime, recorded_at DateTime)";
+
+/** The statement putting a `Distributed` table over the shards' horizons of migration 7. */
+export function horizonDistributedStatements(db: string, cluster: string): ReadonlyArray<string> {
+  const d = sqlIdentifier(db);
+  const c = sqlIdentifier(cluster);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${d}.ledger_changes_horizon ${HORIZON_COLUMNS}
+     ENGINE = Distributed(${c}, ${d}, ledger_changes_horizon_local, rand())`,
+  ];
+}
 
 /** The change log of migration 6: when a transaction's rows were stored (server seconds). */
 const CHANGE_COLUMNS = "(stored_at DateTime, network String, tx_hash String)";

@@ -3,6 +3,16 @@
  * reads it through the `LedgerReader` port, imports and followers write it; the screening state
  * stays in the SQLite or Postgres store.
  */
+
+export { type ChangesReadStats, HORIZON_CHECK_LAG_S } from "./ch-changes.js";
+export {
+  CHANGES_RETENTION_DAYS,
+  type ChangesRetentionOptions,
+  type ChangesUpkeepOutcome,
+  changesRetentionDays,
+  dropExpiredChanges,
+  MIN_CHANGES_RETENTION_DAYS,
+} from "./ch-changes-upkeep.js";
 export {
   type ChClient,
   DEFAULT_RETRY,
@@ -15,6 +25,7 @@ export { type ExternalLedger, withExternalLedger } from "./ch-compose.js";
 export { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js";
 export { DEFAULT_ROWS_PER_INSERT, type LedgerIngestOptions } from "./ch-ingest.js";
 export {
+  CHANGES_OVERLAP_MS,
   type ClickHouseLedger,
   type ClickHouseLedgerOptions,
   openClickHouseLedger,

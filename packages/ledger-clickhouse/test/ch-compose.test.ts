@@ -62,7 +62,7 @@ describe("a store with an external ledger", () => {
 
   it("lists the ledger's optional members, so a wrapper copying the store's members keeps them", async () => {
     const rows = createMemoryStore();
-    const changes = { at: 5, rows: [] };
+    const changes = { at: 5, rows: [], next: { at: 5 } };
     const ledger = new Proxy(asLedger(rows, false), {
       get(target, prop) {
         if (prop === "ledgerChangesSince") return async () => changes;

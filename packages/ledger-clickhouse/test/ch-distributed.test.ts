@@ -2,13 +2,15 @@
  * The sharded path: two server processes, a `remote_servers` cluster of both, the ledger's local
  * tables on each shard and `Distributed` tables on the entry server. Rows spread over both
  * shards, and the hops, the hash lookup, the counts of new rows and a bulk load answer as on one
- * server (checked against SQLite on the same rows).
+ * server (checked against SQLite on the same rows); the change log's retention upkeep drops old
+ * days on each shard, and a follower that lagged past it is told so through the entry.
  */
 import { compareLedgerTransfers, type LedgerTransfer, type UtxoTransaction } from "@openkyt/core";
 import { createSqliteStore } from "@openkyt/store-sqlite";
 import { makeUtxoTransaction, spend, BASE_TIME as T0 } from "@openkyt/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  dropExpiredChanges,
   freePort,
   LEDGER_MIGRATIONS,
   type LocalClickHouse,
@@ -88,10 +90,44 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("ClickHouse ledger on two shards", 
       );
       expect(await ledger.ledgerByTxHash("ETH", "0xt7")).toEqual(await sqlite.ledgerByTxHash("ETH", "0xt7"));
       // The change log of migration 6 on both shards, read through the entry's Distributed table.
-      const changed = await ledger.ledgerChangesSince(start.at, 1_000);
+      const changed = await ledger.ledgerChangesSince(start.next, 1_000);
       expect([...(changed.rows ?? [])].sort(compareLedgerTransfers)).toEqual(
         [...rows, extra].sort(compareLedgerTransfers),
       );
+      // Its mark remembers what it gave: nothing stored since, no rows read again.
+      expect((await ledger.ledgerChangesSince(changed.next, 1_000)).rows).toEqual([]);
+
+      // The retention upkeep on each shard: a day of changes stamped 10 days ago on both is
+      // dropped (the days of today stay), the horizon recorded on each, and a follower whose
+      // window starts before it is told to drop its hubs through the entry's Distributed table.
+      for (const shard of shards) {
+        const local = openChClient(parseClickHouseUrl(shard.ledgerUrl("sharded")));
+        await local.command(
+          `INSERT INTO sharded.ledger_changes_local (stored_at, network, tx_hash)
+           SELECT now() - 10 * 86400, 'ETH', '0xold'`,
+        );
+        await local.close();
+      }
+      const upkeep = await dropExpiredChanges(target, {
+        retentionDays: 7,
+        shards: [parseClickHouseUrl(a.ledgerUrl("sharded")), parseClickHouseUrl(b.ledgerUrl("sharded"))],
+      });
+      for (const shard of shards) {
+        expect(upkeep[shard.httpUrl]?.dropped).toHaveLength(1);
+        const local = openChClient(parseClickHouseUrl(shard.ledgerUrl("sharded")));
+        const [old] = await local.rows<{ n: number | string }>(
+          "SELECT count() AS n FROM sharded.ledger_changes_local WHERE tx_hash = '0xold'",
+        );
+        const [kept] = await local.rows<{ n: number | string }>(
+          "SELECT count() AS n FROM sharded.ledger_changes_local",
+        );
+        await local.close();
+        expect(Number(old?.n)).toBe(0);
+        expect(Number(kept?.n)).toBeGreaterThan(0);
+      }
+      const lagging = await ledger.ledgerChangesSince({ at: changed.at - 9 * 86_400_000 }, 1_000);
+      expect(lagging.rows).toBeNull();
+      expect((await ledger.ledgerChangesSince({ at: changed.at }, 1_000)).rows).toHaveLength(rows.length + 1);
     } finally {
       await ledger.close();
       await sqlite.close();

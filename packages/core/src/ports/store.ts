@@ -542,12 +542,28 @@ export interface LedgerScan {
   readonly last: number;
 }
 
+/**
+ * Where a follower of {@link Store.ledgerChangesSince} stands: the ledger's clock when a read
+ * began (ms). A mark the store answered (`LedgerChanges.next`) may also stand for the rows that
+ * answer and the ones before it gave, so that the next answer leaves them out; a mark the
+ * follower builds itself (`{ at }`) stands for none of them.
+ */
+export interface LedgerChangesMark {
+  readonly at: number;
+}
+
 /** What an external ledger stored lately (see {@link Store.ledgerChangesSince}). */
 export interface LedgerChanges {
-  /** The ledger's clock when the read began (ms): the `since` of the next call. */
+  /** The ledger's clock when the read began (ms). */
   readonly at: number;
-  /** The rows stored since (some perhaps again), or null when there were more than the limit. */
+  /**
+   * The rows stored since (some perhaps again), or null when there were more than the limit, or
+   * when the ledger no longer holds all its changes since then (it drops old ones): the follower
+   * then drops what it holds.
+   */
   readonly rows: ReadonlyArray<LedgerTransfer> | null;
+  /** The `since` of the next call: `at`, and perhaps what the store remembers of the rows it gave. */
+  readonly next: LedgerChangesMark;
 }
 
 /** How a bulk load is opened (see {@link Store.bulkLedgerWriter}). */
@@ -634,13 +650,18 @@ export interface Store extends StoreOps {
   /**
    * Optional, for a ledger kept where rows have no stored order (ClickHouse): the rows stored
    * lately, for a copy that holds some of the ledger (the hub cache) and follows it. `since`: the
-   * `at` of an earlier answer (null: none, then only `at` is answered, no rows); the answer holds
-   * every row stored after the read that answered `since` began, and may hold rows answered
-   * before (twice too, while a duplicate is unmerged): a follower skips the rows it holds. `rows`
-   * is null when more than `limit` transactions were stored since (the follower then drops what
-   * it holds). Rows are never removed from such a ledger (no account-ledger rewinds).
+   * `next` of an earlier answer, or a mark `{ at }` (null: none, then only `at` is answered, no
+   * rows); the answer holds every row stored after the read that answered `since` began, except
+   * those that answers of the chain of marks `since` comes from gave already, and may hold rows
+   * answered before (twice too, while a duplicate is unmerged): a follower skips the rows it
+   * holds. A follower that took rows from elsewhere meanwhile (a hub loaded from the ledger's
+   * tables, which may show a row later than its change) passes `{ at: since.at }` once, to be
+   * given every row again. `rows` is null when more than `limit` transactions were stored since,
+   * or when the ledger dropped changes newer than `since` (the follower then drops what it
+   * holds; never an answer that misses rows). Rows are never removed from such a ledger (no
+   * account-ledger rewinds).
    */
-  ledgerChangesSince?(since: number | null, limit: number): Promise<LedgerChanges>;
+  ledgerChangesSince?(since: LedgerChangesMark | null, limit: number): Promise<LedgerChanges>;
   /**
    * Optional: the rewinds recorded after number `after` (0: from the first), in the order they
    * committed, at most `limit` of them: the rows a chain follower removed after a

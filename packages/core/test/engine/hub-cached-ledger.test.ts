@@ -17,7 +17,7 @@ import { createEntityResolver } from "../../src/exposure/entity-resolver.js";
 import { traceTransferExposure } from "../../src/exposure/transfer-exposure.js";
 import type { LedgerReader } from "../../src/ports/ledger-reader.js";
 import { manualClock } from "../../src/ports/runtime.js";
-import type { Store } from "../../src/ports/store.js";
+import type { LedgerChangesMark, Store } from "../../src/ports/store.js";
 import { createMemoryStore } from "../../src/store/index.js";
 import { attr, listing } from "../exposure/trace-fixtures.js";
 
@@ -223,6 +223,51 @@ describe("hub-cached ledger", () => {
       { numRuns: 25, endOnFailure: true },
     );
   }, 300_000);
+
+  it("following a change log, reads its whole window again after a load: a row the load did not see reaches the hub", async () => {
+    const clock = manualClock(0);
+    const tables = createMemoryStore();
+    const row = (i: number, txHash = `0x${i}`): LedgerTransfer => ({
+      network: "ETH",
+      txHash,
+      logIndex: 0,
+      tokenId: "native",
+      from: `s${i % 7}`,
+      to: "h",
+      amount: i + 1,
+      occurredAt: i * 1000,
+      block: null,
+      valueUsd: null,
+    });
+    const first = Array.from({ length: 20 }, (_, i) => row(i));
+    await tables.putLedgerTransfers(first);
+    // A change log whose marks remember every row they gave (as ClickHouse's do).
+    const log: LedgerTransfer[] = [...first];
+    const given = new WeakMap<LedgerChangesMark, Set<string>>();
+    const changes: Pick<Store, "ledgerChangesSince"> = {
+      async ledgerChangesSince(since) {
+        const at = clock.now();
+        const seen = (since && given.get(since)) || new Set<string>();
+        const next = { at };
+        given.set(next, new Set(log.map((r) => r.txHash)));
+        return { at, rows: since ? log.filter((r) => !seen.has(r.txHash)) : [], next };
+      },
+    };
+    const cached = await createHubCachedLedger(tables, changes, { minRows: 8, maxLagMs: 60_000, clock });
+    const all = [{ address: "h", before: 1e9 }];
+    // Logged and given before the hub is held (so skipped), and not in the tables a load reads yet.
+    const late = row(99, "0xlate");
+    log.push(late);
+    expect(await cached.catchUp()).toBe(0);
+    expect(await cached.ledgerIncoming("ETH", "native", all, 1_000)).toHaveLength(20);
+    expect(cached.stats()).toMatchObject({ hubs: 1, rows: 20 });
+    await tables.putLedgerTransfers([late]);
+    // The catch-up after the load is given every row again: the late one reaches the hub.
+    expect(await cached.catchUp()).toBe(1);
+    expect(await cached.ledgerIncoming("ETH", "native", all, 1_000)).toHaveLength(21);
+    // And the one after it nothing.
+    expect(await cached.catchUp()).toBe(0);
+  });
 
   it("does not load again, for minIdleMs, a hub it refused for want of room", async () => {
     const clock = manualClock(0);

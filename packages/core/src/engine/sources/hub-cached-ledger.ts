@@ -26,10 +26,14 @@
  *
  * A ledger whose rows have no stored order (ClickHouse) is followed by `Store.ledgerChangesSince`
  * instead: a catch-up reads the rows stored since the last one began (the ledger's own clock,
- * with its own overlap: rows held already are skipped, duplicates included), and when more than
- * `maxChanges` transactions were stored meanwhile (an import) drops every hub, to be loaded
- * again when next read. Loads run between catch-ups as above; such a ledger removes no rows, so
- * there are no rewinds to follow.
+ * with its own overlap: rows held already are skipped, duplicates included), less those the
+ * catch-ups before it were given (the store's mark remembers them, so a quiet ledger's catch-up
+ * reads no rows), and when more than `maxChanges` transactions were stored meanwhile (an import)
+ * or the ledger dropped changes the cache has not read (it lagged past the change log's
+ * retention) drops every hub, to be loaded again when next read. Loads run between catch-ups as
+ * above, and the catch-up after a load is given every row of its overlap again (a hub's own
+ * tables may show a row later than its change); such a ledger removes no rows, so there are no
+ * rewinds to follow.
  */
 import type { LedgerTransfer } from "../../domain/records.js";
 import { KytError } from "../../errors.js";
@@ -44,7 +48,7 @@ import type {
 } from "../../ports/ledger-reader.js";
 import type { AddressScreen } from "../../ports/reference-sources.js";
 import { type Clock, systemClock } from "../../ports/runtime.js";
-import type { LedgerChanges, Store } from "../../ports/store.js";
+import type { LedgerChanges, LedgerChangesMark, Store } from "../../ports/store.js";
 import { ledgerTail } from "./ledger-tail.js";
 import { type WarmStart, warmCatchUp } from "./warm-catch-up.js";
 
@@ -214,6 +218,7 @@ export async function createHubCachedLedger(
         direction === "incoming"
           ? await inner.ledgerIncoming(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS)
           : await inner.ledgerOutgoing(network, tokenId, [{ address, after: ALL_AFTER }], ALL_ROWS);
+      upkeep.loaded();
       if (!cache.admit(direction, network, tokenId, address, rows)) {
         // Bounded: past REFUSALS_HELD refusals they are all forgotten (and may be loaded once more).
         if (refusedAt.size >= REFUSALS_HELD) refusedAt.clear();
@@ -450,6 +455,8 @@ export async function createHubCachedLedger(
 interface HubUpkeep {
   catchUp(): Promise<number>;
   readonly caughtUpAt: number;
+  /** A hub was loaded from the store's tables: the next catch-up reads its whole overlap again. */
+  loaded(): void;
 }
 
 /** Follows `Store.scanLedger` and `Store.scanRewinds` from `start` (the module comment). */
@@ -461,7 +468,7 @@ function scanCatchUp(
   start: WarmStart,
 ): HubUpkeep {
   const scan = (store.scanLedger as NonNullable<Store["scanLedger"]>).bind(store);
-  return warmCatchUp(
+  const upkeep = warmCatchUp(
     "hub cache",
     { maxLagMs: settings.maxLagMs, pageSize: settings.pageSize, clock },
     HUB_CACHE_DEFAULTS,
@@ -478,6 +485,14 @@ function scanCatchUp(
       : null,
     start,
   );
+  return {
+    catchUp: () => upkeep.catchUp(),
+    get caughtUpAt() {
+      return upkeep.caughtUpAt;
+    },
+    // Stored order: a row a load saw early has a position the next catch-up reads anyway.
+    loaded() {},
+  };
 }
 
 /**
@@ -486,18 +501,22 @@ function scanCatchUp(
  * transactions were. The callers run catch-ups one at a time.
  */
 async function changesCatchUp(
-  changes: (since: number | null, limit: number) => Promise<LedgerChanges>,
+  changes: (since: LedgerChangesMark | null, limit: number) => Promise<LedgerChanges>,
   cache: HubCache,
   maxChanges: number,
   clock: Clock,
 ): Promise<HubUpkeep> {
-  let since = (await changes(null, maxChanges)).at;
+  let since: LedgerChangesMark = (await changes(null, maxChanges)).next;
   let caughtUpAt = Number.NEGATIVE_INFINITY;
   return {
+    loaded() {
+      // A mark of our own stands for no rows given: the next answer holds the whole overlap.
+      since = { at: since.at };
+    },
     async catchUp() {
       const startedAt = clock.now();
       const page = await changes(since, maxChanges);
-      since = page.at;
+      since = page.next;
       let added = 0;
       if (page.rows === null) cache.clear();
       else added = cache.append(page.rows);
