@@ -4,15 +4,16 @@
  * runs one after the other (CPU per transfer moves by a third between runs with the load).
  *
  * Each side builds its own screening thread's view of the same rows, with its own classes: a
- * `LedgerImageReader` over a ledger image of the benchmark ledger, and a resolver over the
- * attributions and sanctions held as given rows. Per sampled transfer the two traces of a
+ * `LedgerImageReader` over a ledger image of the benchmark ledger (`pool`, the default), or the
+ * warm `LedgerIndex` the README's inline embedding traces over (`index`), and a resolver over
+ * the attributions and sanctions held as given rows. Per sampled transfer the two traces of a
  * screening (the transfer's origin of funds and the sender's address exposure, as
  * `screenedTraces`). Rounds run A, B, A, B, ... after one warm-up round each; per round the
  * CPU per transfer, then per side the median and the ratio of the medians. The digest of every
  * result (JSON, floats to the last bit) must be the same on both sides: a change that keeps
  * results exact keeps it, and the run fails otherwise.
  *
- *   node --conditions=source --import tsx bench/src/shape/trace-ab.ts <other checkout> [ledgerSize=1000000] [count=600] [rounds=4] [shape=real]
+ *   node --conditions=source --import tsx bench/src/shape/trace-ab.ts <other checkout> [ledgerSize=1000000] [count=600] [rounds=4] [shape=real] [pool|index]
  *
  * The other checkout must have its dependencies installed (its `packages/core/src` is imported
  * as source). A is the other checkout, B this one.
@@ -27,7 +28,10 @@ import { benchShape, ledgerDatabase } from "../bench-ledger-db.js";
 import { percentile } from "../bench-stats.js";
 import { loadLedgerInto, sampleTransfers } from "../bench-tracing.js";
 
-const [other, size = "1000000", count = "600", roundsArg = "4", shapeArg = "real"] = process.argv.slice(2);
+const [other, size = "1000000", count = "600", roundsArg = "4", shapeArg = "real", readerArg = "pool"] =
+  process.argv.slice(2);
+if (readerArg !== "pool" && readerArg !== "index")
+  throw new Error(`trace-ab: reader must be "pool" or "index", not "${readerArg}"`);
 if (!other) throw new Error("trace-ab: the other checkout's folder is required (first argument)");
 const rounds = Number(roundsArg);
 if (!Number.isInteger(rounds) || rounds < 1)
@@ -47,9 +51,13 @@ await loadLedgerInto({ add: (r: ReadonlyArray<LedgerTransfer>) => rows.push(...r
 
 /** One side: its own image, reader and resolver, and its trace functions. */
 function side(core: Core) {
-  const builder = new core.LedgerImageBuilder();
+  const builder = readerArg === "pool" ? new core.LedgerImageBuilder() : new core.LedgerIndex();
   for (let i = 0; i < rows.length; i += 100_000) builder.add(rows.slice(i, i + 100_000));
-  const ledger = new core.LedgerImageReader(builder.build());
+  let ledger: here.LedgerReader;
+  if (builder instanceof core.LedgerIndex) {
+    builder.compact();
+    ledger = builder;
+  } else ledger = new core.LedgerImageReader(builder.build());
   const resolver = core.createEntityResolver({
     attributions: core.heldAttributionSource(ref.attributions),
     sanctions: core.heldSanctionsSource(ref.sanctions),
@@ -91,7 +99,7 @@ const median = (xs: number[]) => percentile(xs, 50);
 const [a, b] = sides as [(typeof sides)[number], (typeof sides)[number]];
 const digests = new Set([...a.digests, ...b.digests]);
 console.log(
-  `${shape} ${size}, ${sample.length} transfers: A median ${median(a.cpu).toFixed(3)} ms, B median ${median(b.cpu).toFixed(3)} ms, ` +
+  `${shape} ${size} ${readerArg}, ${sample.length} transfers: A median ${median(a.cpu).toFixed(3)} ms, B median ${median(b.cpu).toFixed(3)} ms, ` +
     `B/A ${(median(b.cpu) / median(a.cpu)).toFixed(3)}; digests ${[...digests].join(", ")}`,
 );
 if (digests.size !== 1) throw new Error("trace-ab: the two tracers' results differ (digests differ)");

@@ -134,6 +134,8 @@ export class LedgerIndex implements LedgerReader {
   readonly #tokenIds = new Map<string, number>();
   /** Per network, per transaction hash: its row, or its rows when it has several. */
   readonly #byTx = new Map<string, Map<string, number | number[]>>();
+  /** The rows a lump's reads presented, by position in its segment (see `#lumped`); dropped with the lump. */
+  readonly #lumpRows = new WeakMap<HubLump, LedgerTransfer[]>();
 
   /**
    * `compactAt`: the least number of recent rows a read compacts, see {@link COMPACT_AT_LEAST}
@@ -499,8 +501,22 @@ export class LedgerIndex implements LedgerReader {
       if (!((this.#occurredAt[r] as number) < q.before)) break;
       tail.push(this.#present(r));
     }
+    // A hub's presented rows are mostly the same visit after visit (its flagged senders): each is
+    // built once per lump and kept with it (a lump is dropped when its rows change).
+    let built = this.#lumpRows.get(hub);
+    if (!built) {
+      built = [];
+      this.#lumpRows.set(hub, built);
+    }
     const presented: LedgerTransfer[] = [];
-    for (const i of picked) presented.push(this.#presentAt(adjacency, start + i, address));
+    for (const i of picked) {
+      let row = built[i];
+      if (row === undefined) {
+        row = this.#presentAt(adjacency, start + i, address);
+        built[i] = row;
+      }
+      presented.push(row);
+    }
     return { prefixCount, prefixSum, presented, tail };
   }
 
