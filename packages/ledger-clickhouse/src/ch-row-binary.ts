@@ -7,6 +7,12 @@
  *
  * Values are checked as they are written (integers safe and in range, strings well-formed UTF-16),
  * and a bad row throws a VALIDATION_ERROR naming the row and the field before anything is sent.
+ *
+ * Work per row is kept to the writes (see docs/benchmarks.md, "ClickHouse ingest"): a chunk is
+ * handed out as a view of the buffer it was encoded in, not a copy, and a caller done with a
+ * chunk may give it back (`recycle`) to be encoded into again, so a long ingest does not
+ * allocate (and fault in, and collect) a fresh megabyte per chunk; the network and token, the
+ * same on nearly every row, are written from the bytes of the last row's when they are equal.
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 
@@ -15,9 +21,23 @@ export class RowBinaryEncoder {
   private buffer: Buffer;
   private at = 0;
   private row = 0;
+  /** Buffers given back by `recycle`, encoded into before a new one is allocated. */
+  private readonly spare: Buffer[] = [];
+  /** The last network and token written, and where their encoded bytes (length first) are kept. */
+  private readonly network = new RepeatedText();
+  private readonly token = new RepeatedText();
 
   constructor(private readonly chunkBytes = 1 << 20) {
-    this.buffer = Buffer.allocUnsafe(chunkBytes + MAX_FIXED_BYTES);
+    this.buffer = Buffer.allocUnsafe(this.bufferBytes);
+  }
+
+  /**
+   * The size of the buffer a chunk is encoded in: a chunk's bytes and room for one more row past
+   * them (a string asks for three bytes per UTF-16 unit before it is written), so a buffer grows
+   * only for a row of very long strings, and stays of the size `recycle` takes back.
+   */
+  private get bufferBytes(): number {
+    return this.chunkBytes + ROW_ROOM;
   }
 
   /**
@@ -26,10 +46,10 @@ export class RowBinaryEncoder {
    */
   push(r: LedgerTransfer, seq?: number): Buffer | null {
     this.row += 1;
-    this.string(r.network, "network");
+    this.repeated(this.network, r.network, "network");
     this.string(r.txHash, "txHash");
     this.int32(r.logIndex, "logIndex");
-    this.string(r.tokenId, "tokenId");
+    this.repeated(this.token, r.tokenId, "tokenId");
     this.string(r.from, "from");
     this.string(r.to, "to");
     this.string(decimalText(r.amount, this.row, "amount"), "amount");
@@ -56,8 +76,24 @@ export class RowBinaryEncoder {
     return this.take();
   }
 
+  /**
+   * Gives back chunks this encoder returned once nothing reads them any more (their INSERT is
+   * answered): their buffers are encoded into again. At most `keep` buffers are held.
+   */
+  recycle(chunks: ReadonlyArray<Buffer>, keep = 512): void {
+    for (const chunk of chunks) {
+      if (this.spare.length >= keep) return;
+      // A chunk is a view from the start of a buffer of its own (allocUnsafe past the pool's size);
+      // one of a buffer grown for a long row is of another size and left to the collector.
+      if (chunk.byteOffset !== 0 || chunk.buffer.byteLength !== this.bufferBytes) continue;
+      this.spare.push(Buffer.from(chunk.buffer, 0, this.bufferBytes));
+    }
+  }
+
+  /** The chunk encoded so far, as a view of its buffer; encoding goes on in a spare or new buffer. */
   private take(): Buffer {
-    const out = Buffer.from(this.buffer.subarray(0, this.at));
+    const out = this.buffer.subarray(0, this.at);
+    this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(this.bufferBytes);
     this.at = 0;
     return out;
   }
@@ -68,6 +104,21 @@ export class RowBinaryEncoder {
     const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes));
     this.buffer.copy(bigger, 0, 0, this.at);
     this.buffer = bigger;
+  }
+
+  /** A value most rows share: the last one's bytes copied when equal, else written and kept. */
+  private repeated(last: RepeatedText, value: string, field: string): void {
+    if (value === last.value) {
+      const bytes = last.bytes;
+      this.room(bytes.length);
+      for (let i = 0; i < bytes.length; i += 1) this.buffer[this.at + i] = bytes[i] as number;
+      this.at += bytes.length;
+      return;
+    }
+    const start = this.at;
+    this.string(value, field);
+    // Short values only (a network, a token): a copy of a long one would cost more than it saves.
+    if (this.at - start <= RepeatedText.MAX_BYTES) last.keep(value, this.buffer.subarray(start, this.at));
   }
 
   private string(value: string, field: string): void {
@@ -134,10 +185,22 @@ export class RowBinaryEncoder {
   }
 }
 
+/** The last value of a column most rows repeat, and its encoded bytes (LEB128 length, then UTF-8). */
+class RepeatedText {
+  static readonly MAX_BYTES = 64;
+  value: string | null = null;
+  bytes: Uint8Array = new Uint8Array(0);
+
+  keep(value: string, encoded: Uint8Array): void {
+    this.value = value;
+    this.bytes = Uint8Array.from(encoded);
+  }
+}
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Bytes one row's fixed-width values take at most (integers and null flags). */
-const MAX_FIXED_BYTES = 4 + 8 + 1 + 8 + 1;
+/** Room past a chunk's bytes for the row that ends it (see `bufferBytes`). */
+const ROW_ROOM = 64 * 1024;
 
 /** The exact decimal text a number is stored as (its shortest round-trip form). */
 function decimalText(value: number, row: number, field: string): string {

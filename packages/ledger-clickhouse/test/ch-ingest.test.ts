@@ -2,12 +2,14 @@
  * The RowBinary write path: any row the ledger accepts reads back exactly as written (strings of
  * any Unicode, lengths past one LEB128 byte, negative and 53-bit integers, nulls), whether sent by
  * `appendLedgerTransfers` or streamed by `ingestLedgerRows` across several INSERTs; a bad row is
- * refused with its field named and nothing sent.
+ * refused with its field named and nothing sent. The encoder's shortcuts (repeated networks and
+ * tokens, buffers given back) change no byte, and one INSERT is one block (one part) even on a
+ * server whose max_insert_block_size is smaller.
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalClickHouse, RowBinaryEncoder, startLocalClickHouse } from "../src/index.js";
+import { type LocalClickHouse, openChClient, RowBinaryEncoder, startLocalClickHouse } from "../src/index.js";
 import { CLICKHOUSE_MISSING, dropLedger, freshLedger } from "./ch-test-server.js";
 
 const text = fc.oneof(
@@ -70,10 +72,70 @@ describe("RowBinary encoder", () => {
   });
 });
 
+describe("RowBinary encoder's shortcuts", () => {
+  /** Every chunk of `rows` pushed into `encoder`, then its flush, as one buffer. */
+  const encodeAll = (encoder: RowBinaryEncoder, rows: ReadonlyArray<LedgerTransfer>) => {
+    const chunks: Buffer[] = [];
+    for (const r of rows) {
+      const chunk = encoder.push(r);
+      if (chunk) chunks.push(Buffer.from(chunk));
+    }
+    chunks.push(Buffer.from(encoder.flush()));
+    return Buffer.concat(chunks);
+  };
+
+  it("writes a repeated network or token as the same bytes as a fresh encoder does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            network: fc.constantFrom("ETH", "TRON", "é", "x".repeat(70)),
+            tokenId: fc.constantFrom("native", "0xusdt", "ü".repeat(40), ""),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (picks) => {
+          const rows = picks.map((p, i) => ({ ...row, ...p, txHash: `0x${i}` }));
+          const one = encodeAll(new RowBinaryEncoder(), rows);
+          const each = Buffer.concat(rows.map((r) => encodeAll(new RowBinaryEncoder(), [r])));
+          expect(one.equals(each)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("encodes into the buffers of recycled chunks, and their bytes are the rows' own", () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({ ...row, txHash: `0x${i}`, logIndex: i }));
+    const fresh = encodeAll(new RowBinaryEncoder(8_192), rows);
+    const encoder = new RowBinaryEncoder(8_192);
+    const owners = new Set<ArrayBufferLike>();
+    const bytes: Buffer[] = [];
+    let reused = 0;
+    for (const r of rows) {
+      const chunk = encoder.push(r);
+      if (!chunk) continue;
+      if (owners.has(chunk.buffer)) reused += 1;
+      owners.add(chunk.buffer);
+      bytes.push(Buffer.from(chunk)); // copied before it is given back
+      encoder.recycle([chunk]);
+    }
+    bytes.push(Buffer.from(encoder.flush()));
+    expect(bytes.length).toBeGreaterThan(5);
+    // Each chunk given back is the buffer the one after next is encoded in: two buffers in all.
+    expect(owners.size).toBe(2);
+    expect(reused).toBe(bytes.length - 3);
+    expect(Buffer.concat(bytes).equals(fresh)).toBe(true);
+  });
+});
+
 describe.skipIf(CLICKHOUSE_MISSING !== null)("RowBinary ingest into ClickHouse", () => {
   let server: LocalClickHouse;
   beforeAll(async () => {
-    server = await startLocalClickHouse();
+    // Blocks of 8 rows, not squashed together again, unless an INSERT says otherwise: the
+    // one-block-per-INSERT test needs them.
+    server = await startLocalClickHouse({
+      profile: { max_insert_block_size: 8, min_insert_block_size_rows: 8, min_insert_block_size_bytes: 1 },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -106,6 +168,26 @@ describe.skipIf(CLICKHOUSE_MISSING !== null)("RowBinary ingest into ClickHouse",
       await dropLedger(ledger);
     }
   }, 180_000);
+
+  it("stores each INSERT as one block (one part) when it holds more rows than the server's block", async () => {
+    const ledger = await freshLedger(server);
+    const admin = openChClient(ledger.target);
+    try {
+      await admin.command(`SYSTEM STOP MERGES ${ledger.target.database}.ledger_tx`);
+      const rows = Array.from({ length: 50 }, (_, i) => ({ ...row, txHash: `0x${i}` }));
+      expect(await ledger.appendLedgerTransfers(rows.slice(0, 20))).toBe(20);
+      expect(await ledger.ingestLedgerRows(rows.slice(20), { rowsPerInsert: 15 })).toBe(30);
+      const [parts] = await admin.rows<{ parts: number | string; rows: number | string }>(
+        `SELECT count() AS parts, sum(rows) AS rows FROM system.parts
+         WHERE database = '${ledger.target.database}' AND table = 'ledger_tx' AND active`,
+      );
+      // 20 rows in one INSERT, then 30 in two of 15: three parts (blocks of 8 would make 3 + 2 + 2).
+      expect({ parts: Number(parts?.parts), rows: Number(parts?.rows) }).toEqual({ parts: 3, rows: 50 });
+    } finally {
+      await admin.close();
+      await dropLedger(ledger);
+    }
+  }, 60_000);
 
   it("sends nothing of a stream whose row is bad before the first INSERT is full", async () => {
     const ledger = await freshLedger(server);
