@@ -11,8 +11,10 @@
  * Work per row is kept to the writes (see docs/benchmarks.md, "ClickHouse ingest"): a chunk is
  * handed out as a view of the buffer it was encoded in, not a copy, and a caller done with a
  * chunk may give it back (`recycle`) to be encoded into again, so a long ingest does not
- * allocate (and fault in, and collect) a fresh megabyte per chunk; the network and token, the
- * same on nearly every row, are written from the bytes of the last row's when they are equal.
+ * allocate (and fault in, and collect) a fresh megabyte per chunk; an amount of at most six
+ * decimals is written digit by digit, without the string `String(amount)` would make and search
+ * the shortest digits for (`decimal`: the same text, proved below); strings go through the
+ * buffer's own `utf8Write`.
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 
@@ -23,9 +25,6 @@ export class RowBinaryEncoder {
   private row = 0;
   /** Buffers given back by `recycle`, encoded into before a new one is allocated. */
   private readonly spare: Buffer[] = [];
-  /** The last network and token written, and where their encoded bytes (length first) are kept. */
-  private readonly network = new RepeatedText();
-  private readonly token = new RepeatedText();
 
   constructor(private readonly chunkBytes = 1 << 20) {
     this.buffer = Buffer.allocUnsafe(this.bufferBytes);
@@ -46,13 +45,13 @@ export class RowBinaryEncoder {
    */
   push(r: LedgerTransfer, seq?: number): Buffer | null {
     this.row += 1;
-    this.repeated(this.network, r.network, "network");
+    this.string(r.network, "network");
     this.string(r.txHash, "txHash");
     this.int32(r.logIndex, "logIndex");
-    this.repeated(this.token, r.tokenId, "tokenId");
+    this.string(r.tokenId, "tokenId");
     this.string(r.from, "from");
     this.string(r.to, "to");
-    this.string(decimalText(r.amount, this.row, "amount"), "amount");
+    this.decimal(r.amount, "amount");
     this.int64(r.occurredAt, "occurredAt");
     if (r.block === null) this.nullByte(1);
     else {
@@ -62,7 +61,7 @@ export class RowBinaryEncoder {
     if (r.valueUsd === null) this.nullByte(1);
     else {
       this.nullByte(0);
-      this.string(decimalText(r.valueUsd, this.row, "valueUsd"), "valueUsd");
+      this.decimal(r.valueUsd, "valueUsd");
     }
     if (seq !== undefined) {
       if (seq < 0) throw bad(this.row, "seq", "a non-negative integer", seq);
@@ -106,21 +105,6 @@ export class RowBinaryEncoder {
     this.buffer = bigger;
   }
 
-  /** A value most rows share: the last one's bytes copied when equal, else written and kept. */
-  private repeated(last: RepeatedText, value: string, field: string): void {
-    if (value === last.value) {
-      const bytes = last.bytes;
-      this.room(bytes.length);
-      for (let i = 0; i < bytes.length; i += 1) this.buffer[this.at + i] = bytes[i] as number;
-      this.at += bytes.length;
-      return;
-    }
-    const start = this.at;
-    this.string(value, field);
-    // Short values only (a network, a token): a copy of a long one would cost more than it saves.
-    if (this.at - start <= RepeatedText.MAX_BYTES) last.keep(value, this.buffer.subarray(start, this.at));
-  }
-
   private string(value: string, field: string): void {
     if (typeof value !== "string") throw bad(this.row, field, "a string", value);
     // Short text (addresses, hashes) is written first and its length put before it after: one
@@ -128,7 +112,7 @@ export class RowBinaryEncoder {
     this.room(value.length * 3 + 5);
     const start = this.at;
     if (value.length < 128) {
-      const written = this.buffer.write(value, start + 1, "utf8");
+      const written = utf8Write(this.buffer, value, start + 1);
       if (written !== value.length) this.wellFormed(value, field);
       if (written < 128) {
         this.buffer[start] = written;
@@ -148,7 +132,57 @@ export class RowBinaryEncoder {
       n >>>= 7;
     }
     this.buffer[this.at++] = n;
-    this.at += this.buffer.write(value, this.at, "utf8");
+    this.at += utf8Write(this.buffer, value, this.at);
+  }
+
+  /**
+   * A number as its decimal text, exactly `String(value)`: written digit by digit when the value
+   * is `n / 10^6` for an integer n and |value| < 2^31, else through `String`.
+   *
+   * Why the text is String's: `n / 1e6` is correctly rounded, so when it equals `value` the
+   * decimal D = n * 10^-6 reads back as `value`. String gives the shortest digits that read back
+   * (the closest if several). Any text reading back as `value` is within its rounding interval,
+   * narrower than 2^-22 below 2^31, so two texts of at most six decimals cannot both read back;
+   * and a text with no more digits than D has no more decimals than D (the same leading digit
+   * position; across a power of ten it would be at least 10^-6 away). So String's text is D.
+   * Below 10^-6 String writes an exponent: n is then 0 (written "0", as String(0) and -0).
+   */
+  private decimal(value: number, field: string): void {
+    if (typeof value !== "number" || !Number.isFinite(value))
+      throw bad(this.row, field, "a finite number", value);
+    const scaled = value * 1e6;
+    if (!Number.isInteger(scaled) || scaled / 1e6 !== value || value >= 2 ** 31 || value <= -(2 ** 31)) {
+      this.string(String(value), field);
+      return;
+    }
+    this.room(20);
+    const start = this.at;
+    let at = start + 1;
+    let n = scaled;
+    if (n < 0) {
+      this.buffer[at++] = 0x2d; // "-"
+      n = -n;
+    }
+    const whole = Math.floor(n / 1e6);
+    let fraction = n - whole * 1e6;
+    // The whole part's digits, right to left after counting them.
+    let digits = 1;
+    for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits += 1;
+    for (let i = digits - 1, w = whole; i >= 0; i -= 1, w = Math.floor(w / 10))
+      this.buffer[at + i] = 0x30 + (w % 10);
+    at += digits;
+    if (fraction > 0) {
+      this.buffer[at++] = 0x2e; // "."
+      let place = 100_000;
+      while (fraction > 0) {
+        const digit = Math.floor(fraction / place);
+        this.buffer[at++] = 0x30 + digit;
+        fraction -= digit * place;
+        place /= 10;
+      }
+    }
+    this.buffer[start] = at - start - 1;
+    this.at = at;
   }
 
   /**
@@ -185,27 +219,21 @@ export class RowBinaryEncoder {
   }
 }
 
-/** The last value of a column most rows repeat, and its encoded bytes (LEB128 length, then UTF-8). */
-class RepeatedText {
-  static readonly MAX_BYTES = 64;
-  value: string | null = null;
-  bytes: Uint8Array = new Uint8Array(0);
-
-  keep(value: string, encoded: Uint8Array): void {
-    this.value = value;
-    this.bytes = Uint8Array.from(encoded);
-  }
-}
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Room past a chunk's bytes for the row that ends it (see `bufferBytes`). */
 const ROW_ROOM = 64 * 1024;
 
-/** The exact decimal text a number is stored as (its shortest round-trip form). */
-function decimalText(value: number, row: number, field: string): string {
-  if (typeof value !== "number" || !Number.isFinite(value)) throw bad(row, field, "a finite number", value);
-  return String(value);
+/** Node's Buffer method that `write(text, offset, "utf8")` calls after checking its arguments. */
+type Utf8Writable = Buffer & { utf8Write(text: string, offset: number): number };
+
+/**
+ * `text` as UTF-8 into `buffer` at `offset`, returning the bytes written: the buffer's own
+ * `utf8Write`, without `write`'s argument handling (most of its cost for short strings in the
+ * ingest's profile; docs/benchmarks.md). Node has had it on every Buffer since its first releases.
+ */
+function utf8Write(buffer: Buffer, text: string, offset: number): number {
+  return (buffer as Utf8Writable).utf8Write(text, offset);
 }
 
 function bad(row: number, field: string, expected: string, value: unknown): KytError {
