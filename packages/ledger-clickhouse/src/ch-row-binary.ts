@@ -13,8 +13,7 @@
  * chunk may give it back (`recycle`) to be encoded into again, so a long ingest does not
  * allocate (and fault in, and collect) a fresh megabyte per chunk; an amount of at most six
  * decimals is written digit by digit, without the string `String(amount)` would make and search
- * the shortest digits for (`decimal`: the same text, proved below); strings go through the
- * buffer's own `utf8Write`.
+ * the shortest digits for (`decimal`: the same text, proved below).
  */
 import { KytError, type LedgerTransfer } from "@openkyt/core";
 
@@ -112,7 +111,7 @@ export class RowBinaryEncoder {
     this.room(value.length * 3 + 5);
     const start = this.at;
     if (value.length < 128) {
-      const written = utf8Write(this.buffer, value, start + 1);
+      const written = this.buffer.write(value, start + 1, "utf8");
       if (written !== value.length) this.wellFormed(value, field);
       if (written < 128) {
         this.buffer[start] = written;
@@ -132,7 +131,7 @@ export class RowBinaryEncoder {
       n >>>= 7;
     }
     this.buffer[this.at++] = n;
-    this.at += utf8Write(this.buffer, value, this.at);
+    this.at += this.buffer.write(value, this.at, "utf8");
   }
 
   /**
@@ -223,18 +222,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Room past a chunk's bytes for the row that ends it (see `bufferBytes`). */
 const ROW_ROOM = 64 * 1024;
-
-/** Node's Buffer method that `write(text, offset, "utf8")` calls after checking its arguments. */
-type Utf8Writable = Buffer & { utf8Write(text: string, offset: number): number };
-
-/**
- * `text` as UTF-8 into `buffer` at `offset`, returning the bytes written: the buffer's own
- * `utf8Write`, without `write`'s argument handling (most of its cost for short strings in the
- * ingest's profile; docs/benchmarks.md). Node has had it on every Buffer since its first releases.
- */
-function utf8Write(buffer: Buffer, text: string, offset: number): number {
-  return (buffer as Utf8Writable).utf8Write(text, offset);
-}
 
 function bad(row: number, field: string, expected: string, value: unknown): KytError {
   const shown = typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : String(value);
