@@ -113,9 +113,6 @@ export async function ingestLedgerRows(
 /** Rows per INSERT and per block by default (twice the server's default max_insert_block_size). */
 export const DEFAULT_ROWS_PER_INSERT = 2_097_152;
 
-/** The server's default max_insert_block_size: an INSERT of at most this many rows is one block. */
-export const SERVER_BLOCK_ROWS = 1_048_576;
-
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new KytError("VALIDATION_ERROR", `${name}: expected a positive integer, got ${value}`);

@@ -21,7 +21,7 @@ import { sqlIdentifier, sqlInt, sqlString, sqlStringList } from "./ch-escape.js"
 import { countHop } from "./ch-hop-count.js";
 import { HopPrefetch } from "./ch-hop-prefetch.js";
 import { hop } from "./ch-hop-read.js";
-import { ingestLedgerRows, type LedgerIngestOptions, SERVER_BLOCK_ROWS } from "./ch-ingest.js";
+import { ingestLedgerRows, type LedgerIngestOptions } from "./ch-ingest.js";
 import { firstByKey, fromRow, keyOf, type LedgerRow, SELECT_COLUMNS } from "./ch-ledger-row.js";
 import { RowBinaryEncoder } from "./ch-row-binary.js";
 import { LEDGER_COLUMNS } from "./ch-schema.js";
@@ -131,9 +131,7 @@ export function openClickHouseLedger(
       if (chunk) body.push(chunk);
     }
     body.push(encoder.flush());
-    // One block whatever the count, so the INSERT is all or nothing (issue 35, item 5).
-    const blockRows = Math.max(rows.length, SERVER_BLOCK_ROWS);
-    await client.insertBody(`${db}.ledger_tx`, LEDGER_COLUMNS, "RowBinary", body, blockRows);
+    await client.insertBody(`${db}.ledger_tx`, LEDGER_COLUMNS, "RowBinary", body);
   };
 
   return {
