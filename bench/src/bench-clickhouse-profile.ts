@@ -4,7 +4,9 @@
  * variant, the server's CPU over that INSERT (from /proc) per row, and the bytes its parts take.
  * Variants: a Null table (parsing alone), an unsorted MergeTree (parsing + writing one copy), each
  * sorted copy alone with the string sort keys of migrations 1-2 and the hop keys of migration 3,
- * and the whole schema both ways (the package's own migration statements). RANDOM_HEX=1 replaces
+ * and the whole schema both ways (the package's own migration statements), then the schema of
+ * migrations 5 and 6 (as shipped, with and without the change log). The INSERT is sent as one
+ * block of `--rows` rows (max_insert_block_size), as the ledger's ingest does. RANDOM_HEX=1 replaces
  * the generator's zero-padded hashes and addresses by random-looking hex of the same length
  * (real chains' values: they share no prefix and do not compress).
  *
@@ -57,6 +59,10 @@ const VARIANTS: Record<string, ReadonlyArray<string>> = {
   out_hopkey: replacing(keyed("out_key"), "out_key, occurred_at, tx_hash, log_index, network"),
   schema_v2: migrated(2),
   schema_v3: migrated(3),
+  // Migration 5 (hop copies, day tables, no degree tables) and 6 (the change log on top): the
+  // difference is what the change log costs per row.
+  schema_v5: migrated(5),
+  schema_v6: migrated(6),
 };
 
 function serverCpuSeconds(pid: number): number {
@@ -97,7 +103,7 @@ try {
       await client.command("CREATE DATABASE p");
       for (const statement of statements) await client.command(statement);
       const cpu0 = serverCpuSeconds(pid);
-      await client.insertBody("p.ledger_tx", LEDGER_COLUMNS, "RowBinary", body);
+      await client.insertBody("p.ledger_tx", LEDGER_COLUMNS, "RowBinary", body, rows);
       const us = ((serverCpuSeconds(pid) - cpu0) * 1e6) / rows;
       results[name] = [...(results[name] ?? []), us];
       const [disk] = await client.rows<{ b: number }>(

@@ -21,10 +21,10 @@
  *
  *   node --conditions=source --import tsx bench/src/scale/side-by-side.ts [--clickhouse N]
  *     [--postgres M] [--warm K] [--stores warm,postgres,clickhouse] [--traces 100]
- *     [--screen 300] [--screen-minutes 10] [--workers 2] [--optimize] [--keep]
+ *     [--screen 300] [--screen-minutes 10] [--workers 2] [--optimize] [--keep] [--database NAME]
  *
  * Postgres (OPENKYT_BENCH_PG, default postgres://127.0.0.1:5432/test names the server) gets a
- * database of its own, `scale3_side_by_side`, holding the Postgres ledger (schema `ledger`) and
+ * database of its own, `scale3_side_by_side` (or `--database`), holding the Postgres ledger (schema `ledger`) and
  * the ClickHouse workers' state (schema `ch_state`); it is dropped at the end unless `--keep`.
  * The ClickHouse server is the bench's own, in a temporary folder removed when it stops.
  * Figures go to stdout as a table, then as JSON on the last line; progress to stderr.
@@ -76,7 +76,10 @@ const screenMinutes = numberFlag("--screen-minutes", 10);
 const optimize = process.argv.includes("--optimize");
 const keep = process.argv.includes("--keep");
 const server = process.env.OPENKYT_BENCH_PG ?? "postgres://127.0.0.1:5432/test";
-const DATABASE = "scale3_side_by_side";
+/** The run's Postgres database (`--database`: a session sharing the server names its own). */
+const DATABASE = argFlag("--database") ?? "scale3_side_by_side";
+if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE))
+  throw new Error(`--database: expected a plain lower-case name, got ${DATABASE}`);
 const databaseUrl = withDatabase(server, DATABASE);
 
 /** `url` naming database `name` instead of its own. */

@@ -43,13 +43,16 @@ export interface ChClient {
    * One INSERT of `columns` into `table` whose body is `body` in `format` (RowBinary for the
    * ledger's bulk path), streamed as it is produced. A body that can be produced again (an array
    * of chunks) is retried under the policy; a one-shot stream is sent once, since a retry could
-   * not resend what it already consumed. One INSERT is atomic per max_insert_block_size rows.
+   * not resend what it already consumed. One INSERT is atomic per max_insert_block_size rows:
+   * `blockRows`, when given, is sent as that setting with this INSERT, so a body of at most that
+   * many rows is one block (one part per table, all or nothing) whatever the server's profile says.
    */
   insertBody(
     table: string,
     columns: ReadonlyArray<string>,
     format: "RowBinary",
     body: ReadonlyArray<Buffer> | AsyncIterable<Buffer>,
+    blockRows?: number,
   ): Promise<void>;
   close(): Promise<void>;
 }
@@ -101,10 +104,12 @@ export function openChClient(
         await client.insert({ table, values: rows as Record<string, unknown>[], format: "JSONEachRow" });
       });
     },
-    insertBody: async (table, columns, format, body) => {
+    insertBody: async (table, columns, format, body, blockRows) => {
       const query = `INSERT INTO ${table} (${columns.join(", ")}) FORMAT ${format}`;
+      const settings =
+        blockRows === undefined ? {} : { clickhouse_settings: { max_insert_block_size: String(blockRows) } };
       const send = async () => {
-        const result = await client.exec({ query, values: Readable.from(body) });
+        const result = await client.exec({ query, values: Readable.from(body), ...settings });
         // The answer of an INSERT is empty; reading it to the end frees the socket.
         for await (const _ of result.stream) {
         }

@@ -1,12 +1,19 @@
 /**
  * The ledger's fast write path: rows streamed into INSERTs of RowBinary (see ch-row-binary.ts).
  *
- * Rows are encoded as they come, into INSERTs of `rowsPerInsert` rows each (by default the
- * server's max_insert_block_size, so one INSERT is one block: one part per table, and one atomic
- * unit). A finished INSERT is sent while the next one is encoded, with at most `inFlight`
- * INSERTs at the server at once, so the client's encoding, the server's parsing and its writing
- * of parts overlap. Each INSERT's body is kept until the server answers, so a failed INSERT is
- * sent again under the client's retry policy (the ledger's keys make a repeat harmless).
+ * Rows are encoded as they come, into INSERTs of `rowsPerInsert` rows each (default 2,097,152),
+ * each sent with max_insert_block_size set to that many rows, so one INSERT is one block: one
+ * part per table, and one atomic unit. A finished INSERT is sent while the next one is encoded,
+ * with at most `inFlight` INSERTs at the server at once, so the client's encoding, the server's
+ * parsing and its writing of parts overlap. Each INSERT's body is kept until the server answers,
+ * so a failed INSERT is sent again under the client's retry policy (the ledger's keys make a
+ * repeat harmless); once answered, its buffers are encoded into again (no new megabyte per chunk).
+ *
+ * Why 2,097,152 rows: the server's work per row falls by about a sixth against the 1,048,576 of
+ * its default block (half the parts to merge; docs/benchmarks.md, "ClickHouse merge settings"),
+ * for about 0.45 GB of client memory per INSERT body (three bodies at most: `inFlight` sent, one
+ * being encoded). Blocks of 4,194,304 rows passed 4 GB of server memory on their way through the
+ * hop views, so the size stays at 2M.
  */
 import type { LedgerTransfer } from "@openkyt/core";
 import { KytError } from "@openkyt/core";
@@ -16,7 +23,7 @@ import { LEDGER_COLUMNS } from "./ch-schema.js";
 
 /** Options of {@link ingestLedgerRows}. */
 export interface LedgerIngestOptions {
-  /** Rows per INSERT (default 1,048,576, the server's default max_insert_block_size). */
+  /** Rows per INSERT, and the block size sent with it (default 2,097,152). */
   readonly rowsPerInsert?: number;
   /** Most INSERTs at the server at once (default 2). */
   readonly inFlight?: number;
@@ -42,7 +49,8 @@ export async function ingestLedgerRows(
     while (pending.size >= inFlight) await Promise.race(pending);
     if (failed !== null) return;
     const sent: Promise<void> = client
-      .insertBody(table, LEDGER_COLUMNS, "RowBinary", body)
+      .insertBody(table, LEDGER_COLUMNS, "RowBinary", body, perInsert)
+      .then(() => encoder.recycle(body))
       .catch((error: unknown) => {
         failed ??= error;
       })
@@ -102,8 +110,8 @@ export async function ingestLedgerRows(
   return total;
 }
 
-/** The server's default max_insert_block_size: one INSERT of this many rows is one block. */
-export const DEFAULT_ROWS_PER_INSERT = 1_048_576;
+/** Rows per INSERT and per block by default (twice the server's default max_insert_block_size). */
+export const DEFAULT_ROWS_PER_INSERT = 2_097_152;
 
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
