@@ -290,10 +290,15 @@ describe("hub-cached ledger", () => {
       );
     await store.putLedgerTransfers([...out("a", 40, 0), ...out("b", 40, 0)]);
     let loads = 0;
+    const limits: number[] = [];
     const inner: LedgerReader = {
       ...plainReads(store),
       async ledgerOutgoing(network, tokenId, queries, limit) {
-        if (limit === 2 ** 31 - 1) loads += 1;
+        // A load reads every time of the address.
+        if (queries[0]?.after === Number.MIN_SAFE_INTEGER) {
+          loads += 1;
+          limits.push(limit);
+        }
         return store.ledgerOutgoing(network, tokenId, queries, limit);
       },
     };
@@ -309,6 +314,8 @@ describe("hub-cached ledger", () => {
     expect(await count("a", -1)).toEqual([40]);
     expect(await count("b", 29)).toEqual([10]);
     expect(loads).toBe(2);
+    // A load asks one row more than the cache holds (60), never the whole address.
+    expect(limits).toEqual([61, 61]);
     expect(cached.stats()).toMatchObject({ hubs: 1, refused: 1 });
     // Met again within minIdleMs: answered from the store, not loaded again; "a" still held.
     clock.advance(500);
@@ -321,5 +328,49 @@ describe("hub-cached ledger", () => {
     expect(loads).toBe(3);
     expect(cached.stats()).toMatchObject({ hubs: 1, evicted: 1, refused: 1 });
     expect(await cached.ledgerOutgoing("ETH", "native", [{ address: "b", after: -1 }], 100)).toHaveLength(40);
+  });
+
+  it("reads at most one row more than it holds when loading a hub past its bound, and refuses it", async () => {
+    const store = createMemoryStore();
+    const rows = Array.from(
+      { length: 500 },
+      (_, i): LedgerTransfer => ({
+        network: "ETH",
+        txHash: `0xbig${i}`,
+        logIndex: 0,
+        tokenId: "native",
+        from: "big",
+        to: `r${i}`,
+        amount: 1,
+        occurredAt: i,
+        block: null,
+        valueUsd: null,
+      }),
+    );
+    await store.putLedgerTransfers(rows);
+    const returned: number[] = [];
+    const inner: LedgerReader = {
+      ...plainReads(store),
+      async ledgerOutgoing(network, tokenId, queries, limit) {
+        const out = await store.ledgerOutgoing(network, tokenId, queries, limit);
+        if (queries[0]?.after === Number.MIN_SAFE_INTEGER) returned.push(out.length);
+        return out;
+      },
+    };
+    const cached = await createHubCachedLedger(inner, store, {
+      minRows: 8,
+      maxBytes: 100 * HUB_CACHE_BYTES_PER_ROW,
+      clock: manualClock(0),
+    });
+    // 20 rows after 479 fit on that count: the load reads 101 of the 500 rows and refuses the hub.
+    expect(await cached.ledgerOutgoingCounts?.("ETH", "native", [{ address: "big", after: 479 }])).toEqual([
+      20,
+    ]);
+    expect(returned).toEqual([101]);
+    expect(cached.stats()).toMatchObject({ hubs: 0, refused: 1 });
+    // Reads are answered whole from the store.
+    expect(await cached.ledgerOutgoing("ETH", "native", [{ address: "big", after: -1 }], 1_000)).toHaveLength(
+      500,
+    );
   });
 });

@@ -146,8 +146,9 @@ export async function createHubCachedLedger(
   const changes = store.scanLedger ? undefined : store.ledgerChangesSince?.bind(store);
   const start = changes ? null : await ledgerTail(store, settings.pageSize);
   const clock = options.clock ?? systemClock;
+  const maxRows = Math.floor(settings.maxBytes / HUB_CACHE_BYTES_PER_ROW);
   const cache = new HubCache({
-    maxRows: Math.floor(settings.maxBytes / HUB_CACHE_BYTES_PER_ROW),
+    maxRows,
     minIdleMs: settings.minIdleMs,
     now: () => clock.now(),
   });
@@ -209,16 +210,23 @@ export async function createHubCachedLedger(
       await upkeep.catchUp();
   };
 
-  /** Loads a hub's rows (incoming: with its senders' rows at those times) between catch-ups. */
+  /**
+   * Loads a hub's rows (incoming: with its senders' rows at those times) between catch-ups. At
+   * most one row more than the cache could hold is read: a hub past the bound is refused on
+   * that row, never read whole (on a 100,000,000-row ClickHouse ledger a hub's whole answer
+   * exceeded the largest string V8 can hold, and every check of the workers failed).
+   */
   const load = (direction: HubDirection, network: string, tokenId: string, address: string) =>
     exclusive(async () => {
       await freshInside();
       if (cache.has(direction, network, tokenId, address)) return;
+      const limit = Math.min(ALL_ROWS, maxRows + 1);
       const rows =
         direction === "incoming"
-          ? await inner.ledgerIncoming(network, tokenId, [{ address, before: ALL_BEFORE }], ALL_ROWS)
-          : await inner.ledgerOutgoing(network, tokenId, [{ address, after: ALL_AFTER }], ALL_ROWS);
+          ? await inner.ledgerIncoming(network, tokenId, [{ address, before: ALL_BEFORE }], limit)
+          : await inner.ledgerOutgoing(network, tokenId, [{ address, after: ALL_AFTER }], limit);
       upkeep.loaded();
+      // `limit` rows are one more than the cache holds: `admit` refuses them, holding nothing.
       if (!cache.admit(direction, network, tokenId, address, rows)) {
         // Bounded: past REFUSALS_HELD refusals they are all forgotten (and may be loaded once more).
         if (refusedAt.size >= REFUSALS_HELD) refusedAt.clear();
