@@ -16,7 +16,7 @@
  * one ending in `-noprefetch` with `prefetch: false` (counts that keep nothing for the read), one
  * ending in `-nohubcache` runs its workers with OPENKYT_HUB_CACHE_MB=0 (no hub cache).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import type { LedgerReader } from "@openkyt/core";
@@ -30,7 +30,7 @@ import {
 import { ledgerRows } from "@openkyt/testkit";
 import { benchClickHouseWorkers } from "./bench-clickhouse-workers.js";
 import { benchShape } from "./bench-ledger-db.js";
-import { argFlag, percentile } from "./bench-stats.js";
+import { argFlag, checkoutArgs, percentile, processCpuMs } from "./bench-stats.js";
 import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "./bench-tracing.js";
 
 const dir = resolve(argFlag("--dir") ?? "/tmp/openkyt-ch-ab");
@@ -39,17 +39,8 @@ const traces = Number(argFlag("--traces") ?? "100");
 const rounds = Number(argFlag("--rounds") ?? "2");
 const workers = Number(argFlag("--workers") ?? "0");
 const screen = Number(argFlag("--screen") ?? "100");
-const checkouts = process.argv
-  .slice(2)
-  .filter((a) => /^[\w.-]+=/.test(a))
-  .map((a) => ({ label: a.slice(0, a.indexOf("=")), dir: resolve(a.slice(a.indexOf("=") + 1)) }));
-
-/** User + system CPU ms of a process so far (Linux /proc). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const checkouts = checkoutArgs();
+const cpuMs = processCpuMs;
 
 type Opener = (
   target: ReturnType<typeof parseClickHouseUrl>,

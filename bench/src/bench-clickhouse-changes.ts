@@ -1,24 +1,5 @@
-/**
- * What a hub cache's catch-up costs on an idle ClickHouse ledger, for two checkouts alternating
- * in one run (the way to compare on a shared machine): a fresh server, per `--tx` value a ledger
- * whose change log window holds that many transactions (`--logs` rows each, all into one hub the
- * cache holds, with 64 more of one row that make it a hub) and then nothing more is stored; per round and checkout, `--catchups` catch-ups
- * of that checkout's `createHubCachedLedger` over its `openClickHouseLedger` (both imported from
- * its sources). Prints per round and checkout: client and server CPU per catch-up (ms), wall
- * per catch-up, ledger rows read per catch-up, and then the median over rounds.
- *
- * The overlap is widened to an hour (`changesOverlapMs`, `--overlap-ms`) in both checkouts, so
- * the window holds the same transactions for the whole run: what the default 30 s window holds
- * right after that many transactions were stored. `--overlap-ms 1000 --settle-ms 3000`: the
- * window holds nothing (a ledger quiet for longer than the overlap).
- *
- *   node --conditions=source --import tsx src/bench-clickhouse-changes.ts
- *     [--tx 0,1000] [--logs 2] [--catchups 50] [--rounds 3] [--overlap-ms N --settle-ms N]
- *     LABEL=CHECKOUT...
- */
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { LedgerTransfer } from "@openkyt/core";
 import {
   migrateClickHouseLedger,
@@ -26,7 +7,7 @@ import {
   parseClickHouseUrl,
   startLocalClickHouse,
 } from "@openkyt/ledger-clickhouse";
-import { argFlag, percentile } from "./bench-stats.js";
+import { argFlag, checkoutArgs, percentile, processCpuMs } from "./bench-stats.js";
 
 const txCounts = (argFlag("--tx") ?? "0,1000").split(",").map(Number);
 const logs = Number(argFlag("--logs") ?? "2");
@@ -34,17 +15,8 @@ const catchups = Number(argFlag("--catchups") ?? "50");
 const rounds = Number(argFlag("--rounds") ?? "3");
 const overlapMs = Number(argFlag("--overlap-ms") ?? "3600000");
 const settleMs = Number(argFlag("--settle-ms") ?? "0");
-const checkouts = process.argv
-  .slice(2)
-  .filter((a) => /^[\w.-]+=/.test(a))
-  .map((a) => ({ label: a.slice(0, a.indexOf("=")), dir: resolve(a.slice(a.indexOf("=") + 1)) }));
-
-/** User + system CPU ms of a process so far (Linux /proc). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const checkouts = checkoutArgs();
+const cpuMs = processCpuMs;
 
 /** The rows of `tx` transactions of `logs` rows each into one hub. */
 function hubRows(tx: number, logs: number): LedgerTransfer[] {

@@ -1,5 +1,6 @@
 /** Summaries of repeated measurements: median and spread of runs, percentiles of samples. */
 import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 
 /** A figure: the median of several runs, with the lowest and highest run. */
 export interface Figure {
@@ -17,6 +18,19 @@ export interface Figure {
 export function argFlag(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+/** The `LABEL=FOLDER` arguments of an A/B bench: the checkouts to compare, folders resolved. */
+export function checkoutArgs(): Array<{ readonly label: string; readonly dir: string }> {
+  return process.argv
+    .slice(2)
+    .filter((a) => /^[\w.-]+=/.test(a))
+    .map((a) => ({ label: a.slice(0, a.indexOf("=")), dir: resolve(a.slice(a.indexOf("=") + 1)) }));
+}
+
+/** User + system CPU of process `pid` so far, in ms (Linux /proc). */
+export function processCpuMs(pid: number): number {
+  return (statOf(readFileSync(`/proc/${pid}/stat`, "utf8")).ticks(false) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** The p-th percentile (0..100) of samples, by nearest rank. */
