@@ -25,6 +25,8 @@ import { BackendCpu } from "./postgres/backend-cpu.js";
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/openkyt.js", import.meta.url));
 const PG_DEFAULT = "postgres://127.0.0.1:5432/test";
 
+/** How long a stopping worker may take to drain before it is killed (ms). */
+const WORKER_STOP_GRACE_MS = 15_000;
 /** User + system CPU milliseconds of one process so far (Linux /proc; NaN elsewhere). */
 export function processCpuMs(pid: number): number {
   try {
@@ -208,11 +210,15 @@ export async function measureWorkers(
       secondHalf,
     };
   } finally {
+    // A worker drains its checks on SIGTERM; one still busy after the grace (a check retrying a
+    // failing store) is killed, so the bench always ends and prints its figures.
     for (const child of children) {
-      if (child.exitCode !== null) continue;
+      if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
+      const grace = setTimeout(() => child.kill("SIGKILL"), WORKER_STOP_GRACE_MS);
       await exited;
+      clearTimeout(grace);
     }
   }
 }
