@@ -10,14 +10,13 @@
  * when no Postgres answers at OPENKYT_BENCH_PG (default postgres://127.0.0.1:5432/test).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { LedgerTransfer, Store } from "@openkyt/core";
 import { freePort } from "@openkyt/ledger-clickhouse";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { ledgerReferenceData } from "@openkyt/testkit";
 import { benchShape } from "./bench-ledger-db.js";
-import { type Figure, figure } from "./bench-stats.js";
+import { type Figure, figure, processCpuMs } from "./bench-stats.js";
 import { registerIncoming } from "./bench-tracing.js";
 import { runPsql } from "./crash/postgres-psql.js";
 import { BackendCpu } from "./postgres/backend-cpu.js";
@@ -27,15 +26,6 @@ const PG_DEFAULT = "postgres://127.0.0.1:5432/test";
 
 /** How long a stopping worker may take to drain before it is killed (ms). */
 const WORKER_STOP_GRACE_MS = 15_000;
-/** User + system CPU milliseconds of one process so far (Linux /proc; NaN elsewhere). */
-export function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** Checks finished so far by one worker: the sum of `openkyt_checks_total{kind="exposure"}`. */
 async function checksOf(port: number): Promise<number> {

@@ -28,9 +28,17 @@ export function checkoutArgs(): Array<{ readonly label: string; readonly dir: st
     .map((a) => ({ label: a.slice(0, a.indexOf("=")), dir: resolve(a.slice(a.indexOf("=") + 1)) }));
 }
 
-/** User + system CPU of process `pid` so far, in ms (Linux /proc). */
-export function processCpuMs(pid: number): number {
-  return (statOf(readFileSync(`/proc/${pid}/stat`, "utf8")).ticks(false) * 1000) / CLOCK_TICKS_PER_SECOND;
+/**
+ * User + system CPU of process `pid` and its threads so far, in ms (Linux /proc); `whenGone`
+ * when it cannot be read (the process exited, or no /proc): NaN unless the caller sums over
+ * processes that may exit (Postgres backends: 0).
+ */
+export function processCpuMs(pid: number, whenGone = Number.NaN): number {
+  try {
+    return (statOf(readFileSync(`/proc/${pid}/stat`, "utf8")).ticks(false) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return whenGone;
+  }
 }
 
 /** The p-th percentile (0..100) of samples, by nearest rank. */

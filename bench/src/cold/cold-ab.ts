@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { benchShape, loadGenerated } from "../bench-ledger-db.js";
+import { processCpuMs } from "../bench-stats.js";
 import { registerIncoming, sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
 
@@ -35,17 +36,6 @@ interface Checkout {
 
 /** Node options every child gets: a full collection on demand, so it can report its heap. */
 const childArgs = ["--expose-gc", ...(process.env.OPENKYT_BENCH_CHILD_ARGS ?? "").split(" ").filter(Boolean)];
-
-/** CPU (user + system) of process `pid`, ms; 0 when it is gone. */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /** Pids of the store's backends (application "openkyt") on the server now. */
 function storeBackends(): Set<number> {
@@ -91,14 +81,14 @@ async function runOnce(
         if (!m) return;
         if (!ready) {
           ready = true;
-          for (const pid of storeBackends()) if (!before.has(pid)) atReady.set(pid, processCpuMs(pid));
+          for (const pid of storeBackends()) if (!before.has(pid)) atReady.set(pid, processCpuMs(pid, 0));
         }
         if (Number(m[1]) >= count) resolve(Number(m[2]));
       });
     });
     let server = 0;
     for (const pid of storeBackends()) {
-      if (!before.has(pid)) server += processCpuMs(pid) - (atReady.get(pid) ?? 0);
+      if (!before.has(pid)) server += processCpuMs(pid, 0) - (atReady.get(pid) ?? 0);
     }
     child.removeAllListeners("exit");
     const exited = new Promise((r) => child.once("exit", r));

@@ -1,19 +1,8 @@
 /**
  * CPU of the Postgres backends of one database, for benchmarks on a server other sessions share.
  */
-import { readFileSync } from "node:fs";
+import { processCpuMs } from "../bench-stats.js";
 import { runPsql } from "../crash/postgres-psql.js";
-
-/** User + system CPU ms of process `pid` and its threads so far (0 when it is gone). */
-export function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * CPU of the Postgres backends of the database at `url`: their pids (pg_stat_activity) and CPU
@@ -39,7 +28,7 @@ export class BackendCpu {
       "select pid from pg_stat_activity where datname = current_database();",
     );
     for (const pid of out.split("\n").filter(Boolean).map(Number)) {
-      const ms = processCpuMs(pid);
+      const ms = processCpuMs(pid, 0);
       if (ms > 0) this.#seen.set(pid, ms);
     }
   }

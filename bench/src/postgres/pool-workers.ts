@@ -37,10 +37,10 @@ import { createEngine, type LedgerTransfer, type Store } from "@openkyt/core";
 import { freePort } from "@openkyt/ledger-clickhouse";
 import { createPostgresStore } from "@openkyt/store-postgres";
 import { benchShape, loadGenerated } from "../bench-ledger-db.js";
-import { percentile } from "../bench-stats.js";
+import { percentile, processCpuMs } from "../bench-stats.js";
 import { sampleTransfers } from "../bench-tracing.js";
 import { runPsql } from "../crash/postgres-psql.js";
-import { BackendCpu, processCpuMs } from "./backend-cpu.js";
+import { BackendCpu } from "./backend-cpu.js";
 
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/openkyt.js", import.meta.url));
 const INFLIGHT = 64;
@@ -197,7 +197,7 @@ try {
   const tag = `${process.pid}`;
   const backends = new BackendCpu(url, schema);
   // 1. Peak.
-  const cpu0 = children.map((c) => processCpuMs(c.pid ?? 0));
+  const cpu0 = children.map((c) => processCpuMs(c.pid ?? 0, 0));
   backends.sample();
   const pg0 = backends.totalMs();
   /** CPU so far when half the checks were done (set by `checked`). */
@@ -210,14 +210,14 @@ try {
       backends.sample();
       marks.half = {
         done,
-        workerMs: children.reduce((ms, c) => ms + processCpuMs(c.pid ?? 0), 0),
+        workerMs: children.reduce((ms, c) => ms + processCpuMs(c.pid ?? 0, 0), 0),
         pgMs: backends.totalMs(),
       };
     },
   });
   const seconds = (performance.now() - started) / 1000;
   backends.sample();
-  const cpu1 = children.map((c) => processCpuMs(c.pid ?? 0));
+  const cpu1 = children.map((c) => processCpuMs(c.pid ?? 0, 0));
   const workerMs = cpu1.reduce((a, b) => a + b, 0) - cpu0.reduce((a, b) => a + b, 0);
   const pgMs = backends.totalMs() - pg0;
   const peak = sample.length / seconds;

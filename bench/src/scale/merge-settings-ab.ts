@@ -22,9 +22,8 @@ import {
 } from "@openkyt/ledger-clickhouse";
 import { ledgerRows } from "@openkyt/testkit";
 import { benchShape } from "../bench-ledger-db.js";
-import { argFlag, percentile } from "../bench-stats.js";
+import { argFlag, percentile, processCpuMs } from "../bench-stats.js";
 import { benchReferenceResolver, sampleTransfers, traceSampleRow } from "../bench-tracing.js";
-import { processCpuMs } from "../postgres/backend-cpu.js";
 
 /** One server configuration and the client's rows per INSERT. */
 interface Variant {
@@ -87,7 +86,7 @@ async function measure(name: string, round: number): Promise<Result> {
     const ledger = openClickHouseLedger(target, { retry: { requestTimeoutMillis: 600_000 } });
     const admin = openChClient(target);
     try {
-      const server0 = processCpuMs(pid);
+      const server0 = processCpuMs(pid, 0);
       const client0 = process.cpuUsage();
       const t0 = performance.now();
       await ledger.ingestLedgerRows(ledgerRows(benchShape(rows)), {
@@ -96,7 +95,7 @@ async function measure(name: string, round: number): Promise<Result> {
       });
       const ingestS = (performance.now() - t0) / 1000;
       const client = process.cpuUsage(client0);
-      const ingestServerMs = processCpuMs(pid) - server0;
+      const ingestServerMs = processCpuMs(pid, 0) - server0;
       // The merges the ingest left: wait until none has run for 5 s (or the cap).
       const s0 = performance.now();
       for (let idle = 0; idle < 5 && performance.now() - s0 < settleS * 1000; ) {
@@ -105,7 +104,7 @@ async function measure(name: string, round: number): Promise<Result> {
         idle = Number(running?.n ?? 0) === 0 ? idle + 1 : 0;
       }
       const settled = (performance.now() - s0) / 1000;
-      const totalServerMs = processCpuMs(pid) - server0;
+      const totalServerMs = processCpuMs(pid, 0) - server0;
       const [disk] = await admin.rows<{ bytes: number; parts: number }>(
         `SELECT sum(bytes_on_disk) AS bytes, countIf(table IN ('ledger_tx', 'ledger_hop_in', 'ledger_hop_out')) AS parts
          FROM system.parts WHERE database = 'bench' AND active`,
@@ -113,7 +112,7 @@ async function measure(name: string, round: number): Promise<Result> {
       const resolver = await benchReferenceResolver(rows);
       const sample = await sampleTransfers(ledger, rows, traces);
       const ms: number[] = [];
-      const trace0 = processCpuMs(pid);
+      const trace0 = processCpuMs(pid, 0);
       for (const row of sample) {
         const started = performance.now();
         await traceSampleRow({ ledger, resolver }, row, 20);
@@ -130,7 +129,7 @@ async function measure(name: string, round: number): Promise<Result> {
         parts: Number(disk?.parts ?? 0),
         bytesPerRow: Number(disk?.bytes ?? 0) / rows,
         traceP50Ms: percentile(ms, 50),
-        traceServerMs: (processCpuMs(pid) - trace0) / Math.max(1, sample.length),
+        traceServerMs: (processCpuMs(pid, 0) - trace0) / Math.max(1, sample.length),
         load: loadavg()[0] ?? 0,
       };
       console.error(JSON.stringify(result));
