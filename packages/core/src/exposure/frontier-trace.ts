@@ -76,9 +76,9 @@ export interface FrontierTraceOutcome {
  * Most nodes a hub-heavy trace meets are lighter than the floor (a hub's rows split its weight
  * thousands of ways): they are never followed, only resolved and, when unresolved, counted as
  * `undefined`. So each hop keeps them apart from the nodes it follows (`light`, unsorted): only
- * the followed ones and the resolved light ones are sorted, and the unresolved light ones are
- * credited at once ({@link ExposureTally.creditMany}), with the result of crediting them one by
- * one heaviest first (the only path that can become the largest is the heaviest node's).
+ * the followed ones are sorted. The resolved light ones are credited per category by typed
+ * sorts (`creditResolvedLight`), the unresolved ones at once ({@link ExposureTally.creditMany}),
+ * both with the result of crediting them one by one heaviest first.
  */
 export async function runFrontierTrace(input: FrontierTraceInput): Promise<FrontierTraceOutcome> {
   const { tally, proximityAt, maxHops, minPathWeight } = input;
@@ -178,9 +178,9 @@ export async function runFrontierTrace(input: FrontierTraceInput): Promise<Front
     }
     frontier.sort(compareNodes);
     hops = Math.max(hops, (frontier[0] ?? firstOf([...light, ...resolvedLight])).hop);
-    // Resolved nodes are credited heaviest first: the followed ones, then the light ones.
-    // The path of the node being credited, built only when it becomes its category's largest:
-    // one function for the hop, not two closures per credited node.
+    // Resolved nodes are credited heaviest first: the followed ones, then the light ones. The
+    // path of a followed one is built only when it becomes its category's largest, by one
+    // function for the hop, not two closures per credited node.
     let crediting: TraceNode | null = null;
     let how: ResolvedEntity["cluster"];
     const creditingPath = (): TracePath => {

@@ -38,7 +38,7 @@ const BLOCK_SPAN = 2 ** 32;
 /**
  * A number naming a position without building text: its time when it has no block, else its
  * block and log index packed into a negative number (times are not negative); the time of a
- * position with a block is checked on a hit (see `splitNode`). Null outside the packed range.
+ * position with a block is checked on a hit (see `mergeAt`). Null outside the packed range.
  */
 function fastKey(r: LedgerPosition): number | null {
   if (r.block === null) return r.occurredAt;
